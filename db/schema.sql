@@ -1,0 +1,193 @@
+-- db/schema.sql - the gpulab results database, current version (2; the store sets
+-- PRAGMA user_version, db/migrations/ bring older files here). Compiled into the
+-- binary by db/embed.sh and run by src/store.c on a new file, inside one transaction.
+-- Must hold tables and indexes only: the views are db/views.sql, the version number
+-- is the store's business, and nothing here may depend on data already present.
+--
+-- Conventions: STRICT tables; a value that was not measured, does not apply or is
+-- unknown is NULL, never 0; times are milliseconds (_ms) unless the name says
+-- otherwise; timestamps are ISO-8601 UTC text.
+--
+-- meta     key/value facts about the file itself (which application wrote it).
+-- device   one row per device runs were made on: the CPU of the baselines, or a GPU.
+--          ident is the stable identity (GPU UUID; host + CPU model), so the same
+--          device seen again by a later session is the same row. The columns are the
+--          fields of struct gl_device (src/gpulab.h); max_block/max_grid are split
+--          into _x/_y/_z. first_seen: when this row was inserted.
+-- session  one row per `gpulab run` of one config: tool version, git revision the
+--          binary was built from, host, the command line, the study, the config's
+--          path, full text and SHA-256 (hex), start and end time (ended_at NULL:
+--          the session was killed).
+-- run      one row per executed (or check-rejected) job. The key is device_id +
+--          family + variant + every parameter (n m p bs k r g threads seed mem grid
+--          cache, NULL when the variant does not read it). status: ok | wrong |
+--          skipped | failed, with reason for the last three. Then the timing policy
+--          that was applied (warmup, min_samples, max_samples, max_noise, max_seconds),
+--          the summary of the samples (count in `samples`; median, mean, min, max,
+--          sample stddev in ms; rel_se = stddev / sqrt(n) / mean), host<->device copy
+--          times, the maximum relative error against the float64 reference, the
+--          analytic FLOP and minimum byte counts, and for GPU kernels the launch
+--          shape and resources: launches per run, grid/block dimensions, registers
+--          per thread, static/dynamic shared and local memory per block in bytes,
+--          resident blocks per SM, theoretical occupancy (percent), the limiting
+--          resource (registers | shared | warps | blocks) and the blocks per SM each
+--          resource allows, the launch-guidance bits (GL_GUIDE_*: 1 few blocks,
+--          2 block not a warp multiple, 4 small block, 8 outside 128..256 threads).
+--          passes: profiler passes (NULL = not profiled; metrics_reason says why).
+-- sample   every timed sample of a run, in the order taken (idx from 0).
+-- metric   hardware counters, long form: one row per (run, metric) under its Nsight
+--          Compute name (or gpulab__* for gpulab's own), value and unit. A metric
+--          that was not measured has no row.
+
+CREATE TABLE meta (
+    key   TEXT PRIMARY KEY,
+    value TEXT
+) STRICT;
+
+INSERT INTO meta (key, value) VALUES ('application', 'gpulab');
+
+CREATE TABLE device (
+    id                    INTEGER PRIMARY KEY,
+    kind                  TEXT NOT NULL CHECK (kind IN ('cpu', 'gpu')),
+    name                  TEXT,
+    ident                 TEXT NOT NULL UNIQUE,
+    cores                 INTEGER,   -- CPU: logical CPUs
+    l1d_kb                INTEGER,
+    l2_kb                 INTEGER,
+    l3_kb                 INTEGER,
+    cc_major              INTEGER,   -- GPU from here on
+    cc_minor              INTEGER,
+    sm_count              INTEGER,
+    cores_per_sm          INTEGER,
+    clock_khz             INTEGER,
+    mem_clock_khz         INTEGER,
+    mem_bus_bits          INTEGER,
+    mem_bytes             INTEGER,
+    l2_bytes              INTEGER,
+    smem_per_block        INTEGER,
+    smem_per_block_optin  INTEGER,
+    smem_per_sm           INTEGER,
+    regs_per_block        INTEGER,
+    regs_per_sm           INTEGER,
+    warp_size             INTEGER,
+    max_threads_per_block INTEGER,
+    max_threads_per_sm    INTEGER,
+    max_blocks_per_sm     INTEGER,
+    max_block_x           INTEGER,
+    max_block_y           INTEGER,
+    max_block_z           INTEGER,
+    max_grid_x            INTEGER,
+    max_grid_y            INTEGER,
+    max_grid_z            INTEGER,
+    driver_version        INTEGER,   -- CUDA driver API version, e.g. 13000
+    runtime_version       INTEGER,
+    theo_bw_gbs           REAL,      -- memory clock * bus width / 8 * 2
+    copy_bw_gbs           REAL,      -- measured device-to-device copy, read + written
+    fp32_peak_gflops      REAL,      -- SMs * cores per SM * 2 * clock
+    first_seen            TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
+) STRICT;
+
+CREATE TABLE session (
+    id           INTEGER PRIMARY KEY,
+    tool_version TEXT,
+    git_revision TEXT,
+    host         TEXT,
+    argv         TEXT,
+    study        TEXT,
+    config_path  TEXT,
+    config_text  TEXT,
+    config_hash  TEXT,   -- hex SHA-256 of config_text
+    started_at   TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')),
+    ended_at     TEXT
+) STRICT;
+
+CREATE TABLE run (
+    id                 INTEGER PRIMARY KEY,
+    session_id         INTEGER NOT NULL REFERENCES session (id),
+    device_id          INTEGER NOT NULL REFERENCES device (id),
+    study              TEXT,
+    section            TEXT,
+    family             TEXT NOT NULL,
+    variant            TEXT NOT NULL,
+    -- parameters (src/params.c gl_param_table's columns); NULL = not read by the variant
+    n                  INTEGER,
+    m                  INTEGER,
+    p                  INTEGER,
+    bs                 INTEGER,
+    k                  INTEGER,
+    r                  INTEGER,
+    g                  INTEGER,
+    threads            INTEGER,
+    seed               INTEGER,
+    mem                TEXT,
+    grid               TEXT,
+    cache              TEXT,
+    -- outcome
+    status             TEXT NOT NULL CHECK (status IN ('ok', 'wrong', 'skipped', 'failed')),
+    reason             TEXT,
+    max_rel_err        REAL,
+    -- timing policy applied
+    warmup             INTEGER,
+    min_samples        INTEGER,
+    max_samples        INTEGER,
+    max_noise          REAL,
+    max_seconds        REAL,
+    -- timing summary (ms)
+    samples            INTEGER NOT NULL DEFAULT 0,
+    median_ms          REAL,
+    mean_ms            REAL,
+    min_ms             REAL,
+    max_ms             REAL,
+    stddev_ms          REAL,
+    rel_se             REAL,
+    h2d_ms             REAL,
+    d2h_ms             REAL,
+    -- analytic counts
+    flops              REAL,
+    min_bytes          REAL,
+    -- launch shape and resources (GPU kernels)
+    launches           INTEGER,
+    grid_x             INTEGER,
+    grid_y             INTEGER,
+    grid_z             INTEGER,
+    block_x            INTEGER,
+    block_y            INTEGER,
+    block_z            INTEGER,
+    regs_per_thread    INTEGER,
+    static_smem        INTEGER,
+    dynamic_smem       INTEGER,
+    local_bytes        INTEGER,
+    blocks_per_sm      INTEGER,
+    theo_occupancy_pct REAL,
+    limiter            TEXT,
+    limit_regs         INTEGER,
+    limit_smem         INTEGER,
+    limit_warps        INTEGER,
+    limit_blocks       INTEGER,
+    guide_flags        INTEGER,
+    -- counters
+    passes             INTEGER,
+    metrics_reason     TEXT,
+    created_at         TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
+) STRICT;
+
+-- The resume lookup (gl_store_has_ok) and the is_latest partition of `results`
+-- both go by the full key.
+CREATE INDEX run_key ON run (device_id, family, variant, n, m, p, bs, k, r, g, threads, seed,
+                             mem, grid, cache, status);
+CREATE INDEX run_session ON run (session_id);
+
+CREATE TABLE sample (
+    run_id INTEGER NOT NULL REFERENCES run (id) ON DELETE CASCADE,
+    idx    INTEGER NOT NULL,
+    ms     REAL NOT NULL,
+    PRIMARY KEY (run_id, idx)
+) STRICT, WITHOUT ROWID;
+
+CREATE TABLE metric (
+    run_id INTEGER NOT NULL REFERENCES run (id) ON DELETE CASCADE,
+    name   TEXT NOT NULL,
+    value  REAL NOT NULL,
+    unit   TEXT,
+    PRIMARY KEY (run_id, name)
+) STRICT, WITHOUT ROWID;

@@ -1,0 +1,142 @@
+-- db/views.sql - the documented query surface of the results database: `results`
+-- (one row per run, metrics as columns), `metrics` (the long form with run context)
+-- and `devices`. src/store.c drops and recreates these views on every open that can
+-- write, inside the open's transaction, so editing this file (and rebuilding) is
+-- all it takes to change them. Must only define views: no tables, no data.
+--
+-- results columns (NULL = not measured / does not apply, never 0):
+--   run_id, session_id, study, section, family, variant   what ran, from which session
+--   device_kind (cpu|gpu), device_name, device_id           where it ran
+--   status (ok|wrong|skipped|failed), reason                 outcome, why when not ok
+--   n m p bs k r g threads seed mem grid cache              parameters (NULL = not read)
+--   samples                                                  timed samples taken
+--   median_ms mean_ms min_ms max_ms stddev_ms                one run, milliseconds
+--   rel_se                                                   stddev / sqrt(samples) / mean
+--   h2d_ms d2h_ms                                            host<->device copies, timed apart
+--   max_rel_err                                              against the float64 reference
+--   flops min_bytes                                          analytic FLOP and minimum bytes
+--   gflops = flops / median_ms / 1e6                         GFLOP/s, ok runs only
+--   gbs = min_bytes / median_ms / 1e6                        effective bandwidth GB/s, ok only
+--   launches grid_x grid_y grid_z block_x block_y block_z threads_per_block
+--   regs_per_thread static_smem dynamic_smem local_bytes    per kernel, bytes per block
+--   blocks_per_sm theo_occupancy_pct limiter                 occupancy API and its limit
+--   limit_regs limit_smem limit_warps limit_blocks           blocks/SM each resource allows
+--   guide_flags                                              launch guidance bits (GL_GUIDE_*)
+--   passes metrics_reason                                    profiler passes; why no metrics
+--   gpu_time_ns              gpu__time_duration.sum
+--   achieved_occupancy_pct   sm__warps_active.avg.pct_of_peak_sustained_active
+--   l1_hit_pct               l1tex__t_sector_hit_rate.pct
+--   l2_hit_pct               lts__t_sector_hit_rate.pct
+--   smem_conflicts_ld        l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum
+--   smem_conflicts_st        l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum
+--   dram_read_bytes          dram__bytes_read.sum
+--   dram_write_bytes         dram__bytes_write.sum (during the kernel, as ncu counts)
+--   dram_write_drain_bytes   gpulab__dram__bytes_write_drain.sum (still dirty in L2 at the end)
+--   dram_write_total_bytes   write + drain (NULL if either is NULL)
+--   sm_throughput_pct        sm__throughput.avg.pct_of_peak_sustained_elapsed
+--   mem_throughput_pct       gpu__compute_memory_throughput.avg.pct_of_peak_sustained_elapsed
+--   inst_executed            smsp__inst_executed.sum
+--   smem_wavefronts_ld       l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum
+--   smem_wavefronts_st       l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum
+--   global_ld_bytes          l1tex__t_bytes_pipe_lsu_mem_global_op_ld.sum
+--   global_st_bytes          l1tex__t_bytes_pipe_lsu_mem_global_op_st.sum
+--   measured_flop_per_byte   flops / (dram_read_bytes + dram_write_total_bytes)
+--   dram_gbs                 (dram_read_bytes + dram_write_total_bytes) / gpu_time_ns
+--   is_latest                1 for the newest run (highest run_id) of its device + family +
+--                            variant + parameters, whatever its status; else 0
+--   created_at               when the run was stored (ISO-8601 UTC)
+
+DROP VIEW IF EXISTS results;
+DROP VIEW IF EXISTS metrics;
+DROP VIEW IF EXISTS devices;
+
+CREATE VIEW results AS
+WITH x AS (
+    SELECT r.*, d.kind AS device_kind, d.name AS device_name,
+        (SELECT value FROM metric WHERE run_id = r.id
+            AND name = 'gpu__time_duration.sum') AS gpu_time_ns,
+        (SELECT value FROM metric WHERE run_id = r.id
+            AND name = 'sm__warps_active.avg.pct_of_peak_sustained_active') AS achieved_occupancy_pct,
+        (SELECT value FROM metric WHERE run_id = r.id
+            AND name = 'l1tex__t_sector_hit_rate.pct') AS l1_hit_pct,
+        (SELECT value FROM metric WHERE run_id = r.id
+            AND name = 'lts__t_sector_hit_rate.pct') AS l2_hit_pct,
+        (SELECT value FROM metric WHERE run_id = r.id
+            AND name = 'l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum') AS smem_conflicts_ld,
+        (SELECT value FROM metric WHERE run_id = r.id
+            AND name = 'l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum') AS smem_conflicts_st,
+        (SELECT value FROM metric WHERE run_id = r.id
+            AND name = 'dram__bytes_read.sum') AS dram_read_bytes,
+        (SELECT value FROM metric WHERE run_id = r.id
+            AND name = 'dram__bytes_write.sum') AS dram_write_bytes,
+        (SELECT value FROM metric WHERE run_id = r.id
+            AND name = 'gpulab__dram__bytes_write_drain.sum') AS dram_write_drain_bytes,
+        (SELECT value FROM metric WHERE run_id = r.id
+            AND name = 'sm__throughput.avg.pct_of_peak_sustained_elapsed') AS sm_throughput_pct,
+        (SELECT value FROM metric WHERE run_id = r.id
+            AND name = 'gpu__compute_memory_throughput.avg.pct_of_peak_sustained_elapsed')
+            AS mem_throughput_pct,
+        (SELECT value FROM metric WHERE run_id = r.id
+            AND name = 'smsp__inst_executed.sum') AS inst_executed,
+        (SELECT value FROM metric WHERE run_id = r.id
+            AND name = 'l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum') AS smem_wavefronts_ld,
+        (SELECT value FROM metric WHERE run_id = r.id
+            AND name = 'l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum') AS smem_wavefronts_st,
+        (SELECT value FROM metric WHERE run_id = r.id
+            AND name = 'l1tex__t_bytes_pipe_lsu_mem_global_op_ld.sum') AS global_ld_bytes,
+        (SELECT value FROM metric WHERE run_id = r.id
+            AND name = 'l1tex__t_bytes_pipe_lsu_mem_global_op_st.sum') AS global_st_bytes,
+        -- PARTITION BY groups NULLs together, which is what "same parameters" means here.
+        row_number() OVER (PARTITION BY r.device_id, r.family, r.variant, r.n, r.m, r.p, r.bs, r.k,
+                                        r.r, r.g, r.threads, r.seed, r.mem, r.grid, r.cache
+                           ORDER BY r.id DESC) AS newest_rank
+    FROM run r JOIN device d ON d.id = r.device_id
+)
+SELECT
+    id AS run_id, session_id, study, section, family, variant,
+    device_kind, device_name, device_id,
+    status, reason,
+    n, m, p, bs, k, r, g, threads, seed, mem, grid, cache,
+    samples, median_ms, mean_ms, min_ms, max_ms, stddev_ms, rel_se, h2d_ms, d2h_ms,
+    max_rel_err, flops, min_bytes,
+    CASE WHEN status = 'ok' AND median_ms > 0 THEN flops / median_ms / 1e6 END AS gflops,
+    CASE WHEN status = 'ok' AND median_ms > 0 THEN min_bytes / median_ms / 1e6 END AS gbs,
+    launches, grid_x, grid_y, grid_z, block_x, block_y, block_z,
+    block_x * block_y * block_z AS threads_per_block,
+    regs_per_thread, static_smem, dynamic_smem, local_bytes,
+    blocks_per_sm, theo_occupancy_pct, limiter,
+    limit_regs, limit_smem, limit_warps, limit_blocks,
+    guide_flags, passes, metrics_reason,
+    gpu_time_ns, achieved_occupancy_pct, l1_hit_pct, l2_hit_pct,
+    smem_conflicts_ld, smem_conflicts_st,
+    dram_read_bytes, dram_write_bytes, dram_write_drain_bytes,
+    dram_write_bytes + dram_write_drain_bytes AS dram_write_total_bytes,
+    sm_throughput_pct, mem_throughput_pct, inst_executed,
+    smem_wavefronts_ld, smem_wavefronts_st, global_ld_bytes, global_st_bytes,
+    flops / (dram_read_bytes + dram_write_bytes + dram_write_drain_bytes) AS measured_flop_per_byte,
+    (dram_read_bytes + dram_write_bytes + dram_write_drain_bytes) / gpu_time_ns AS dram_gbs,
+    CASE WHEN newest_rank = 1 THEN 1 ELSE 0 END AS is_latest,
+    created_at
+FROM x
+ORDER BY run_id;
+
+CREATE VIEW metrics AS
+SELECT m.run_id, r.study, r.family, r.variant, m.name, m.value, m.unit
+FROM metric m JOIN run r ON r.id = m.run_id;
+
+CREATE VIEW devices AS
+SELECT d.id AS device_id, d.kind, d.name, d.ident,
+       CASE WHEN d.cc_major IS NOT NULL THEN d.cc_major || '.' || d.cc_minor END AS cc,
+       d.cores, d.l1d_kb, d.l2_kb, d.l3_kb,
+       d.cc_major, d.cc_minor, d.sm_count, d.cores_per_sm,
+       d.sm_count * d.cores_per_sm AS total_cores,
+       d.clock_khz, d.mem_clock_khz, d.mem_bus_bits, d.mem_bytes, d.l2_bytes,
+       d.smem_per_block, d.smem_per_block_optin, d.smem_per_sm,
+       d.regs_per_block, d.regs_per_sm, d.warp_size,
+       d.max_threads_per_block, d.max_threads_per_sm, d.max_blocks_per_sm,
+       d.max_block_x, d.max_block_y, d.max_block_z, d.max_grid_x, d.max_grid_y, d.max_grid_z,
+       d.driver_version, d.runtime_version,
+       d.theo_bw_gbs, d.copy_bw_gbs, d.fp32_peak_gflops,
+       (SELECT count(*) FROM run WHERE run.device_id = d.id) AS runs,
+       d.first_seen
+FROM device d;

@@ -1,0 +1,741 @@
+/* gpu_harness.cu - see gpu_harness.cuh: setup, copies, verification, timing,
+ * resources and profiling shared by every GPU family.
+ * Must not contain a family's kernels (only the L2 flush kernel lives here). */
+#include "gpu_harness.cuh"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+extern "C" {
+#include "stats.h"
+#include "reference.h"
+#include "profiler.h"
+}
+
+#define GH_FLUSH_THREADS 256
+#define GH_MEM_MARGIN (64ull << 20)   /* device memory left free beyond a run's buffers */
+
+static struct {
+    int ready;                /* gh_device_set succeeded */
+    int ordinal;
+    struct gl_device dev;
+    int reserved_smem;        /* shared memory the driver reserves per block, bytes */
+    int sticky;               /* a sticky error made the context unusable */
+    int passes;               /* current profiler configuration; <= 0: none */
+    float4 *flush_buf;        /* 2 x L2, read by the flush kernel */
+    size_t flush_n4;
+    float *flush_sink;        /* the one word the flush kernel may write */
+} gh;
+
+/* ---- errors and results ---------------------------------------------------- */
+
+void gh_result_init(struct gl_result *r)
+{
+    memset(r, 0, sizeof *r);
+    r->status = GL_OK;
+    r->max_rel_err = -1.0;
+    r->h2d_ms = -1.0;
+    r->d2h_ms = -1.0;
+}
+
+static void set_reason(struct gl_result *r, int status, const char *fmt, va_list ap)
+{
+    r->status = status;
+    vsnprintf(r->reason, sizeof r->reason, fmt, ap);
+}
+
+int gh_skip(struct gl_result *r, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    set_reason(r, GL_SKIPPED, fmt, ap);
+    va_end(ap);
+    return 0;
+}
+
+int gh_fail(struct gl_result *r, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    set_reason(r, GL_FAILED, fmt, ap);
+    va_end(ap);
+    return 0;
+}
+
+/* Errors after which every later call of this context fails too. */
+static int sticky_code(cudaError_t e)
+{
+    switch (e) {
+    case cudaErrorIllegalAddress:
+    case cudaErrorLaunchFailure:
+    case cudaErrorHardwareStackError:
+    case cudaErrorIllegalInstruction:
+    case cudaErrorMisalignedAddress:
+    case cudaErrorInvalidAddressSpace:
+    case cudaErrorInvalidPc:
+    case cudaErrorAssert:
+    case cudaErrorLaunchTimeout:
+    case cudaErrorECCUncorrectable:
+    case cudaErrorContextIsDestroyed:
+        return 1;
+    default:
+        return 0;
+    }
+}
+
+int gh_ok(struct gl_result *r, cudaError_t e, const char *what)
+{
+    if (e == cudaSuccess)
+        return 1;
+    /* An ordinary error is cleared by reading it; a sticky one comes back from
+     * the next call that touches the context. */
+    (void)cudaGetLastError();
+    if (sticky_code(e) || cudaDeviceSynchronize() != cudaSuccess)
+        gh.sticky = 1;
+    if (r->status != GL_FAILED || r->reason[0] == '\0') {
+        r->status = GL_FAILED;
+        snprintf(r->reason, sizeof r->reason, "%s: %s (%s)%s", what, cudaGetErrorName(e),
+                 cudaGetErrorString(e), gh.sticky ? "; CUDA context unusable" : "");
+    }
+    return 0;
+}
+
+int gh_context_lost(void)
+{
+    return gh.sticky;
+}
+
+int gh_parse_mem(const char *s, enum gh_mem *m)
+{
+    if (!s || !s[0] || strcmp(s, "device") == 0)
+        *m = GH_MEM_DEVICE;
+    else if (strcmp(s, "zerocopy") == 0)
+        *m = GH_MEM_ZEROCOPY;
+    else if (strcmp(s, "managed") == 0)
+        *m = GH_MEM_MANAGED;
+    else
+        return -1;
+    return 0;
+}
+
+int gh_parse_cold(const char *s, int *cold)
+{
+    if (!s || !s[0] || strcmp(s, "cold") == 0)
+        *cold = 1;
+    else if (strcmp(s, "warm") == 0)
+        *cold = 0;
+    else
+        return -1;
+    return 0;
+}
+
+int gh_fits_int(size_t n)
+{
+    return n > 0 && n <= 0x7fffffffu;
+}
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* ---- device ------------------------------------------------------------------ */
+
+int gh_device_set(int ordinal, const struct gl_device *dev, char *err, size_t errlen)
+{
+    int reserved = 0;
+    cudaError_t e = cudaDeviceGetAttribute(&reserved, cudaDevAttrReservedSharedMemoryPerBlock,
+                                           ordinal);
+    if (e != cudaSuccess) {
+        snprintf(err, errlen, "cudaDeviceGetAttribute(reserved shared memory): %s",
+                 cudaGetErrorString(e));
+        return -1;
+    }
+    gh.ordinal = ordinal;
+    gh.dev = *dev;
+    gh.reserved_smem = reserved;
+    gh.ready = 1;
+    return 0;
+}
+
+const struct gl_device *gh_device(void)
+{
+    return gh.ready ? &gh.dev : NULL;
+}
+
+int gh_device_ordinal(void)
+{
+    return gh.ordinal;
+}
+
+void gh_set_profiling(int passes)
+{
+    gh.passes = passes;
+}
+
+/* ---- L2 flush ------------------------------------------------------------------ */
+
+/* Reads every word of buf so that L2 ends up holding its (clean) lines; writes
+ * one word only when the sum equals `never` (a NaN: never), so that the reads
+ * cannot be optimised away and no dirty line is left behind. */
+__global__ void gh_flush_kernel(const float4 *__restrict__ buf, size_t n4, float *sink, float never)
+{
+    float acc0 = 0.0f, acc1 = 0.0f;
+    size_t stride = (size_t)gridDim.x * blockDim.x;
+    size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    for (; i + stride < n4; i += 2 * stride) {
+        float4 a = buf[i];
+        float4 b = buf[i + stride];
+        acc0 += a.x + a.y + a.z + a.w;
+        acc1 += b.x + b.y + b.z + b.w;
+    }
+    if (i < n4) {
+        float4 a = buf[i];
+        acc0 += a.x + a.y + a.z + a.w;
+    }
+    if (acc0 + acc1 == never)
+        *sink = acc0 + acc1;
+}
+
+static cudaError_t flush_enqueue(void)
+{
+    int blocks = gh.dev.sm_count > 0 ? 4 * gh.dev.sm_count : 128;
+    gh_flush_kernel<<<blocks, GH_FLUSH_THREADS>>>(gh.flush_buf, gh.flush_n4, gh.flush_sink, nanf(""));
+    return cudaGetLastError();
+}
+
+/* Allocate the flush buffer (2 x L2) once per process and run one flush right
+ * away, so that whatever the allocation left dirty in L2 is gone before the
+ * first measured kernel. */
+static int flush_ready(struct gl_result *r)
+{
+    if (gh.flush_buf)
+        return 1;
+    size_t l2 = gh.dev.l2_bytes > 0 ? (size_t)gh.dev.l2_bytes : (size_t)64 << 20;
+    size_t bytes = (2 * l2 + 15) / 16 * 16;
+    float4 *buf = NULL;
+    float *sink = NULL;
+    if (!gh_ok(r, cudaMalloc((void **)&buf, bytes), "cudaMalloc(L2 flush buffer)"))
+        return 0;
+    if (!gh_ok(r, cudaMalloc((void **)&sink, sizeof(float)), "cudaMalloc(flush sink)")) {
+        cudaFree(buf);
+        return 0;
+    }
+    gh.flush_buf = buf;
+    gh.flush_n4 = bytes / 16;
+    gh.flush_sink = sink;
+    if (!gh_ok(r, flush_enqueue(), "L2 flush launch") ||
+        !gh_ok(r, cudaDeviceSynchronize(), "L2 flush"))
+        return 0;
+    return 1;
+}
+
+void gh_shutdown(void)
+{
+    if (gh.flush_buf && !gh.sticky) {
+        cudaFree(gh.flush_buf);
+        cudaFree(gh.flush_sink);
+    }
+    gh.flush_buf = NULL;
+    gh.flush_sink = NULL;
+    gh.flush_n4 = 0;
+    gh.ready = 0;
+}
+
+/* ---- launch checks and resources ---------------------------------------------- */
+
+int gh_check_launch(struct gl_result *r, const void *kernel, dim3 grid, dim3 block,
+                    size_t dyn_smem)
+{
+    const struct gl_device *d = &gh.dev;
+    long threads = (long)block.x * block.y * block.z;
+    if (threads <= 0 || grid.x == 0 || grid.y == 0 || grid.z == 0)
+        return gh_skip(r, "empty launch (grid %ux%ux%u, block %ux%ux%u)", grid.x, grid.y,
+                       grid.z, block.x, block.y, block.z);
+    if (threads > d->max_threads_per_block)
+        return gh_skip(r, "block of %ld threads exceeds the device limit of %d", threads,
+                       d->max_threads_per_block);
+    if ((int)block.x > d->max_block[0] || (int)block.y > d->max_block[1] ||
+        (int)block.z > d->max_block[2])
+        return gh_skip(r, "block %ux%ux%u exceeds the device limit %dx%dx%d", block.x, block.y,
+                       block.z, d->max_block[0], d->max_block[1], d->max_block[2]);
+    if ((long)grid.x > d->max_grid[0] || (long)grid.y > d->max_grid[1] ||
+        (long)grid.z > d->max_grid[2])
+        return gh_skip(r, "grid %ux%ux%u exceeds the device limit %dx%dx%d", grid.x, grid.y,
+                       grid.z, d->max_grid[0], d->max_grid[1], d->max_grid[2]);
+    if (!kernel)
+        return 1;
+    struct cudaFuncAttributes fa;
+    if (!gh_ok(r, cudaFuncGetAttributes(&fa, kernel), "cudaFuncGetAttributes"))
+        return 0;
+    if (threads > fa.maxThreadsPerBlock)
+        return gh_skip(r, "block of %ld threads: the kernel's %d registers/thread allow at most %d",
+                       threads, fa.numRegs, fa.maxThreadsPerBlock);
+    size_t smem = fa.sharedSizeBytes + dyn_smem;
+    if (smem > (size_t)d->smem_per_block_optin)
+        return gh_skip(r, "needs %zu bytes of shared memory per block (static %zu + dynamic %zu), "
+                       "the device allows %d", smem, fa.sharedSizeBytes, dyn_smem,
+                       d->smem_per_block_optin);
+    if (dyn_smem > 0 && smem > (size_t)d->smem_per_block &&
+        !gh_ok(r, cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                       (int)dyn_smem),
+               "cudaFuncSetAttribute(max dynamic shared memory)"))
+        return 0;
+    return 1;
+}
+
+static int round_up(int v, int unit)
+{
+    return unit > 0 ? (v + unit - 1) / unit * unit : v;
+}
+
+/* Registers, shared memory, occupancy and the blocks/SM each resource allows. */
+static int resources(struct gh_job *j)
+{
+    struct gl_result *r = j->r;
+    const struct gl_device *d = &gh.dev;
+    struct cudaFuncAttributes fa;
+    int threads = (int)(j->block.x * j->block.y * j->block.z);
+    if (!gh_ok(r, cudaFuncGetAttributes(&fa, j->kernel), "cudaFuncGetAttributes"))
+        return 0;
+    r->regs_per_thread = fa.numRegs;
+    r->static_smem = (int)fa.sharedSizeBytes;
+    r->dynamic_smem = (int)j->dyn_smem;
+    r->local_bytes = (int)fa.localSizeBytes;
+    if (!gh_ok(r, cudaOccupancyMaxActiveBlocksPerMultiprocessor(&r->blocks_per_sm, j->kernel,
+                                                                threads, j->dyn_smem),
+               "cudaOccupancyMaxActiveBlocksPerMultiprocessor"))
+        return 0;
+
+    int warp = d->warp_size > 0 ? d->warp_size : 32;
+    int warps_per_block = (threads + warp - 1) / warp;
+    int max_warps = d->max_threads_per_sm / warp;
+    /* Registers: allocated per warp in units of 256, from 4 sub-partitions that
+     * each hold a quarter of the SM's register file (compute capability >= 3). */
+    const int reg_unit = 256, subparts = 4;
+    int regs_per_warp = round_up(fa.numRegs * warp, reg_unit);
+    int limit_regs = d->max_blocks_per_sm;
+    if (regs_per_warp > 0)
+        limit_regs = ((d->regs_per_sm / subparts) / regs_per_warp) * subparts / warps_per_block;
+    /* Shared memory: static + dynamic + the driver's reserved part, rounded to
+     * the allocation unit (128 bytes from compute capability 8.0, else 256). */
+    int smem_unit = d->cc_major >= 8 ? 128 : 256;
+    int smem_block = round_up((int)fa.sharedSizeBytes + (int)j->dyn_smem + gh.reserved_smem,
+                              smem_unit);
+    int limit_smem = smem_block > 0 ? d->smem_per_sm / smem_block : d->max_blocks_per_sm;
+    int limit_warps = warps_per_block > 0 ? max_warps / warps_per_block : 0;
+    int limit_blocks = d->max_blocks_per_sm;
+    r->limit_regs = limit_regs;
+    r->limit_smem = limit_smem;
+    r->limit_warps = limit_warps;
+    r->limit_blocks = limit_blocks;
+    /* The limiter is the smallest; ties go to the first of this order. */
+    const char *name = "registers";
+    int best = limit_regs;
+    if (limit_smem < best) {
+        best = limit_smem;
+        name = "shared";
+    }
+    if (limit_warps < best) {
+        best = limit_warps;
+        name = "warps";
+    }
+    if (limit_blocks < best) {
+        best = limit_blocks;
+        name = "blocks";
+    }
+    snprintf(r->limiter, sizeof r->limiter, "%s", name);
+    if (max_warps > 0)
+        r->theo_occupancy = 100.0 * r->blocks_per_sm * warps_per_block / max_warps;
+    return 1;
+}
+
+/* Launch guidance (lecture S4) from the shape of one launch and the SM count. */
+static int guidance(dim3 grid, dim3 block, int sm_count)
+{
+    long blocks = (long)grid.x * grid.y * grid.z;
+    long threads = (long)block.x * block.y * block.z;
+    int f = 0;
+    if (blocks < 2L * sm_count)
+        f |= GL_GUIDE_FEW_BLOCKS;
+    if (threads % 32 != 0)
+        f |= GL_GUIDE_NOT_WARP_MULT;
+    if (threads < 64 && blocks > sm_count)
+        f |= GL_GUIDE_SMALL_BLOCK;
+    if (threads < 128 || threads > 256)
+        f |= GL_GUIDE_OUTSIDE_REC;
+    return f;
+}
+
+/* ---- buffers ------------------------------------------------------------------- */
+
+static int buf_alloc(struct gl_result *r, struct gh_buf *b, size_t count, enum gh_mem mem)
+{
+    size_t bytes = count * sizeof(float);
+    b->count = count;
+    b->host = b->dev = NULL;
+    switch (mem) {
+    case GH_MEM_DEVICE:
+        if (!gh_ok(r, cudaMallocHost((void **)&b->host, bytes), "cudaMallocHost"))
+            return 0;
+        return gh_ok(r, cudaMalloc((void **)&b->dev, bytes), "cudaMalloc");
+    case GH_MEM_ZEROCOPY:
+        if (!gh_ok(r, cudaHostAlloc((void **)&b->host, bytes, cudaHostAllocMapped),
+                   "cudaHostAlloc(mapped)"))
+            return 0;
+        return gh_ok(r, cudaHostGetDevicePointer((void **)&b->dev, b->host, 0),
+                     "cudaHostGetDevicePointer");
+    case GH_MEM_MANAGED:
+        if (!gh_ok(r, cudaMallocManaged((void **)&b->dev, bytes, cudaMemAttachGlobal),
+                   "cudaMallocManaged"))
+            return 0;
+        b->host = b->dev;
+        return 1;
+    }
+    return 0;
+}
+
+static void buf_free(struct gh_buf *b, enum gh_mem mem)
+{
+    if (gh.sticky) {   /* the context is gone: freeing would only fail */
+        b->host = b->dev = NULL;
+        return;
+    }
+    switch (mem) {
+    case GH_MEM_DEVICE:
+        if (b->dev)
+            cudaFree(b->dev);
+        if (b->host)
+            cudaFreeHost(b->host);
+        break;
+    case GH_MEM_ZEROCOPY:
+        if (b->host)
+            cudaFreeHost(b->host);
+        break;
+    case GH_MEM_MANAGED:
+        if (b->dev)
+            cudaFree(b->dev);
+        break;
+    }
+    b->host = b->dev = NULL;
+}
+
+/* Device memory the run needs must fit in what the card has free (managed
+ * memory included: over-subscribing it can hang the GPU). */
+static int memory_fits(struct gh_job *j)
+{
+    if (j->mem == GH_MEM_ZEROCOPY)
+        return 1;
+    size_t need = j->out_count * sizeof(float);
+    for (int i = 0; i < j->nin; i++)
+        need += j->in_count[i] * sizeof(float);
+    if (!gh.flush_buf && gh.dev.l2_bytes > 0)
+        need += 2 * (size_t)gh.dev.l2_bytes;
+    size_t free_b = 0, total_b = 0;
+    if (!gh_ok(j->r, cudaMemGetInfo(&free_b, &total_b), "cudaMemGetInfo"))
+        return 0;
+    if (need + GH_MEM_MARGIN > free_b)
+        return gh_skip(j->r, "needs %.1f MiB of device memory, %.1f MiB free",
+                       (double)need / 1048576.0, (double)free_b / 1048576.0);
+    return 1;
+}
+
+static struct cudaMemLocation location(int host)
+{
+    struct cudaMemLocation loc;
+    memset(&loc, 0, sizeof loc);
+    loc.type = host ? cudaMemLocationTypeHost : cudaMemLocationTypeDevice;
+    loc.id = host ? 0 : gh.ordinal;
+    return loc;
+}
+
+static int elapsed_ms(struct gl_result *r, cudaEvent_t a, cudaEvent_t b, double *ms)
+{
+    float f = 0.0f;
+    if (!gh_ok(r, cudaEventSynchronize(b), "cudaEventSynchronize") ||
+        !gh_ok(r, cudaEventElapsedTime(&f, a, b), "cudaEventElapsedTime"))
+        return 0;
+    *ms = f;
+    return 1;
+}
+
+/* Inputs host -> device, timed: device = cudaMemcpy; managed = prefetch to the
+ * device; zerocopy = 0 (no copy exists). The output's pages are placed too
+ * (untimed) so that the first kernel does not fault them in. */
+static int copy_inputs(struct gh_job *j, cudaEvent_t e0, cudaEvent_t e1)
+{
+    struct gl_result *r = j->r;
+    double ms = 0.0;
+    if (j->mem == GH_MEM_ZEROCOPY) {
+        r->h2d_ms = 0.0;
+        return 1;
+    }
+    if (!gh_ok(r, cudaEventRecord(e0, 0), "cudaEventRecord"))
+        return 0;
+    for (int i = 0; i < j->nin; i++) {
+        size_t bytes = j->in[i].count * sizeof(float);
+        cudaError_t e = j->mem == GH_MEM_DEVICE
+            ? cudaMemcpyAsync(j->in[i].dev, j->in[i].host, bytes, cudaMemcpyHostToDevice, 0)
+            : cudaMemPrefetchAsync(j->in[i].dev, bytes, location(0), 0, 0);
+        if (!gh_ok(r, e, j->mem == GH_MEM_DEVICE ? "cudaMemcpy(H2D)" : "cudaMemPrefetchAsync(device)"))
+            return 0;
+    }
+    if (!gh_ok(r, cudaEventRecord(e1, 0), "cudaEventRecord") || !elapsed_ms(r, e0, e1, &ms))
+        return 0;
+    r->h2d_ms = ms;
+    return 1;
+}
+
+/* Output pages to the device before runs (managed only; untimed). */
+static int place_output(struct gh_job *j)
+{
+    if (j->mem != GH_MEM_MANAGED)
+        return 1;
+    return gh_ok(j->r, cudaMemPrefetchAsync(j->out.dev, j->out.count * sizeof(float), location(0),
+                                            0, 0),
+                 "cudaMemPrefetchAsync(output to device)") &&
+           gh_ok(j->r, cudaDeviceSynchronize(), "cudaDeviceSynchronize");
+}
+
+/* Output device -> host, timed into *ms (device = cudaMemcpy, managed =
+ * prefetch to the host, zerocopy = 0). */
+static int copy_output(struct gh_job *j, cudaEvent_t e0, cudaEvent_t e1, double *ms)
+{
+    struct gl_result *r = j->r;
+    size_t bytes = j->out.count * sizeof(float);
+    *ms = 0.0;
+    if (j->mem == GH_MEM_ZEROCOPY)
+        return gh_ok(r, cudaDeviceSynchronize(), "cudaDeviceSynchronize");
+    if (!gh_ok(r, cudaEventRecord(e0, 0), "cudaEventRecord"))
+        return 0;
+    cudaError_t e = j->mem == GH_MEM_DEVICE
+        ? cudaMemcpyAsync(j->out.host, j->out.dev, bytes, cudaMemcpyDeviceToHost, 0)
+        : cudaMemPrefetchAsync(j->out.dev, bytes, location(1), 0, 0);
+    if (!gh_ok(r, e, j->mem == GH_MEM_DEVICE ? "cudaMemcpy(D2H)" : "cudaMemPrefetchAsync(host)"))
+        return 0;
+    return gh_ok(r, cudaEventRecord(e1, 0), "cudaEventRecord") && elapsed_ms(r, e0, e1, ms);
+}
+
+/* ---- one run ----------------------------------------------------------------- */
+
+static int launch_run(struct gh_job *j, const char *what)
+{
+    j->lib_err[0] = '\0';
+    cudaError_t e = j->enqueue(j);
+    if (e != cudaSuccess && j->lib_err[0]) {
+        (void)cudaGetLastError();
+        return gh_fail(j->r, "%s: %s", what, j->lib_err);
+    }
+    return gh_ok(j->r, e, what);
+}
+
+/* A sample-free verification run: poison the output with NaN, run, copy the
+ * output back (timing that copy into d2h_ms), check every element against the
+ * float64 reference. Returns 1 when it ran (right or wrong), 0 on a CUDA error. */
+static int verify_run(struct gh_job *j, const double *ref, cudaEvent_t e0, cudaEvent_t e1)
+{
+    struct gl_result *r = j->r;
+    size_t bytes = j->out.count * sizeof(float);
+    double ms = 0.0;
+    gl_fill_nan(j->out.host, j->out.count);
+    if (j->mem == GH_MEM_DEVICE &&
+        !gh_ok(r, cudaMemcpy(j->out.dev, j->out.host, bytes, cudaMemcpyHostToDevice),
+               "cudaMemcpy(poison H2D)"))
+        return 0;
+    if (!place_output(j))
+        return 0;
+    if (!launch_run(j, "launch (verification run)") ||
+        !gh_ok(r, cudaDeviceSynchronize(), "kernel (verification run)"))
+        return 0;
+    if (!copy_output(j, e0, e1, &ms))
+        return 0;
+    if (r->d2h_ms < 0)
+        r->d2h_ms = ms;
+    char why[GL_REASON_MAX] = "";
+    double tol = gl_tolerance(j->tol_len);
+    double err = gl_verify(j->out.host, ref, j->out.count, tol, why, sizeof why);
+    if (isnan(err))
+        err = INFINITY;
+    if (err > r->max_rel_err)
+        r->max_rel_err = err;
+    if (!(err <= tol) && r->status == GL_OK) {
+        r->status = GL_WRONG;
+        snprintf(r->reason, sizeof r->reason, "%s", why[0] ? why : "output differs from the reference");
+    }
+    return 1;
+}
+
+static int timed_samples(struct gh_job *j, cudaEvent_t e0, cudaEvent_t e1)
+{
+    struct gl_result *r = j->r;
+    const struct gl_timing *t = j->t;
+    int warmup = t->warmup > 0 ? t->warmup : 0;
+    for (int i = 0; i < warmup; i++)
+        if (!launch_run(j, "launch (warm-up)"))
+            return 0;
+    if (!gh_ok(r, cudaDeviceSynchronize(), "kernel (warm-up)"))
+        return 0;
+    double start = now_s();
+    r->nsamples = 0;
+    for (;;) {
+        double ms = 0.0;
+        if (j->cold && !gh_ok(r, flush_enqueue(), "L2 flush launch"))
+            return 0;
+        if (!gh_ok(r, cudaEventRecord(e0, 0), "cudaEventRecord") ||
+            !launch_run(j, "launch (timed)") ||
+            !gh_ok(r, cudaEventRecord(e1, 0), "cudaEventRecord") ||
+            !elapsed_ms(r, e0, e1, &ms))
+            return 0;
+        r->samples_ms[r->nsamples++] = ms;
+        if (r->nsamples >= GL_MAX_SAMPLES ||
+            gl_sampling_done(r->samples_ms, r->nsamples, now_s() - start, t))
+            break;
+    }
+    return 1;
+}
+
+/* ---- profiled replay ------------------------------------------------------------- */
+
+struct replay_ctx {
+    struct gh_job *j;
+    cudaError_t err;
+};
+
+static void replay_run(void *c)
+{
+    struct replay_ctx *x = (struct replay_ctx *)c;
+    cudaError_t e = x->j->enqueue(x->j);
+    if (e != cudaSuccess && x->err == cudaSuccess)
+        x->err = e;
+}
+
+static void replay_flush(void *c)
+{
+    struct replay_ctx *x = (struct replay_ctx *)c;
+    cudaError_t e = flush_enqueue();
+    if (e != cudaSuccess && x->err == cudaSuccess)
+        x->err = e;
+}
+
+static int profile(struct gh_job *j)
+{
+    struct gl_result *r = j->r;
+    struct replay_ctx x = { j, cudaSuccess };
+    struct glc_replay rp;
+    rp.run = replay_run;
+    rp.flush = replay_flush;
+    rp.ctx = &x;
+    int rc = glc_profile(&rp, r);
+    cudaError_t e = x.err != cudaSuccess ? x.err : cudaDeviceSynchronize();
+    if (e != cudaSuccess) {
+        r->nmetrics = 0;
+        r->passes = 0;
+        snprintf(r->metrics_reason, sizeof r->metrics_reason, "profiled replay failed: %s",
+                 cudaGetErrorName(e));
+        return gh_ok(r, e, "profiled replay");
+    }
+    if (rc != 0 && r->metrics_reason[0] == '\0')
+        snprintf(r->metrics_reason, sizeof r->metrics_reason, "profiling failed");
+    return 1;
+}
+
+/* ---- the whole run ---------------------------------------------------------------- */
+
+int gh_execute(struct gh_job *j)
+{
+    struct gl_result *r = j->r;
+    cudaEvent_t e0 = NULL, e1 = NULL;
+    const double *ref = NULL;
+    char err[GL_REASON_MAX];
+    int nalloc = 0, out_alloc = 0;
+    long seed;
+
+    if (gh.sticky) {
+        gh_fail(r, "CUDA context unusable after an earlier error");
+        return -1;
+    }
+    if (!gh.ready) {
+        gh_fail(r, "GPU not initialised");
+        return 0;
+    }
+    if (j->nin < 1 || j->nin > GH_MAX_IN || !j->enqueue || !j->reference) {
+        gh_fail(r, "internal: incomplete job description");
+        return 0;
+    }
+    r->launches = j->launches;
+    if (j->kernel) {   /* a library call's launch shape is its own: left 0 */
+        r->grid[0] = (int)j->grid.x;
+        r->grid[1] = (int)j->grid.y;
+        r->grid[2] = (int)j->grid.z;
+        r->block[0] = (int)j->block.x;
+        r->block[1] = (int)j->block.y;
+        r->block[2] = (int)j->block.z;
+        r->dynamic_smem = (int)j->dyn_smem;
+        r->guide_flags = guidance(j->grid, j->block, gh.dev.sm_count);
+        if (!resources(j))
+            goto out;
+        if (r->blocks_per_sm == 0) {
+            gh_skip(r, "no block of this shape fits on an SM (occupancy 0)");
+            goto out;
+        }
+    }
+    if (!memory_fits(j))
+        goto out;
+
+    for (; nalloc < j->nin; nalloc++)
+        if (!buf_alloc(r, &j->in[nalloc], j->in_count[nalloc], j->mem)) {
+            nalloc++;
+            goto out;
+        }
+    out_alloc = 1;
+    if (!buf_alloc(r, &j->out, j->out_count, j->mem))
+        goto out;
+    seed = j->p->seed == GL_UNSET ? 42 : j->p->seed;
+    for (int i = 0; i < j->nin; i++)
+        gl_fill_random(j->in[i].host, j->in[i].count, (unsigned long long)seed, i);
+    ref = j->reference(j, err, sizeof err);
+    if (!ref) {
+        gh_fail(r, "reference: %s", err);
+        goto out;
+    }
+    if (!gh_ok(r, cudaEventCreate(&e0), "cudaEventCreate") ||
+        !gh_ok(r, cudaEventCreate(&e1), "cudaEventCreate"))
+        goto out;
+    if (!copy_inputs(j, e0, e1))
+        goto out;
+    if ((j->cold || gh.passes > 0) && !flush_ready(r))
+        goto out;
+
+    /* Verify first: a wrong kernel is not timed or profiled. */
+    if (!verify_run(j, ref, e0, e1) || r->status != GL_OK)
+        goto out;
+    if (!place_output(j) || !timed_samples(j, e0, e1))
+        goto out;
+    /* Verify again after timing: catches results that change from run to run. */
+    if (!verify_run(j, ref, e0, e1) || r->status != GL_OK)
+        goto out;
+    if (gh.passes > 0) {
+        if (!place_output(j))
+            goto out;
+        profile(j);
+    }
+
+out:
+    if (e0 && !gh.sticky)
+        cudaEventDestroy(e0);
+    if (e1 && !gh.sticky)
+        cudaEventDestroy(e1);
+    if (out_alloc)
+        buf_free(&j->out, j->mem);
+    for (int i = 0; i < nalloc; i++)
+        buf_free(&j->in[i], j->mem);
+    if (r->status != GL_OK && r->nmetrics == 0 && r->metrics_reason[0] == '\0')
+        snprintf(r->metrics_reason, sizeof r->metrics_reason, "not profiled: run was not ok");
+    return gh.sticky ? -1 : 0;
+}

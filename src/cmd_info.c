@@ -1,0 +1,149 @@
+/* cmd_info.c - the informational subcommands: `list` (variants and the
+ * parameters each reads), `query` (SQL on the results database), `device` (the
+ * CPU and GPU descriptions, printed and stored) and `metrics` (the counters the
+ * GPU supports). Must not run sweeps. */
+#include "commands.h"
+#include "cpuinfo.h"
+#include "gpu_load.h"
+#include "registry.h"
+
+#include <stdio.h>
+#include <string.h>
+
+int gl_cmd_list(const char *family)
+{
+    if (family && !gl_family_known(family)) {
+        fprintf(stderr, "gpulab: unknown family '%s'\n", family);
+        return 2;
+    }
+    const char *last = "";
+    for (int i = 0; i < gl_nvariants; i++) {
+        const struct gl_variant *v = &gl_variants[i];
+        if (family && strcmp(v->family, family) != 0)
+            continue;
+        if (strcmp(v->family, last) != 0) {
+            printf("%s%s\n", last[0] ? "\n" : "", v->family);
+            last = v->family;
+        }
+        char params[128] = "";
+        for (int p = 0; p < GL_NPARAMS; p++) {
+            if (!(v->params & GL_PBIT(p)))
+                continue;
+            if (params[0])
+                strncat(params, " ", sizeof params - strlen(params) - 1);
+            strncat(params, gl_param_table[p].name, sizeof params - strlen(params) - 1);
+        }
+        printf("  %-3s %-12s [%s]\n        %s\n", v->device, v->name, params, v->desc);
+    }
+    printf("\nparameters:\n");
+    for (int p = 0; p < GL_NPARAMS; p++)
+        printf("  %-8s %s\n", gl_param_table[p].name, gl_param_table[p].desc);
+    return 0;
+}
+
+int gl_cmd_query(const char *db, const char *sql, enum gl_format fmt)
+{
+    char err[1024];
+    gl_store *store = NULL;
+    if (gl_store_open(db, &store, err, sizeof err) != 0) {
+        fprintf(stderr, "gpulab: %s\n", err);
+        return 2;
+    }
+    int rc = gl_store_query(store, sql, fmt, stdout, err, sizeof err);
+    if (rc != 0)
+        fprintf(stderr, "gpulab: query: %s\n", err);
+    gl_store_close(store);
+    return rc != 0 ? 2 : 0;
+}
+
+static void print_device(const struct gl_device *d)
+{
+    if (strcmp(d->kind, "cpu") == 0) {
+        printf("CPU: %s\n  logical cores: %d\n  L1d: %ld KiB  L2: %ld KiB  L3: %ld KiB\n", d->name,
+               d->cores, d->l1d_kb, d->l2_kb, d->l3_kb);
+        return;
+    }
+    printf("GPU: %s\n", d->name);
+    printf("  UUID:                        %s\n", d->ident);
+    printf("  compute capability:          %d.%d\n", d->cc_major, d->cc_minor);
+    printf("  multiprocessors:             %d (%d FP32 cores each, %d total)\n", d->sm_count,
+           d->cores_per_sm, d->sm_count * d->cores_per_sm);
+    printf("  GPU clock:                   %.0f MHz\n", d->clock_khz / 1e3);
+    printf("  memory clock:                %.0f MHz\n", d->mem_clock_khz / 1e3);
+    printf("  memory bus width:            %d bit\n", d->mem_bus_bits);
+    printf("  global memory:               %.1f GiB\n", (double)d->mem_bytes / (1024.0 * 1024 * 1024));
+    printf("  L2 cache:                    %.1f MiB\n", d->l2_bytes / (1024.0 * 1024));
+    printf("  shared memory per block:     %d KiB (opt-in %d KiB)\n", d->smem_per_block / 1024,
+           d->smem_per_block_optin / 1024);
+    printf("  shared memory per SM:        %d KiB\n", d->smem_per_sm / 1024);
+    printf("  registers per block / SM:    %d / %d\n", d->regs_per_block, d->regs_per_sm);
+    printf("  warp size:                   %d\n", d->warp_size);
+    printf("  max threads per block / SM:  %d / %d\n", d->max_threads_per_block, d->max_threads_per_sm);
+    printf("  max blocks per SM:           %d\n", d->max_blocks_per_sm);
+    printf("  max block dims:              %d x %d x %d\n", d->max_block[0], d->max_block[1],
+           d->max_block[2]);
+    printf("  max grid dims:               %d x %d x %d\n", d->max_grid[0], d->max_grid[1],
+           d->max_grid[2]);
+    printf("  driver / runtime:            %d / %d\n", d->driver_version, d->runtime_version);
+    printf("  theoretical bandwidth:       %.1f GB/s (memory clock x bus width/8 x 2)\n", d->theo_bw_gbs);
+    printf("  measured copy bandwidth:     %.1f GB/s (device-to-device, read + write)\n", d->copy_bw_gbs);
+    printf("  FP32 peak:                   %.1f GFLOP/s (SMs x cores x 2 x clock)\n", d->fp32_peak_gflops);
+}
+
+int gl_cmd_device(const char *db)
+{
+    char err[1024];
+    struct gl_device cpu, gpu;
+    gl_store *store = NULL;
+    int rc = 0;
+    gl_cpu_describe(&cpu);
+    print_device(&cpu);
+    if (gl_store_open(db, &store, err, sizeof err) != 0) {
+        fprintf(stderr, "gpulab: %s\n", err);
+        return 2;
+    }
+    if (gl_store_device(store, &cpu) < 0)
+        rc = 1;
+    const struct gl_gpu_api *api = gl_gpu_load(err, sizeof err);
+    if (!api || api->init(0, &gpu, err, sizeof err) != 0) {
+        printf("GPU: none usable: %s\n", err);
+    } else {
+        print_device(&gpu);
+        if (gl_store_device(store, &gpu) < 0)
+            rc = 1;
+        api->shutdown();
+    }
+    if (rc)
+        fprintf(stderr, "gpulab: could not store the device: %s\n", gl_store_errmsg(store));
+    else
+        printf("(stored in %s)\n", db);
+    gl_store_close(store);
+    return rc;
+}
+
+static void print_name(const char *name, void *ctx)
+{
+    int *n = ctx;
+    printf("%s\n", name);
+    (*n)++;
+}
+
+int gl_cmd_metrics(void)
+{
+    char err[1024];
+    struct gl_device gpu;
+    const struct gl_gpu_api *api = gl_gpu_load(err, sizeof err);
+    if (!api || api->init(0, &gpu, err, sizeof err) != 0) {
+        fprintf(stderr, "gpulab: no usable GPU: %s\n", err);
+        return 1;
+    }
+    int n = 0;
+    if (api->list_metrics(print_name, &n, err, sizeof err) != 0) {
+        fprintf(stderr, "gpulab: cannot list metrics: %s\n", err);
+        api->shutdown();
+        return 1;
+    }
+    fprintf(stderr, "gpulab: %d counter metrics on %s\n", n, gpu.name);
+    api->shutdown();
+    return 0;
+}

@@ -1,0 +1,325 @@
+/* cmd_run.c - `gpulab run` and `gpulab plan`: walk the expanded sweep, skip what
+ * is done, run the rest in the worker, store each result as it arrives, and say
+ * what happened. Must not measure anything itself (the worker does). */
+#include "commands.h"
+#include "progress.h"
+#include "registry.h"
+#include "sha256.h"
+#include "stats.h"
+#include "sweep.h"
+#include "util.h"
+
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static volatile sig_atomic_t interrupted;
+
+static void on_signal(int sig)
+{
+    (void)sig;
+    interrupted = 1;
+}
+
+static const char *status_word(int st)
+{
+    switch (st) {
+    case GL_OK: return "ok";
+    case GL_WRONG: return "WRONG";
+    case GL_SKIPPED: return "skipped";
+    default: return "FAILED";
+    }
+}
+
+static void job_label(const struct gl_job *job, char *buf, size_t len)
+{
+    char params[256];
+    gl_params_format(&job->p, params, sizeof params);
+    snprintf(buf, len, "%s/%s %s", job->v->family, job->v->name, params);
+}
+
+static void result_line(const struct gl_job *job, const struct gl_result *r, char *buf, size_t len)
+{
+    char label[300];
+    job_label(job, label, sizeof label);
+    if (r->status != GL_OK) {
+        snprintf(buf, len, "%s  %s: %s", label, status_word(r->status), r->reason);
+        return;
+    }
+    struct gl_summary s;
+    gl_summarize(r->samples_ms, r->nsamples, &s);
+    double fl = job->v->flops ? job->v->flops(&job->p) : -1;
+    double by = job->v->min_bytes ? job->v->min_bytes(&job->p) : -1;
+    char rate[64] = "";
+    if (s.median > 0 && fl > 0 && strcmp(job->v->family, "vecadd") != 0)
+        snprintf(rate, sizeof rate, "  %.1f GFLOP/s", fl / s.median / 1e6);
+    else if (s.median > 0 && by > 0)
+        snprintf(rate, sizeof rate, "  %.1f GB/s", by / s.median / 1e6);
+    char spread[32] = "";
+    if (s.count > 1 && s.rel_se == s.rel_se)
+        snprintf(spread, sizeof spread, ", ±%.2f%%", s.rel_se * 100.0);
+    snprintf(buf, len, "%s  ok  %.4g ms (n=%d%s)%s%s%s", label, s.median, s.count, spread, rate, r->passes > 0 ? "  counters: " : "",
+             r->passes > 0 ? "yes" : "");
+}
+
+static void print_gpu_banner(const struct gl_sweep *sw)
+{
+    if (!sw->gpu_wanted)
+        return;
+    if (!sw->gpu_ok) {
+        fprintf(stderr,
+                "gpulab: *** no usable GPU: %s ***\n"
+                "gpulab: *** GPU variants are skipped (not stored); CPU variants run. ***\n",
+                sw->gpu_why);
+        return;
+    }
+    fprintf(stderr, "gpulab: GPU: %s (sm_%d%d, %d SMs)\n", sw->gpu.name, sw->gpu.cc_major,
+            sw->gpu.cc_minor, sw->gpu.sm_count);
+    if (sw->counters < 0)
+        fprintf(stderr,
+                "gpulab: *** hardware counters unavailable: %s ***\n"
+                "gpulab: *** runs are timed and verified; metric columns stay NULL with this reason. ***\n",
+                sw->counters_why);
+}
+
+static int count_jobs(const struct gl_sweep *sw)
+{
+    int n = 0;
+    for (int i = 0; i < sw->nconfigs; i++)
+        n += sw->exps[i].njobs;
+    return n;
+}
+
+int gl_cmd_run(int npaths, char **paths, const struct gl_run_opts *o)
+{
+    char err[2048];
+    gl_store *store = NULL;
+    struct gl_sweep sw;
+    if (o->dry_run)
+        return gl_cmd_plan(npaths, paths, o, 1);
+    if (gl_store_open(o->db, &store, err, sizeof err) != 0) {
+        fprintf(stderr, "gpulab: %s\n", err);
+        return 2;
+    }
+    int rc = gl_sweep_prepare(&sw, npaths, paths, o->only, o->force, store, err, sizeof err);
+    if (rc != 0) {
+        fprintf(stderr, "%s%s\n", rc == 2 ? "" : "gpulab: ", err);
+        gl_sweep_free(&sw);
+        gl_store_close(store);
+        return rc;
+    }
+    print_gpu_banner(&sw);
+
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_signal;
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+
+    struct gl_progress pg;
+    gl_progress_init(&pg, stdout, count_jobs(&sw));
+    int n_ok = 0, n_wrong = 0, n_failed = 0, n_done = 0, n_rejected = 0, n_nogpu = 0, n_notbuilt = 0;
+    char host[128], *argv_text = gl_join_argv(o->argc, o->argv);
+    gl_hostname(host, sizeof host);
+    static struct gl_result res;
+
+    for (int ci = 0; ci < sw.nconfigs && !interrupted; ci++) {
+        const struct gl_config *c = &sw.configs[ci];
+        char hash[65];
+        gl_sha256_hex(c->text, strlen(c->text), hash);
+        struct gl_session_info si = { GL_VERSION, gl_git_revision(), host,
+                                      argv_text ? argv_text : "", c->path, c->text, hash, c->study };
+        long long session = gl_store_session_begin(store, &si);
+        if (session < 0) {
+            fprintf(stderr, "gpulab: cannot record the session: %s\n", gl_store_errmsg(store));
+            n_failed++;
+            break;
+        }
+        for (int ji = 0; ji < sw.exps[ci].njobs && !interrupted; ji++) {
+            const struct gl_job *job = &sw.exps[ci].jobs[ji];
+            struct gl_run_key key;
+            char line[1024], label[300];
+            gl_sweep_key(&sw, job, &key);
+            struct gl_run_info ri = { session, c->study, c->sections[job->section].name, &job->t,
+                                      job->v->flops ? job->v->flops(&job->p) : -1,
+                                      job->v->min_bytes ? job->v->min_bytes(&job->p) : -1 };
+            job_label(job, label, sizeof label);
+            switch (gl_sweep_state(&sw, store, job)) {
+            case GL_JOB_DONE:
+                n_done++;
+                gl_progress_finish(&pg, NULL, 0, 0);
+                continue;
+            case GL_JOB_NO_GPU:
+                n_nogpu++;
+                gl_progress_finish(&pg, NULL, 0, 0);
+                continue;
+            case GL_JOB_NOT_BUILT:
+                n_notbuilt++;
+                gl_progress_finish(&pg, NULL, 0, 0);
+                continue;
+            case GL_JOB_REJECTED:
+                n_rejected++;
+                if (gl_store_has_status(store, &key, "skipped") == 0) {
+                    memset(&res, 0, sizeof res);
+                    res.status = GL_SKIPPED;
+                    res.max_rel_err = res.h2d_ms = res.d2h_ms = -1;
+                    snprintf(res.reason, sizeof res.reason, "%s", job->skip);
+                    snprintf(res.metrics_reason, sizeof res.metrics_reason, "not run: %.240s", job->skip);
+                    if (gl_store_result(store, &key, &ri, &res) < 0) {
+                        fprintf(stderr, "gpulab: store: %s\n", gl_store_errmsg(store));
+                        n_failed++;
+                    }
+                    snprintf(line, sizeof line, "%s  skipped: %s", label, job->skip);
+                    gl_progress_finish(&pg, line, 0, 0);
+                } else {
+                    gl_progress_finish(&pg, NULL, 0, 0);
+                }
+                continue;
+            case GL_JOB_RUN:
+                break;
+            }
+            gl_progress_start(&pg, label);
+            double t0 = gl_now();
+            if (gl_worker_run(&sw.worker, job, &res, err, sizeof err) != 0) {
+                gl_progress_note(&pg, err);
+                n_failed++;
+                interrupted = 1;
+                break;
+            }
+            if (interrupted)
+                break;   /* the worker died of our Ctrl-C: nothing to store */
+            if (gl_store_result(store, &key, &ri, &res) < 0) {
+                fprintf(stderr, "gpulab: store: %s\n", gl_store_errmsg(store));
+                n_failed++;
+                interrupted = 1;
+                break;
+            }
+            if (res.status == GL_OK)
+                n_ok++;
+            else if (res.status == GL_WRONG)
+                n_wrong++;
+            else
+                n_failed++;
+            result_line(job, &res, line, sizeof line);
+            gl_progress_finish(&pg, line, 1, gl_now() - t0);
+        }
+        gl_store_session_end(store, session);
+    }
+    gl_progress_end(&pg);
+    free(argv_text);
+
+    printf("gpulab: %d ran (%d ok, %d wrong, %d failed), %d already done, %d rejected by check",
+           n_ok + n_wrong + n_failed, n_ok, n_wrong, n_failed, n_done, n_rejected);
+    if (n_nogpu)
+        printf(", %d GPU runs skipped (no GPU: %s)", n_nogpu, sw.gpu_why);
+    if (n_notbuilt)
+        printf(", %d GPU runs of variants not built yet", n_notbuilt);
+    printf("\n");
+    if (interrupted)
+        printf("gpulab: interrupted: every stored result is kept; run again to resume\n");
+    gl_sweep_free(&sw);
+    gl_store_close(store);
+    if (interrupted)
+        return 1;
+    return (n_wrong || n_failed) ? 1 : 0;
+}
+
+/* ---- plan ------------------------------------------------------------------ */
+
+static const char *state_word(enum gl_job_state st)
+{
+    switch (st) {
+    case GL_JOB_RUN: return "run";
+    case GL_JOB_DONE: return "done";
+    case GL_JOB_REJECTED: return "skip";
+    case GL_JOB_NO_GPU: return "no-gpu";
+    default: return "not-built";
+    }
+}
+
+int gl_cmd_plan(int npaths, char **paths, const struct gl_run_opts *o, int list_all)
+{
+    char err[2048];
+    gl_store *store = NULL;
+    struct gl_sweep sw;
+    if (gl_store_open(o->db, &store, err, sizeof err) != 0) {
+        fprintf(stderr, "gpulab: %s\n", err);
+        return 2;
+    }
+    int rc = gl_sweep_prepare(&sw, npaths, paths, o->only, o->force, store, err, sizeof err);
+    if (rc != 0) {
+        fprintf(stderr, "%s%s\n", rc == 2 ? "" : "gpulab: ", err);
+        gl_sweep_free(&sw);
+        gl_store_close(store);
+        return rc;
+    }
+    print_gpu_banner(&sw);
+    int total[5] = { 0 };
+    for (int ci = 0; ci < sw.nconfigs; ci++) {
+        const struct gl_config *c = &sw.configs[ci];
+        const struct gl_expansion *e = &sw.exps[ci];
+        printf("%s (study %s): %d jobs\n", c->path, c->study, e->njobs);
+        for (int si = 0; si < c->nsections; si++) {
+            const struct gl_section *s = &c->sections[si];
+            printf("  [%s] family %s\n", s->name, s->family);
+            for (int vi = 0; vi < s->nvariants; vi++) {
+                int cnt[5] = { 0 }, n = 0;
+                const struct gl_variant *v = gl_variant_find(s->family, s->variants[vi]);
+                for (int ji = 0; ji < e->njobs; ji++) {
+                    const struct gl_job *job = &e->jobs[ji];
+                    if (job->section != si || job->v != v)
+                        continue;
+                    enum gl_job_state st = gl_sweep_state(&sw, store, job);
+                    cnt[st]++;
+                    total[st]++;
+                    n++;
+                    if (list_all) {
+                        char label[300];
+                        job_label(job, label, sizeof label);
+                        printf("      %-9s %s%s%s\n", state_word(st), label, job->skip[0] ? "  -- " : "",
+                               job->skip);
+                    }
+                }
+                if (n == 0)
+                    continue;
+                printf("    %-4s %-12s %4d configurations: %d to run, %d done, %d rejected by check",
+                       v->device, v->name, n, cnt[GL_JOB_RUN], cnt[GL_JOB_DONE], cnt[GL_JOB_REJECTED]);
+                if (cnt[GL_JOB_NO_GPU])
+                    printf(", %d need a GPU (%s)", cnt[GL_JOB_NO_GPU], sw.gpu_why);
+                if (cnt[GL_JOB_NOT_BUILT])
+                    printf(", variant not built yet");
+                printf("\n");
+                /* Why check() rejected launches, grouped by reason. */
+                for (int ji = 0; ji < e->njobs; ji++) {
+                    const struct gl_job *job = &e->jobs[ji];
+                    if (job->section != si || job->v != v || !job->skip[0])
+                        continue;
+                    int first = 1, same = 0;
+                    for (int jj = 0; jj < e->njobs; jj++) {
+                        const struct gl_job *o2 = &e->jobs[jj];
+                        if (o2->section == si && o2->v == v && strcmp(o2->skip, job->skip) == 0) {
+                            if (jj < ji)
+                                first = 0;
+                            same++;
+                        }
+                    }
+                    if (first)
+                        printf("         rejected %dx: %s\n", same, job->skip);
+                }
+            }
+        }
+        for (int ri = 0; ri < e->nrejects; ri++)
+            printf("  [%s] %s: %d points dropped by %s\n", c->sections[e->rejects[ri].section].name,
+                   e->rejects[ri].variant, e->rejects[ri].count, e->rejects[ri].reason);
+        if (e->nduplicates)
+            printf("  %d points collapsed into jobs above (parameters a variant does not read)\n",
+                   e->nduplicates);
+    }
+    printf("total: %d to run, %d done, %d rejected by check, %d need a GPU, %d not built yet\n",
+           total[GL_JOB_RUN], total[GL_JOB_DONE], total[GL_JOB_REJECTED], total[GL_JOB_NO_GPU],
+           total[GL_JOB_NOT_BUILT]);
+    gl_sweep_free(&sw);
+    gl_store_close(store);
+    return 0;
+}

@@ -1,0 +1,25 @@
+/* commands.h - the subcommands behind main(): each parses nothing itself (main
+ * does) and returns the process exit code: 0 ok, 1 runs failed or were wrong,
+ * 2 usage or config error. Must not call exit(). */
+#ifndef GL_COMMANDS_H
+#define GL_COMMANDS_H
+
+#include "store.h"
+
+struct gl_run_opts {
+    const char *db;
+    int force;
+    int dry_run;
+    const char *only;
+    int argc;          /* the whole command line, stored with the session */
+    char **argv;
+};
+
+int gl_cmd_run(int npaths, char **paths, const struct gl_run_opts *o);
+int gl_cmd_plan(int npaths, char **paths, const struct gl_run_opts *o, int list_all);
+int gl_cmd_list(const char *family);
+int gl_cmd_query(const char *db, const char *sql, enum gl_format fmt);
+int gl_cmd_device(const char *db);
+int gl_cmd_metrics(void);
+
+#endif

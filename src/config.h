@@ -1,0 +1,102 @@
+/* config.h - experiment configs: parse a .conf file (INI sections, lists, ranges,
+ * where-constraints, zipped parameters) and expand it into the list of jobs a sweep
+ * runs. Errors are "file:line: message" naming the offending text.
+ * Must not run anything, touch the database or know about CUDA. */
+#ifndef GL_CONFIG_H
+#define GL_CONFIG_H
+
+#include "gpulab.h"
+#include "params.h"
+#include "registry.h"
+
+#define GL_MAX_VARIANTS 32
+#define GL_MAX_WHERE 16
+#define GL_MAX_ZIP 8
+
+/* The values one parameter sweeps over, as written on one config line. */
+struct gl_values {
+    int set;                 /* 0 = the section does not set this parameter */
+    int line;                /* config line that set it */
+    int n;                   /* number of values */
+    long *ints;              /* integer params: n values */
+    char (*words)[GL_WORD];  /* text params: n values */
+};
+
+struct gl_section {
+    char name[64];
+    int line;                            /* line of the [name] header */
+    char family[32];
+    int nvariants;
+    char variants[GL_MAX_VARIANTS][64];  /* "all", "cpu" and "gpu" are expanded at parse time */
+    int variants_line;
+    struct gl_values values[GL_NPARAMS];
+    int nwhere;
+    char *where[GL_MAX_WHERE];           /* expression text, AND-ed */
+    int where_line[GL_MAX_WHERE];
+    int nzip;
+    unsigned zip[GL_MAX_ZIP];            /* GL_PBIT mask of params that move together */
+    int zip_line[GL_MAX_ZIP];
+    struct gl_timing timing;
+    char metrics[512];                   /* none | default | full | list of names (with set names) */
+    int metrics_line;
+};
+
+struct gl_config {
+    char path[512];
+    char *text;              /* whole file, stored with each session (and hashed) */
+    char study[64];          /* `study = ` before the first section; default: file basename */
+    char description[256];
+    int nsections;
+    struct gl_section *sections;
+};
+
+/* 0 on success; -1 with "path:line: message" in err. */
+int gl_config_load(const char *path, struct gl_config *c, char *err, size_t errlen);
+int gl_config_parse(const char *path, const char *text, struct gl_config *c, char *err, size_t errlen);
+void gl_config_free(struct gl_config *c);
+/* The timing policy used when a config says nothing (documented in README). */
+void gl_timing_defaults(struct gl_timing *t);
+
+/* One run the sweep wants. */
+struct gl_job {
+    int section;                  /* index into config sections */
+    const struct gl_variant *v;
+    struct gl_params p;           /* completed (gl_variant_complete) and masked */
+    struct gl_timing t;
+    const char *metrics;          /* the section's metrics text (owned by the config) */
+    char skip[GL_REASON_MAX];     /* non-empty: variant check() rejected it; stored as skipped */
+};
+
+/* A group of candidate points dropped before becoming jobs, with why. */
+struct gl_reject {
+    int section;
+    char variant[64];
+    char reason[GL_REASON_MAX];   /* e.g. "where: N % (2*BS) == 0" */
+    int count;
+};
+
+struct gl_expansion {
+    int njobs;
+    struct gl_job *jobs;
+    int nrejects;
+    struct gl_reject *rejects;
+    int nduplicates;              /* points that collapsed into one job (params the variant does not read) */
+};
+
+/* Expand every section: cartesian product of the parameter values (zipped
+ * groups advance together), dropped where a `where` is false (counted in rejects),
+ * completed and masked per variant, de-duplicated, then check()ed against gpu
+ * (NULL = static limits) so rejected launches become jobs with skip set.
+ * only != NULL keeps only that variant name. 0, or -1 with "path:line: message". */
+int gl_expand(const struct gl_config *c, const struct gl_device *gpu, const char *only,
+              struct gl_expansion *out, char *err, size_t errlen);
+void gl_expansion_free(struct gl_expansion *e);
+
+/* where-expressions (src/expr.c): integers, parameter names, "strings",
+ * + - * / %, comparisons, && || !, parentheses. */
+/* Check syntax and names at parse time: 0, or -1 with a message (no file:line). */
+int gl_expr_check(const char *expr, unsigned set_params, char *err, size_t errlen);
+/* Evaluate against p: 1 true, 0 false, -1 error (message in err). */
+int gl_expr_eval(const char *expr, const struct gl_params *p, char *err, size_t errlen);
+
+#endif

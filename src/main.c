@@ -1,0 +1,202 @@
+/* main.c - gpulab's command line: parse arguments, print help, dispatch to a
+ * subcommand (commands.h). Exit codes: 0 ok, 1 runs failed or were wrong,
+ * 2 usage or config error. Must not do any subcommand's work itself. */
+#include "commands.h"
+#include "util.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define DEFAULT_DB "db/results.db"
+
+static const char *usage_main =
+    "usage: gpulab COMMAND [ARGS]\n"
+    "\n"
+    "  run CONFIG...      run every sweep in the configs, store results (resumes)\n"
+    "  plan CONFIG...     what would run, what is done, what is skipped and why\n"
+    "  list [FAMILY]      variants, the parameters each reads, and all parameters\n"
+    "  query SQL|-f FILE  SQL on the results database (--csv --tsv --md --latex --json)\n"
+    "  device             describe the CPU and GPU, and store the description\n"
+    "  metrics            the hardware counter metrics this GPU supports\n"
+    "\n"
+    "  gpulab COMMAND --help   help for one command;  gpulab --version\n"
+    "exit codes: 0 ok, 1 some runs failed or were wrong, 2 usage or config error\n";
+
+static const char *usage_run =
+    "usage: gpulab run CONFIG... [--db PATH] [--force] [--only VARIANT] [--dry-run]\n"
+    "  --db PATH       results database (default " DEFAULT_DB ")\n"
+    "  --force         run again what the database already holds as ok\n"
+    "  --only VARIANT  run only this variant name\n"
+    "  --dry-run       print the plan instead of running (same as `gpulab plan --list`)\n";
+
+static const char *usage_plan =
+    "usage: gpulab plan CONFIG... [--db PATH] [--only VARIANT] [--force] [--summary]\n"
+    "  lists every configuration with its state (run, done, skip, no-gpu, not-built),\n"
+    "  then counts per section and variant and the reasons for what is skipped.\n"
+    "  --summary       counts only, no per-configuration lines\n";
+
+static const char *usage_query =
+    "usage: gpulab query SQL | -f FILE [--db PATH] [--csv|--tsv|--md|--latex|--json]\n"
+    "  prints the rows of the last statement; the `results` view is the documented surface\n";
+
+static const char *usage_simple =
+    "usage: gpulab list [FAMILY] | gpulab device [--db PATH] | gpulab metrics\n";
+
+static int want_help(int argc, char **argv)
+{
+    for (int i = 0; i < argc; i++)
+        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0)
+            return 1;
+    return 0;
+}
+
+static int usage_error(const char *usage, const char *msg, const char *arg)
+{
+    fprintf(stderr, "gpulab: %s%s%s\n%s", msg, arg ? " " : "", arg ? arg : "", usage);
+    return 2;
+}
+
+/* run and plan share their options. Leaves config paths in paths/npaths. */
+static int parse_run_opts(int argc, char **argv, const char *usage, struct gl_run_opts *o,
+                          char **paths, int *npaths, int *summary)
+{
+    *npaths = 0;
+    for (int i = 0; i < argc; i++) {
+        const char *a = argv[i];
+        if (strcmp(a, "--db") == 0 || strcmp(a, "--only") == 0) {
+            if (i + 1 >= argc)
+                return usage_error(usage, "missing value after", a);
+            if (strcmp(a, "--db") == 0)
+                o->db = argv[++i];
+            else
+                o->only = argv[++i];
+        } else if (strcmp(a, "--force") == 0) {
+            o->force = 1;
+        } else if (strcmp(a, "--dry-run") == 0) {
+            o->dry_run = 1;
+        } else if (summary && strcmp(a, "--summary") == 0) {
+            *summary = 1;
+        } else if (a[0] == '-' && a[1] == '-') {
+            return usage_error(usage, "unknown option", a);
+        } else {
+            paths[(*npaths)++] = argv[i];
+        }
+    }
+    if (*npaths == 0)
+        return usage_error(usage, "no config given", NULL);
+    return 0;
+}
+
+static int cmd_query(int argc, char **argv)
+{
+    const char *db = DEFAULT_DB, *sql = NULL, *file = NULL;
+    enum gl_format fmt = GL_FMT_TABLE;
+    for (int i = 0; i < argc; i++) {
+        const char *a = argv[i];
+        if (strcmp(a, "--db") == 0 || strcmp(a, "-f") == 0) {
+            if (i + 1 >= argc)
+                return usage_error(usage_query, "missing value after", a);
+            if (strcmp(a, "--db") == 0)
+                db = argv[++i];
+            else
+                file = argv[++i];
+        } else if (strcmp(a, "--csv") == 0) fmt = GL_FMT_CSV;
+        else if (strcmp(a, "--tsv") == 0) fmt = GL_FMT_TSV;
+        else if (strcmp(a, "--md") == 0) fmt = GL_FMT_MD;
+        else if (strcmp(a, "--latex") == 0) fmt = GL_FMT_LATEX;
+        else if (strcmp(a, "--json") == 0) fmt = GL_FMT_JSON;
+        else if (a[0] == '-' && a[1] == '-')
+            return usage_error(usage_query, "unknown option", a);
+        else if (sql)
+            return usage_error(usage_query, "more than one SQL argument:", a);
+        else
+            sql = a;
+    }
+    if (!sql && !file)
+        return usage_error(usage_query, "no SQL given", NULL);
+    if (sql && file)
+        return usage_error(usage_query, "give SQL or -f FILE, not both", NULL);
+    if (file) {
+        char err[512];
+        char *text = gl_read_file(file, err, sizeof err);
+        if (!text) {
+            fprintf(stderr, "gpulab: %s\n", err);
+            return 2;
+        }
+        int rc = gl_cmd_query(db, text, fmt);
+        free(text);
+        return rc;
+    }
+    return gl_cmd_query(db, sql, fmt);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2)
+        return usage_error(usage_main, "no command given", NULL);
+    const char *cmd = argv[1];
+    int rest = argc - 2;
+    char **args = argv + 2;
+    if (strcmp(cmd, "--version") == 0 || strcmp(cmd, "version") == 0) {
+        printf("gpulab %s (%s)\n", GL_VERSION, gl_git_revision());
+        return 0;
+    }
+    if (strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0 || strcmp(cmd, "help") == 0) {
+        fputs(usage_main, stdout);
+        return 0;
+    }
+    if (strcmp(cmd, "run") == 0 || strcmp(cmd, "plan") == 0) {
+        int is_run = strcmp(cmd, "run") == 0, summary = 0, npaths = 0;
+        const char *usage = is_run ? usage_run : usage_plan;
+        if (want_help(rest, args)) {
+            fputs(usage, stdout);
+            return 0;
+        }
+        struct gl_run_opts o = { DEFAULT_DB, 0, 0, NULL, argc, argv };
+        char **paths = calloc((size_t)argc, sizeof *paths);
+        if (!paths)
+            return 2;
+        int rc = parse_run_opts(rest, args, usage, &o, paths, &npaths, is_run ? NULL : &summary);
+        if (rc == 0)
+            rc = is_run ? gl_cmd_run(npaths, paths, &o) : gl_cmd_plan(npaths, paths, &o, !summary);
+        free(paths);
+        return rc;
+    }
+    if (strcmp(cmd, "query") == 0) {
+        if (want_help(rest, args)) {
+            fputs(usage_query, stdout);
+            return 0;
+        }
+        return cmd_query(rest, args);
+    }
+    if (strcmp(cmd, "list") == 0) {
+        if (want_help(rest, args) || rest > 1) {
+            fputs(usage_simple, rest > 1 ? stderr : stdout);
+            return rest > 1 ? 2 : 0;
+        }
+        return gl_cmd_list(rest == 1 ? args[0] : NULL);
+    }
+    if (strcmp(cmd, "device") == 0) {
+        const char *db = DEFAULT_DB;
+        if (want_help(rest, args)) {
+            fputs(usage_simple, stdout);
+            return 0;
+        }
+        if (rest == 2 && strcmp(args[0], "--db") == 0)
+            db = args[1];
+        else if (rest != 0)
+            return usage_error(usage_simple, "unexpected argument", args[0]);
+        return gl_cmd_device(db);
+    }
+    if (strcmp(cmd, "metrics") == 0) {
+        if (want_help(rest, args)) {
+            fputs(usage_simple, stdout);
+            return 0;
+        }
+        if (rest != 0)
+            return usage_error(usage_simple, "unexpected argument", args[0]);
+        return gl_cmd_metrics();
+    }
+    return usage_error(usage_main, "unknown command", cmd);
+}

@@ -1,0 +1,72 @@
+/* progress.c - see progress.h. */
+#include "progress.h"
+#include "util.h"
+
+#include <string.h>
+#include <unistd.h>
+
+void gl_progress_init(struct gl_progress *pg, FILE *out, int total)
+{
+    memset(pg, 0, sizeof *pg);
+    pg->out = out;
+    pg->tty = isatty(fileno(out));
+    pg->total = total;
+    pg->started = gl_now();
+}
+
+static void clear_line(struct gl_progress *pg)
+{
+    if (pg->line_open) {
+        fputs("\r\033[K", pg->out);
+        pg->line_open = 0;
+    }
+}
+
+static void format_eta(const struct gl_progress *pg, char *buf, size_t len)
+{
+    if (pg->executed == 0) {
+        snprintf(buf, len, "ETA --:--");
+        return;
+    }
+    double per = pg->busy_s / pg->executed;
+    long left = (long)(per * (pg->total - pg->done) + 0.5);
+    snprintf(buf, len, "ETA %ld:%02ld:%02ld", left / 3600, (left / 60) % 60, left % 60);
+}
+
+void gl_progress_start(struct gl_progress *pg, const char *label)
+{
+    if (!pg->tty)
+        return;
+    char eta[32];
+    format_eta(pg, eta, sizeof eta);
+    clear_line(pg);
+    fprintf(pg->out, "[%d/%d] %.90s  %s", pg->done + 1, pg->total, label, eta);
+    fflush(pg->out);
+    pg->line_open = 1;
+}
+
+void gl_progress_finish(struct gl_progress *pg, const char *line, int executed, double seconds)
+{
+    pg->done++;
+    if (executed) {
+        pg->executed++;
+        pg->busy_s += seconds;
+    }
+    clear_line(pg);
+    if (line)
+        fprintf(pg->out, "[%d/%d] %s\n", pg->done, pg->total, line);
+    fflush(pg->out);
+}
+
+void gl_progress_note(struct gl_progress *pg, const char *msg)
+{
+    clear_line(pg);
+    fprintf(pg->out, "%s\n", msg);
+    fflush(pg->out);
+}
+
+void gl_progress_end(struct gl_progress *pg)
+{
+    clear_line(pg);
+    fflush(pg->out);
+}

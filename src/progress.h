@@ -1,0 +1,28 @@
+/* progress.h - what a long sweep shows while it runs: on a terminal, one line that
+ * is rewritten (done/total, current run, ETA); otherwise plain lines, one per run.
+ * Result lines are printed either way. Must not decide anything about the runs. */
+#ifndef GL_PROGRESS_H
+#define GL_PROGRESS_H
+
+#include <stdio.h>
+
+struct gl_progress {
+    FILE *out;
+    int tty;
+    int total, done;
+    double started;       /* gl_now() at start */
+    double busy_s;        /* seconds spent in runs that executed */
+    int executed;         /* runs that executed (not skipped as done) */
+    int line_open;        /* a rewritable line is on screen */
+};
+
+void gl_progress_init(struct gl_progress *pg, FILE *out, int total);
+/* Before a run starts: show "[i/total] label  ETA". */
+void gl_progress_start(struct gl_progress *pg, const char *label);
+/* After it: print the result line (executed = it ran; seconds it took). */
+void gl_progress_finish(struct gl_progress *pg, const char *line, int executed, double seconds);
+/* A message that must stay visible (clears the rewritable line first). */
+void gl_progress_note(struct gl_progress *pg, const char *msg);
+void gl_progress_end(struct gl_progress *pg);
+
+#endif

@@ -1,0 +1,21 @@
+/* stats.h - summary statistics of timing samples and the stopping rule of the
+ * sampling loop, shared by the CPU harness, the GPU harness and the store.
+ * Must not time anything itself. */
+#ifndef GL_STATS_H
+#define GL_STATS_H
+
+#include "gpulab.h"
+
+struct gl_summary {
+    int count;
+    double median, mean, min, max, stddev;  /* ms; stddev is the sample stddev (n-1) */
+    double rel_se;                          /* stddev / sqrt(n) / mean */
+};
+
+void gl_summarize(const double *samples, int n, struct gl_summary *s);
+/* 1 when sampling should stop: n >= max_samples, elapsed >= max_seconds (with at
+ * least one sample), or n >= min_samples and the relative standard error of the
+ * mean is <= max_noise. */
+int gl_sampling_done(const double *samples, int n, double elapsed_s, const struct gl_timing *t);
+
+#endif

@@ -1,0 +1,69 @@
+/* store.h - the SQLite store: open (create or migrate to db/schema.sql's version),
+ * record devices, sessions and results, answer "is this run already done", and
+ * run ad-hoc queries with formatted output. The parent process is the only writer.
+ * Must not run kernels or parse configs. */
+#ifndef GL_STORE_H
+#define GL_STORE_H
+
+#include <stdio.h>
+#include "gpulab.h"
+#include "params.h"
+
+typedef struct gl_store gl_store;
+
+/* Open or create path: WAL, foreign keys, busy timeout; create the schema or
+ * migrate an older one (PRAGMA user_version) in one transaction. 0 or -1 + err. */
+int gl_store_open(const char *path, gl_store **out, char *err, size_t errlen);
+void gl_store_close(gl_store *s);
+const char *gl_store_errmsg(gl_store *s);
+
+/* Insert the device if its ident is new (properties too), return its id (>0), -1 on error. */
+long long gl_store_device(gl_store *s, const struct gl_device *d);
+
+struct gl_session_info {
+    const char *tool_version;
+    const char *git_revision;
+    const char *host;
+    const char *argv;          /* the command line, space-joined */
+    const char *config_path;
+    const char *config_text;
+    const char *config_hash;   /* hex SHA-256 of config_text */
+    const char *study;
+};
+long long gl_store_session_begin(gl_store *s, const struct gl_session_info *si);
+int gl_store_session_end(gl_store *s, long long session_id);
+
+/* What identifies a run for resume: device + family + variant + every parameter. */
+struct gl_run_key {
+    long long device_id;
+    const char *family;
+    const char *variant;
+    const struct gl_params *p;
+};
+/* 1 if an ok run with exactly this key is stored, 0 if not, -1 on error. */
+int gl_store_has_ok(gl_store *s, const struct gl_run_key *k);
+
+/* 1 if a run with exactly this key and this status is stored (used so that a
+ * launch rejected by check() is recorded as skipped once, not on every re-run). */
+int gl_store_has_status(gl_store *s, const struct gl_run_key *k, const char *status);
+
+struct gl_run_info {
+    long long session_id;
+    const char *study;
+    const char *section;
+    const struct gl_timing *t;
+    double flops;              /* analytic, <0 unknown */
+    double min_bytes;          /* analytic, <0 unknown */
+};
+/* Store one result (run row, samples, metrics, launch info) in one transaction.
+ * Summary statistics are computed from r->samples_ms here. Returns run id or -1. */
+long long gl_store_result(gl_store *s, const struct gl_run_key *k, const struct gl_run_info *ri,
+                          const struct gl_result *r);
+
+enum gl_format { GL_FMT_TABLE, GL_FMT_CSV, GL_FMT_TSV, GL_FMT_MD, GL_FMT_LATEX, GL_FMT_JSON };
+/* Run sql (one or more statements; the last one's rows are printed) in fmt to out.
+ * NULL is printed as empty (csv/tsv/md/table/latex) or null (json). 0 or -1 + err. */
+int gl_store_query(gl_store *s, const char *sql, enum gl_format fmt, FILE *out,
+                   char *err, size_t errlen);
+
+#endif

@@ -1,0 +1,160 @@
+/* sweep.c - see sweep.h. */
+#include "sweep.h"
+#include "cpuinfo.h"
+#include "metric_sets.h"
+#include "registry.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int section_has_gpu(const struct gl_section *s)
+{
+    for (int i = 0; i < s->nvariants; i++) {
+        const struct gl_variant *v = gl_variant_find(s->family, s->variants[i]);
+        if (v && strcmp(v->device, "gpu") == 0)
+            return 1;
+    }
+    return 0;
+}
+
+static const char *section_metrics(const struct gl_section *s)
+{
+    return s->metrics[0] ? s->metrics : "default";
+}
+
+static int registry_index(const struct gl_variant *v)
+{
+    return (int)(v - gl_variants);
+}
+
+int gl_sweep_prepare(struct gl_sweep *sw, int npaths, char **paths, const char *only,
+                     int force, gl_store *store, char *err, size_t errlen)
+{
+    memset(sw, 0, sizeof *sw);
+    sw->force = force;
+    sw->counters = -1;
+    sw->configs = calloc((size_t)npaths, sizeof *sw->configs);
+    sw->exps = calloc((size_t)npaths, sizeof *sw->exps);
+    if (!sw->configs || !sw->exps) {
+        snprintf(err, errlen, "out of memory");
+        return 1;
+    }
+    /* 1. Parse every config and check metric specs before anything runs. */
+    for (int i = 0; i < npaths; i++) {
+        if (gl_config_load(paths[i], &sw->configs[i], err, errlen) != 0)
+            return 2;
+        sw->nconfigs = i + 1;
+        for (int j = 0; j < sw->configs[i].nsections; j++) {
+            const struct gl_section *s = &sw->configs[i].sections[j];
+            struct gl_metric_req req;
+            char merr[512];
+            if (gl_metric_resolve(section_metrics(s), &req, merr, sizeof merr) != 0) {
+                snprintf(err, errlen, "%s:%d: %s", paths[i],
+                         s->metrics_line ? s->metrics_line : s->line, merr);
+                return 2;
+            }
+            if (section_has_gpu(s))
+                sw->gpu_wanted = 1;
+        }
+    }
+    /* 2. The CPU is always described; the worker says whether a GPU is usable. */
+    gl_cpu_describe(&sw->cpu);
+    if (store) {
+        sw->cpu_id = gl_store_device(store, &sw->cpu);
+        if (sw->cpu_id < 0) {
+            snprintf(err, errlen, "cannot store the device: %s", gl_store_errmsg(store));
+            return 1;
+        }
+    }
+    if (gl_worker_start(&sw->worker, sw->gpu_wanted, err, errlen) != 0)
+        return 1;
+    sw->gpu_ok = sw->worker.ready.gpu_ok;
+    snprintf(sw->gpu_why, sizeof sw->gpu_why, "%s", sw->worker.ready.why);
+    if (sw->gpu_ok) {
+        sw->gpu = sw->worker.ready.gpu;
+        if (store) {
+            sw->gpu_id = gl_store_device(store, &sw->gpu);
+            if (sw->gpu_id < 0) {
+                snprintf(err, errlen, "cannot store the device: %s", gl_store_errmsg(store));
+                return 1;
+            }
+        }
+    }
+    /* 3. Expand against the real device limits (static limits without a GPU). */
+    for (int i = 0; i < sw->nconfigs; i++)
+        if (gl_expand(&sw->configs[i], sw->gpu_ok ? &sw->gpu : NULL, only, &sw->exps[i], err,
+                      errlen) != 0)
+            return 2;
+    /* 4. Metric names are checked on the GPU itself, once per distinct spec. */
+    if (sw->gpu_ok) {
+        int first = 1;
+        for (int i = 0; i < sw->nconfigs; i++) {
+            for (int j = 0; j < sw->configs[i].nsections; j++) {
+                const struct gl_section *s = &sw->configs[i].sections[j];
+                if (!section_has_gpu(s))
+                    continue;
+                char merr[1024];
+                int rc = gl_worker_metrics(&sw->worker, section_metrics(s), merr, sizeof merr);
+                if (rc == -2) {
+                    snprintf(err, errlen, "%s:%d: %s", sw->configs[i].path,
+                             s->metrics_line ? s->metrics_line : s->line, merr);
+                    return 2;
+                }
+                if (rc == -3) {
+                    snprintf(err, errlen, "%s", merr);
+                    return 1;
+                }
+                if (first) {
+                    sw->counters = rc;
+                    if (rc < 0)
+                        snprintf(sw->counters_why, sizeof sw->counters_why, "%s", merr);
+                    first = 0;
+                }
+                if (rc == -1)
+                    break;   /* unavailable for every spec alike */
+            }
+        }
+    }
+    return 0;
+}
+
+void gl_sweep_key(const struct gl_sweep *sw, const struct gl_job *job, struct gl_run_key *k)
+{
+    k->device_id = strcmp(job->v->device, "gpu") == 0 ? sw->gpu_id : sw->cpu_id;
+    k->family = job->v->family;
+    k->variant = job->v->name;
+    k->p = &job->p;
+}
+
+enum gl_job_state gl_sweep_state(struct gl_sweep *sw, gl_store *store, const struct gl_job *job)
+{
+    int gpu = strcmp(job->v->device, "gpu") == 0;
+    if (gpu && sw->worker.ready.plugin && !sw->worker.ready.built[registry_index(job->v)])
+        return GL_JOB_NOT_BUILT;
+    if (gpu && !sw->gpu_ok)
+        return GL_JOB_NO_GPU;
+    if (store) {
+        struct gl_run_key k;
+        gl_sweep_key(sw, job, &k);
+        if (job->skip[0])
+            return GL_JOB_REJECTED;
+        if (!sw->force && gl_store_has_ok(store, &k) == 1)
+            return GL_JOB_DONE;
+    } else if (job->skip[0]) {
+        return GL_JOB_REJECTED;
+    }
+    return GL_JOB_RUN;
+}
+
+void gl_sweep_free(struct gl_sweep *sw)
+{
+    gl_worker_stop(&sw->worker);
+    for (int i = 0; i < sw->nconfigs; i++) {
+        gl_expansion_free(&sw->exps[i]);
+        gl_config_free(&sw->configs[i]);
+    }
+    free(sw->exps);
+    free(sw->configs);
+    memset(sw, 0, sizeof *sw);
+}

@@ -1,0 +1,110 @@
+/* util.c - see util.h. Must not know about configs, the store or CUDA. */
+#include "util.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+extern const char gl_build_revision[];   /* build/gen/version.c, written by the Makefile */
+
+char *gl_read_file(const char *path, char *err, size_t errlen)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        snprintf(err, errlen, "%s: %s", path, strerror(errno));
+        return NULL;
+    }
+    size_t cap = 4096, len = 0;
+    char *buf = malloc(cap);
+    if (!buf) {
+        fclose(f);
+        snprintf(err, errlen, "%s: out of memory", path);
+        return NULL;
+    }
+    for (;;) {
+        if (len + 1 >= cap) {
+            char *nb = realloc(buf, cap * 2);
+            if (!nb) {
+                free(buf);
+                fclose(f);
+                snprintf(err, errlen, "%s: out of memory", path);
+                return NULL;
+            }
+            buf = nb;
+            cap *= 2;
+        }
+        size_t got = fread(buf + len, 1, cap - len - 1, f);
+        len += got;
+        if (got == 0)
+            break;
+    }
+    if (ferror(f)) {
+        snprintf(err, errlen, "%s: read error", path);
+        free(buf);
+        fclose(f);
+        return NULL;
+    }
+    fclose(f);
+    buf[len] = '\0';
+    return buf;
+}
+
+void gl_exe_dir(char *buf, size_t len)
+{
+    ssize_t n = readlink("/proc/self/exe", buf, len - 1);
+    if (n <= 0) {
+        snprintf(buf, len, ".");
+        return;
+    }
+    buf[n] = '\0';
+    char *slash = strrchr(buf, '/');
+    if (slash)
+        *slash = '\0';
+}
+
+void gl_hostname(char *buf, size_t len)
+{
+    if (gethostname(buf, len) != 0)
+        snprintf(buf, len, "unknown");
+    buf[len - 1] = '\0';
+}
+
+char *gl_join_argv(int argc, char **argv)
+{
+    size_t total = 1;
+    for (int i = 0; i < argc; i++)
+        total += strlen(argv[i]) + 1;
+    char *s = malloc(total);
+    if (!s)
+        return NULL;
+    s[0] = '\0';
+    for (int i = 0; i < argc; i++) {
+        if (i)
+            strcat(s, " ");
+        strcat(s, argv[i]);
+    }
+    return s;
+}
+
+double gl_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+void gl_utc_now(char *buf, size_t len)
+{
+    time_t t = time(NULL);
+    struct tm tm;
+    gmtime_r(&t, &tm);
+    strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
+}
+
+const char *gl_git_revision(void)
+{
+    return gl_build_revision[0] ? gl_build_revision : "unknown";
+}

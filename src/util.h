@@ -1,0 +1,23 @@
+/* util.h - small process and text helpers the driver's commands share: host name,
+ * the executable's folder, reading a whole file, joining argv, build revision.
+ * Must not know about configs, the store or CUDA. */
+#ifndef GL_UTIL_H
+#define GL_UTIL_H
+
+#include <stddef.h>
+
+/* Whole file, NUL-terminated, caller frees; NULL + err on failure. */
+char *gl_read_file(const char *path, char *err, size_t errlen);
+/* Folder of the running executable (for finding the GPU plugin), "." if unknown. */
+void gl_exe_dir(char *buf, size_t len);
+void gl_hostname(char *buf, size_t len);
+/* "a b c": arguments joined by spaces; caller frees. */
+char *gl_join_argv(int argc, char **argv);
+/* Monotonic seconds. */
+double gl_now(void);
+/* ISO-8601 UTC timestamp of now. */
+void gl_utc_now(char *buf, size_t len);
+/* Revision of the tree the binary was built from (git describe --dirty), or "unknown". */
+const char *gl_git_revision(void);
+
+#endif

@@ -1,0 +1,364 @@
+/* worker.c - see worker.h. The child side runs CPU jobs through the registry and
+ * GPU jobs through the dlopen'd plugin; messages are fixed-size structs written
+ * whole (parent and child are the same binary). */
+#include "worker.h"
+#include "gpu_load.h"
+#include "metric_sets.h"
+#include "registry.h"
+#include "util.h"
+
+#include <errno.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+/* MSG_RESULT_LAST: a result after which the worker exits (sticky CUDA error). */
+enum { MSG_JOB = 1, MSG_METRICS, MSG_QUIT, MSG_READY, MSG_RESULT, MSG_RESULT_LAST, MSG_METRICS_REPLY };
+
+struct msg_hdr {
+    int type;
+    int len;   /* payload bytes that follow */
+};
+
+struct metrics_reply {
+    int rc;
+    char err[1024];
+};
+
+/* ---- pipe I/O --------------------------------------------------------------- */
+
+static int write_all(int fd, const void *buf, size_t len)
+{
+    const char *p = buf;
+    while (len > 0) {
+        ssize_t n = write(fd, p, len);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            return -1;
+        p += n;
+        len -= (size_t)n;
+    }
+    return 0;
+}
+
+static int send_msg(int fd, int type, const void *payload, int len)
+{
+    struct msg_hdr h = { type, len };
+    if (write_all(fd, &h, sizeof h) != 0)
+        return -1;
+    return len > 0 ? write_all(fd, payload, (size_t)len) : 0;
+}
+
+/* Read len bytes, waiting at most deadline (gl_now() seconds; <= 0: forever).
+ * 0 ok, -1 EOF/error, -2 timed out. */
+static int read_all(int fd, void *buf, size_t len, double deadline)
+{
+    char *p = buf;
+    while (len > 0) {
+        if (deadline > 0) {
+            double left = deadline - gl_now();
+            if (left <= 0)
+                return -2;
+            struct pollfd pfd = { fd, POLLIN, 0 };
+            int ms = left > 1e6 ? 1000000000 : (int)(left * 1000.0) + 1;
+            int pr = poll(&pfd, 1, ms);
+            if (pr < 0 && errno == EINTR)
+                continue;
+            if (pr < 0)
+                return -1;
+            if (pr == 0)
+                return -2;
+        }
+        ssize_t n = read(fd, p, len);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            return -1;
+        p += n;
+        len -= (size_t)n;
+    }
+    return 0;
+}
+
+/* ---- child ------------------------------------------------------------------ */
+
+struct child_state {
+    const struct gl_gpu_api *api;
+    int gpu_ok;
+    char current_spec[512];   /* metrics spec the profiler is configured for */
+    int counters;             /* passes of the current configuration; <0 unavailable */
+    char counters_why[GL_REASON_MAX];
+};
+
+/* Configure the profiler for spec (if not already). Returns passes, -1, -2. */
+static int child_setup_metrics(struct child_state *cs, const char *spec, char *err, size_t errlen)
+{
+    struct gl_metric_req req;
+    if (gl_metric_resolve(spec, &req, err, errlen) != 0)
+        return -2;
+    int rc = cs->api->profiler_setup(&req, err, errlen);
+    return rc;
+}
+
+static void child_run_job(struct child_state *cs, const struct gl_job *job, struct gl_result *r,
+                          int *fatal)
+{
+    memset(r, 0, sizeof *r);
+    r->max_rel_err = -1;
+    r->h2d_ms = r->d2h_ms = -1;
+    *fatal = 0;
+    const struct gl_variant *v = job->v;
+    if (strcmp(v->device, "cpu") == 0) {
+        v->cpu_run(v->name, &job->p, &job->t, r);
+        snprintf(r->metrics_reason, sizeof r->metrics_reason,
+                 "CPU run: no hardware counters are collected");
+        return;
+    }
+    if (!cs->gpu_ok) {
+        r->status = GL_FAILED;
+        snprintf(r->reason, sizeof r->reason, "no GPU in the worker");
+        return;
+    }
+    const char *spec = (job->metrics && job->metrics[0]) ? job->metrics : "default";
+    if (strcmp(spec, cs->current_spec) != 0) {
+        char err[1024];
+        int rc = child_setup_metrics(cs, spec, err, sizeof err);
+        snprintf(cs->current_spec, sizeof cs->current_spec, "%s", spec);
+        cs->counters = rc;
+        if (rc < 0)
+            snprintf(cs->counters_why, sizeof cs->counters_why, "%.250s", err);
+    }
+    if (cs->api->run(v->family, v->name, &job->p, &job->t, r) != 0)
+        *fatal = 1;
+    if (r->nmetrics == 0 && r->metrics_reason[0] == '\0') {
+        if (cs->counters == 0)
+            snprintf(r->metrics_reason, sizeof r->metrics_reason, "not requested (metrics = none)");
+        else if (cs->counters < 0)
+            snprintf(r->metrics_reason, sizeof r->metrics_reason, "counters unavailable: %.200s",
+                     cs->counters_why);
+        else if (r->status != GL_OK)
+            snprintf(r->metrics_reason, sizeof r->metrics_reason, "not profiled: run was not ok");
+    }
+}
+
+static void child_main(int in, int out, int want_gpu)
+{
+    struct child_state cs;
+    struct gl_ready ready;
+    memset(&cs, 0, sizeof cs);
+    memset(&ready, 0, sizeof ready);
+    signal(SIGINT, SIG_DFL);
+    signal(SIGPIPE, SIG_DFL);
+    if (want_gpu) {
+        cs.api = gl_gpu_load(ready.why, sizeof ready.why);
+        if (cs.api) {
+            ready.plugin = 1;
+            for (int i = 0; i < gl_nvariants && i < GL_MAX_REGISTRY; i++)
+                if (strcmp(gl_variants[i].device, "gpu") == 0)
+                    ready.built[i] = (unsigned char)cs.api->has_variant(gl_variants[i].family,
+                                                                        gl_variants[i].name);
+            if (cs.api->init(0, &ready.gpu, ready.why, sizeof ready.why) == 0)
+                ready.gpu_ok = 1;
+        }
+    } else {
+        snprintf(ready.why, sizeof ready.why, "GPU not needed");
+    }
+    cs.gpu_ok = ready.gpu_ok;
+    if (send_msg(out, MSG_READY, &ready, sizeof ready) != 0)
+        _exit(2);
+
+    static struct gl_job job;
+    static struct gl_result res;
+    for (;;) {
+        struct msg_hdr h;
+        if (read_all(in, &h, sizeof h, 0) != 0)
+            _exit(0);
+        if (h.type == MSG_QUIT)
+            break;
+        if (h.type == MSG_METRICS) {
+            char spec[512] = "";
+            struct metrics_reply rep;
+            memset(&rep, 0, sizeof rep);
+            if (h.len <= 0 || h.len > (int)sizeof spec || read_all(in, spec, (size_t)h.len, 0) != 0)
+                _exit(2);
+            spec[sizeof spec - 1] = '\0';
+            if (!cs.gpu_ok) {
+                rep.rc = -1;
+                snprintf(rep.err, sizeof rep.err, "%s", ready.why);
+            } else {
+                rep.rc = child_setup_metrics(&cs, spec, rep.err, sizeof rep.err);
+                snprintf(cs.current_spec, sizeof cs.current_spec, "%s", spec);
+                cs.counters = rep.rc;
+                if (rep.rc < 0)
+                    snprintf(cs.counters_why, sizeof cs.counters_why, "%.250s", rep.err);
+            }
+            if (send_msg(out, MSG_METRICS_REPLY, &rep, sizeof rep) != 0)
+                _exit(2);
+            continue;
+        }
+        if (h.type != MSG_JOB || h.len != (int)sizeof job || read_all(in, &job, sizeof job, 0) != 0)
+            _exit(2);
+        int fatal = 0;
+        child_run_job(&cs, &job, &res, &fatal);
+        if (send_msg(out, fatal ? MSG_RESULT_LAST : MSG_RESULT, &res, sizeof res) != 0)
+            _exit(2);
+        if (fatal)
+            _exit(3);   /* the CUDA context is unusable: the parent starts a new worker */
+    }
+    if (cs.api)
+        cs.api->shutdown();
+    _exit(0);
+}
+
+/* ---- parent ----------------------------------------------------------------- */
+
+static void reap(struct gl_worker *w, int kill_it, char *why, size_t whylen)
+{
+    int status = 0;
+    if (w->pid <= 0)
+        return;
+    if (kill_it)
+        kill(w->pid, SIGKILL);
+    close(w->to_child);
+    close(w->from_child);
+    if (waitpid(w->pid, &status, 0) == w->pid && why) {
+        if (WIFSIGNALED(status))
+            snprintf(why, whylen, "worker killed by signal %d (%s)", WTERMSIG(status),
+                     strsignal(WTERMSIG(status)));
+        else if (WIFEXITED(status))
+            snprintf(why, whylen, "worker exited with status %d", WEXITSTATUS(status));
+    }
+    w->pid = 0;
+}
+
+int gl_worker_start(struct gl_worker *w, int want_gpu, char *err, size_t errlen)
+{
+    int down[2], up[2];
+    if (pipe(down) != 0 || pipe(up) != 0) {
+        snprintf(err, errlen, "pipe: %s", strerror(errno));
+        return -1;
+    }
+    fflush(stdout);
+    fflush(stderr);
+    pid_t pid = fork();
+    if (pid < 0) {
+        snprintf(err, errlen, "fork: %s", strerror(errno));
+        return -1;
+    }
+    if (pid == 0) {
+        close(down[1]);
+        close(up[0]);
+        child_main(down[0], up[1], want_gpu);
+        _exit(0);
+    }
+    close(down[0]);
+    close(up[1]);
+    w->pid = pid;
+    w->to_child = down[1];
+    w->from_child = up[0];
+    w->want_gpu = want_gpu;
+    w->starts++;
+    signal(SIGPIPE, SIG_IGN);
+
+    struct msg_hdr h;
+    double deadline = gl_now() + 300.0;
+    if (read_all(w->from_child, &h, sizeof h, deadline) != 0 || h.type != MSG_READY ||
+        h.len != (int)sizeof w->ready ||
+        read_all(w->from_child, &w->ready, sizeof w->ready, deadline) != 0) {
+        char why[128] = "no ready report";
+        reap(w, 1, why, sizeof why);
+        snprintf(err, errlen, "worker did not start: %s", why);
+        return -1;
+    }
+    return 0;
+}
+
+int gl_worker_metrics(struct gl_worker *w, const char *spec, char *err, size_t errlen)
+{
+    struct metrics_reply rep;
+    struct msg_hdr h;
+    int len = (int)strlen(spec) + 1;
+    if (len > 512) {
+        snprintf(err, errlen, "metrics spec too long");
+        return -2;
+    }
+    if (w->pid <= 0 || send_msg(w->to_child, MSG_METRICS, spec, len) != 0 ||
+        read_all(w->from_child, &h, sizeof h, gl_now() + 300.0) != 0 ||
+        h.type != MSG_METRICS_REPLY || h.len != (int)sizeof rep ||
+        read_all(w->from_child, &rep, sizeof rep, gl_now() + 60.0) != 0) {
+        reap(w, 1, NULL, 0);
+        snprintf(err, errlen, "worker did not answer the metrics check");
+        return -3;
+    }
+    snprintf(err, errlen, "%s", rep.err);
+    return rep.rc;
+}
+
+int gl_worker_run(struct gl_worker *w, const struct gl_job *job, struct gl_result *r,
+                  char *err, size_t errlen)
+{
+    if (w->pid <= 0 && gl_worker_start(w, w->want_gpu, err, errlen) != 0)
+        return -1;
+    memset(r, 0, sizeof *r);
+    r->max_rel_err = -1;
+    r->h2d_ms = r->d2h_ms = -1;
+    int sent = send_msg(w->to_child, MSG_JOB, job, sizeof *job);
+    if (sent != 0) {   /* the worker went away between jobs: start another, once */
+        reap(w, 1, NULL, 0);
+        if (gl_worker_start(w, w->want_gpu, err, errlen) != 0)
+            return -1;
+        sent = send_msg(w->to_child, MSG_JOB, job, sizeof *job);
+    }
+    if (sent != 0) {
+        char why[128] = "";
+        reap(w, 1, why, sizeof why);
+        r->status = GL_FAILED;
+        snprintf(r->reason, sizeof r->reason, "could not send the job to the worker (%s)", why);
+        return 0;
+    }
+    double timeout = job->t.timeout_s > 0 ? job->t.timeout_s : 600.0;
+    double deadline = gl_now() + timeout;
+    struct msg_hdr h;
+    int rc = read_all(w->from_child, &h, sizeof h, deadline);
+    if (rc == 0 && (h.type == MSG_RESULT || h.type == MSG_RESULT_LAST) && h.len == (int)sizeof *r)
+        rc = read_all(w->from_child, r, sizeof *r, deadline);
+    else if (rc == 0)
+        rc = -1;
+    if (rc == -2) {
+        reap(w, 1, NULL, 0);
+        memset(r, 0, sizeof *r);
+        r->max_rel_err = -1;
+        r->h2d_ms = r->d2h_ms = -1;
+        r->status = GL_FAILED;
+        snprintf(r->reason, sizeof r->reason,
+                 "timed out: no result after %.0f s (timeout); the worker was killed", timeout);
+        return 0;
+    }
+    if (rc != 0) {
+        char why[128] = "worker vanished";
+        reap(w, 0, why, sizeof why);
+        memset(r, 0, sizeof *r);
+        r->max_rel_err = -1;
+        r->h2d_ms = r->d2h_ms = -1;
+        r->status = GL_FAILED;
+        snprintf(r->reason, sizeof r->reason, "crashed: %s during the run", why);
+        return 0;
+    }
+    /* A worker that hit a sticky CUDA error exits right after its result. */
+    if (h.type == MSG_RESULT_LAST)
+        reap(w, 0, NULL, 0);
+    return 0;
+}
+
+void gl_worker_stop(struct gl_worker *w)
+{
+    if (w->pid <= 0)
+        return;
+    send_msg(w->to_child, MSG_QUIT, NULL, 0);
+    reap(w, 0, NULL, 0);
+}

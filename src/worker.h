@@ -1,0 +1,49 @@
+/* worker.h - the worker process that runs jobs for the parent. The parent forks it
+ * before any CUDA call, sends one job at a time over a pipe and reads the result
+ * back; a crash, a sticky CUDA error or a watchdog timeout kills only the worker,
+ * which is restarted for the next job. The parent stays the only SQLite writer.
+ * Must not touch the store, print progress or parse configs. */
+#ifndef GL_WORKER_H
+#define GL_WORKER_H
+
+#include <sys/types.h>
+#include "gpulab.h"
+#include "config.h"
+
+#define GL_MAX_REGISTRY 64
+
+/* What the worker reports when it starts. */
+struct gl_ready {
+    int plugin;                       /* 1 = the GPU plugin loaded (built[] is valid) */
+    int gpu_ok;                       /* 1 = GPU initialised */
+    char why[GL_REASON_MAX];          /* why not, when gpu_ok == 0 */
+    struct gl_device gpu;
+    unsigned char built[GL_MAX_REGISTRY]; /* per gl_variants[i]: 1 = GPU plugin implements it */
+};
+
+struct gl_worker {
+    pid_t pid;              /* 0 = not running */
+    int to_child, from_child;
+    int want_gpu;
+    struct gl_ready ready;  /* from the latest start */
+    int starts;             /* how many times a worker was started */
+};
+
+/* Fork a worker; want_gpu loads the plugin and initialises device 0 in it.
+ * Waits for its ready report. 0, or -1 + err if the worker could not start. */
+int gl_worker_start(struct gl_worker *w, int want_gpu, char *err, size_t errlen);
+
+/* Ask the worker to validate a metrics spec on the GPU. Returns passes (>= 0),
+ * -1 counters unavailable, -2 unknown name (err says which), -3 worker trouble. */
+int gl_worker_metrics(struct gl_worker *w, const char *spec, char *err, size_t errlen);
+
+/* Run one job. Always fills r: the worker's result, or a failed result saying
+ * the worker died (signal, exit status) or the watchdog fired after the job's
+ * timeout. A dead worker is restarted on the next call. 0, or -1 if no worker
+ * could be started (err says why). */
+int gl_worker_run(struct gl_worker *w, const struct gl_job *job, struct gl_result *r,
+                  char *err, size_t errlen);
+
+void gl_worker_stop(struct gl_worker *w);
+
+#endif

@@ -1,0 +1,43 @@
+#!/bin/sh
+# tests/gpu/run.sh - the GPU suite (make test-gpu), run on a machine with a GPU
+# against an already built tree: every GPU test program, then the smoke configs
+# through the driver, failing on any wrong or failed result and on missing
+# counters. Ends with "N passed, N failed". Must not rebuild anything.
+G=./build/gpulab
+if [ ! -x "$G" ] || [ ! -f build/libgpulab_gpu.so ]; then
+    echo "test-gpu: build/ is missing: run make first (on a machine with the compilers)"
+    echo "0 passed, 1 failed"
+    exit 1
+fi
+passed=0; failed=0
+log=$(mktemp)
+for t in build/tests/gpu/test_*; do
+    [ -x "$t" ] || continue
+    "$t" >"$log" 2>&1; rc=$?
+    cat "$log"
+    line=$(grep -E '^[A-Za-z0-9_.-]+: [0-9]+ passed, [0-9]+ failed$' "$log" | tail -n 1)
+    p=$(echo "$line" | sed -E 's/.*: ([0-9]+) passed, ([0-9]+) failed/\1/')
+    f=$(echo "$line" | sed -E 's/.*: ([0-9]+) passed, ([0-9]+) failed/\2/')
+    [ -z "$line" ] && { p=0; f=1; echo "$t: no result line (exit $rc)"; }
+    [ "$rc" -ne 0 ] && [ "$f" -eq 0 ] && f=1
+    passed=$((passed + p)); failed=$((failed + f))
+done
+# The smoke sweep through the whole driver: every GPU run must be ok and profiled.
+db=${GPULAB_TEST_DB:-$(mktemp -u /tmp/gpulab_smoke_XXXX.db)}
+$G run configs/smoke.conf --db "$db" --force >"$log" 2>&1; rc=$?
+cat "$log"
+chk() { if eval "$1"; then passed=$((passed + 1)); else failed=$((failed + 1)); echo "FAIL test-gpu: $2"; fi; }
+chk '[ $rc -eq 0 ]' "smoke sweep exit $rc"
+q() { $G query --db "$db" --csv "$1" | tail -n 1; }
+gpu_ok=$(q "select count(*) from results where device_kind='gpu' and status='ok' and is_latest=1")
+gpu_bad=$(q "select count(*) from results where device_kind='gpu' and status in ('wrong','failed') and is_latest=1")
+unprof=$(q "select count(*) from results where device_kind='gpu' and status='ok' and is_latest=1 and passes is null")
+chk '[ "$gpu_ok" -gt 0 ]' "no ok GPU rows"
+chk '[ "$gpu_bad" -eq 0 ]' "$gpu_bad GPU rows wrong or failed"
+chk '[ "$unprof" -eq 0 ]' "$unprof ok GPU rows without counters"
+fams=$(q "select count(distinct family) from results where device_kind='gpu' and status='ok'")
+chk '[ "$fams" -eq 3 ]' "GPU families with ok rows: $fams (want 3)"
+$G query --db "$db" --md "select family, variant, n, m, p, bs, k, r, grid, mem, round(median_ms,4) as median_ms, round(gflops,1) as gflops, round(gbs,1) as gbs, passes, status from results where device_kind='gpu' and is_latest=1 order by run_id"
+rm -f "$log"
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]

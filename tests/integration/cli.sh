@@ -1,0 +1,109 @@
+#!/bin/sh
+# tests/integration/cli.sh - the driver end to end, without a GPU: smoke sweep,
+# resume (a second run adds no rows; a kill -9 mid-sweep loses and duplicates
+# nothing), plan output, config errors (exit 2 with file:line), query formats.
+# Must not depend on a GPU: GPU variants are expected to be reported as skipped.
+G=./build/gpulab
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+pass=0; fail=0
+ok()   { pass=$((pass + 1)); }
+bad()  { fail=$((fail + 1)); echo "FAIL cli: $*"; }
+check() { if eval "$1"; then ok; else bad "$2"; fi; }
+q() { $G query --db "$T/r.db" --csv "$1" | tail -n +2; }
+
+# --- smoke sweep: every CPU variant ok, GPU ones said to be skipped ---------------
+$G run configs/smoke.conf --db "$T/r.db" >"$T/out1" 2>"$T/err1"; rc=$?
+check '[ $rc -eq 0 ] || [ $rc -eq 1 ]' "smoke run exit code $rc"
+cpu_variants=$($G list | awk '$1=="cpu"{print $2}' | sort -u | wc -l)
+ok_cpu=$(q "select count(distinct family||'/'||variant) from results where device_kind='cpu' and status='ok'")
+check '[ "$ok_cpu" -ge 1 ]' "no ok CPU rows"
+bad_cpu=$(q "select count(*) from results where device_kind='cpu' and status<>'ok'")
+check '[ "$bad_cpu" -eq 0 ]' "$bad_cpu CPU rows not ok"
+smoke_cpu=$($G plan configs/smoke.conf --db "$T/fresh.db" | awk '$1=="cpu"' | wc -l)
+check '[ "$ok_cpu" -eq "$smoke_cpu" ]' "ok CPU variants $ok_cpu != CPU variants in smoke.conf $smoke_cpu"
+if ! command -v nvidia-smi >/dev/null 2>&1; then
+    check 'grep -q "no usable GPU" "$T/err1"' "no loud 'no usable GPU' banner"
+    check 'grep -q "GPU runs skipped" "$T/out1"' "summary does not say GPU runs were skipped"
+fi
+rows1=$(q "select count(*) from run")
+samples1=$(q "select count(*) from sample")
+check '[ "$samples1" -gt 0 ]' "no samples stored"
+
+# --- resume: the same sweep again adds no rows -----------------------------------
+$G run configs/smoke.conf --db "$T/r.db" >"$T/out2" 2>&1
+rows2=$(q "select count(*) from run")
+check '[ "$rows1" -eq "$rows2" ]' "second run added rows ($rows1 -> $rows2)"
+check 'grep -q "already done" "$T/out2"' "second run does not say what was already done"
+# --force runs again and keeps the old rows; is_latest marks the new ones
+$G run configs/smoke.conf --db "$T/r.db" --force --only seq >/dev/null 2>&1
+rows3=$(q "select count(*) from run")
+check '[ "$rows3" -gt "$rows2" ]' "--force did not run again"
+dup_latest=$(q "select count(*) from (select family,variant,n,m,p,r,threads,count(*) c from results where is_latest=1 group by 1,2,3,4,5,6,7 having c>1)")
+check '[ "$dup_latest" -eq 0 ]' "is_latest not unique per key"
+
+# --- kill -9 in the middle of a sweep, then resume ------------------------------
+cat >"$T/slow.conf" <<'CONF'
+study = killtest
+[cpu]
+family = matmul
+variants = seq_ijk
+N = 96:480:32
+samples_min = 20
+noise = 0.0001
+time_cap = 0.3s
+CONF
+$G run "$T/slow.conf" --db "$T/k.db" >/dev/null 2>&1 &
+pid=$!
+sleep 1.5
+kill -9 $pid 2>/dev/null
+wait $pid 2>/dev/null
+partial=$($G query --db "$T/k.db" --csv "select count(*) from run" | tail -n 1)
+$G run "$T/slow.conf" --db "$T/k.db" >/dev/null 2>&1
+total=$($G query --db "$T/k.db" --csv "select count(*) from run" | tail -n 1)
+okk=$($G query --db "$T/k.db" --csv "select count(distinct n) from run where status='ok'" | tail -n 1)
+check '[ "$partial" -lt 13 ]' "kill -9 came too late to test anything ($partial rows)"
+check '[ "$total" -eq 13 ] && [ "$okk" -eq 13 ]' "after kill -9 + resume: $total rows, $okk ok (want 13, 13)"
+
+# --- plan of the stencil study: 81 GPU configurations per variant ---------------
+$G plan configs/stencil.conf --db "$T/p.db" >"$T/plan" 2>&1; rc=$?
+check '[ $rc -eq 0 ]' "plan stencil exit $rc"
+check 'grep -E "gpu +global +81 configurations" "$T/plan" >/dev/null' "plan: no 81 global configurations"
+check 'grep -E "gpu +shared +81 configurations" "$T/plan" >/dev/null' "plan: no 81 shared configurations"
+check 'grep -E "cpu +seq +9 configurations" "$T/plan" >/dev/null' "plan: no 9 CPU seq rows"
+
+# --- config errors: exit 2, file:line, the offending text ------------------------
+printf 'study = e\n[a]\nfamily = matmul\nvariants = global\nBs = 16\nN = 64\n' >"$T/e1.conf"
+printf 'study = e\n[a]\nfamily = matmul\nvariants = global\nN = 10:1:2\n' >"$T/e2.conf"
+printf 'study = e\n[a\nfamily = matmul\n' >"$T/e3.conf"
+for e in e1:5:Bs e2:5:10:1:2 e3:2:; do
+    f=${e%%:*}; rest=${e#*:}; line=${rest%%:*}; text=${rest#*:}
+    $G run "$T/$f.conf" --db "$T/e.db" >"$T/$f.out" 2>&1; rc=$?
+    check '[ $rc -eq 2 ]' "$f: exit $rc, want 2"
+    check 'grep -q "$T/$f.conf:$line:" "$T/$f.out"' "$f: no '$f.conf:$line:' in: $(cat "$T/$f.out")"
+    [ -n "$text" ] && check 'grep -qF "$text" "$T/$f.out"' "$f: message does not name '$text'"
+done
+check 'grep -q "did you mean .BS." "$T/e1.out"' "unknown key without suggestion"
+check '[ ! -s "$T/e.db" ] || [ "$($G query --db "$T/e.db" --csv "select count(*) from run" | tail -n 1)" -eq 0 ]' "config error stored runs"
+
+# --- usage errors exit 2 --------------------------------------------------------
+$G frobnicate >/dev/null 2>&1; check '[ $? -eq 2 ]' "unknown command not exit 2"
+$G run >/dev/null 2>&1; check '[ $? -eq 2 ]' "run without config not exit 2"
+$G query --db "$T/r.db" "select nosuchcolumn from results" >/dev/null 2>&1; check '[ $? -eq 2 ]' "bad SQL not exit 2"
+$G --version | grep -q "^gpulab "; check '[ $? -eq 0 ]' "--version"
+for c in run plan query list device metrics; do
+    $G $c --help | grep -q usage; check '[ $? -eq 0 ]' "$c --help"
+done
+
+# --- query formats on real rows ---------------------------------------------------
+sql="select family, variant, n from results where status='ok' order by run_id limit 2"
+check '$G query --db "$T/r.db" --csv "$sql" | head -1 | grep -qx "family,variant,n"' "csv header"
+check '$G query --db "$T/r.db" --md "$sql" | sed -n 2p | grep -q "^| *-"' "md separator"
+check '$G query --db "$T/r.db" --json "$sql" | grep -q "\"family\": *\"matmul\""' "json"
+check '$G query --db "$T/r.db" --latex "$sql" | grep -q "tabular"' "latex"
+check '$G query --db "$T/r.db" --tsv "$sql" | head -1 | grep -q "family	variant	n"' "tsv"
+echo "select count(*) as c from run;" >"$T/q.sql"
+check '$G query --db "$T/r.db" -f "$T/q.sql" --csv | head -1 | grep -qx c' "query -f"
+
+echo "cli: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]

@@ -1,0 +1,30 @@
+#!/bin/sh
+# tests/run.sh - run every unit test program (build/tests/test_*) and every
+# integration script (tests/integration/*.sh), then print the total as the last
+# line: "N passed, N failed". Each program prints its own "name: N passed, N failed".
+# Must not stop at the first failing program: the total has to count them all.
+passed=0; failed=0
+log=$(mktemp)
+for t in build/tests/test_* tests/integration/*.sh; do
+    [ -e "$t" ] || continue
+    case "$t" in *.sh) cmd="sh $t";; *) cmd="$t";; esac
+    $cmd >"$log" 2>&1
+    rc=$?
+    cat "$log"
+    line=$(grep -E '^[A-Za-z0-9_.-]+: [0-9]+ passed, [0-9]+ failed$' "$log" | tail -n 1)
+    if [ -z "$line" ]; then
+        echo "$t: exited $rc without a result line"
+        failed=$((failed + 1))
+        continue
+    fi
+    p=$(echo "$line" | sed -E 's/.*: ([0-9]+) passed, ([0-9]+) failed/\1/')
+    f=$(echo "$line" | sed -E 's/.*: ([0-9]+) passed, ([0-9]+) failed/\2/')
+    if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then
+        echo "$t: exited $rc"
+        f=1
+    fi
+    passed=$((passed + p)); failed=$((failed + f))
+done
+rm -f "$log"
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]

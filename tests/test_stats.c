@@ -1,0 +1,108 @@
+/* test_stats.c - gl_summarize on samples with known statistics, and every case
+ * of the sampling stop rule. Must not time anything. */
+#include <math.h>
+
+#include "stats.h"
+#include "t.h"
+
+static int near(double a, double b)
+{
+    return fabs(a - b) <= 1e-12 * (fabs(b) > 1 ? fabs(b) : 1);
+}
+
+static struct gl_timing policy(int min_s, int max_s, double noise, double secs)
+{
+    struct gl_timing t = { 0, min_s, max_s, noise, secs, 60.0 };
+    return t;
+}
+
+static void test_summary(void)
+{
+    struct gl_summary s;
+
+    /* odd count, unsorted: median is the middle value, input order kept */
+    double odd[5] = { 5.0, 1.0, 4.0, 2.0, 3.0 };
+    gl_summarize(odd, 5, &s);
+    CHECK(s.count == 5);
+    CHECK(near(s.median, 3.0));
+    CHECK(near(s.mean, 3.0));
+    CHECK(near(s.min, 1.0));
+    CHECK(near(s.max, 5.0));
+    CHECK(near(s.stddev, sqrt(2.5)));               /* sum of squares 10, n-1 = 4 */
+    CHECK(near(s.rel_se, sqrt(2.5) / sqrt(5.0) / 3.0));
+    CHECK(odd[0] == 5.0 && odd[1] == 1.0 && odd[4] == 3.0);
+
+    /* even count: mean of the two middle values */
+    double even[4] = { 10.0, 2.0, 8.0, 4.0 };
+    gl_summarize(even, 4, &s);
+    CHECK(near(s.median, 6.0));
+    CHECK(near(s.mean, 6.0));
+    CHECK(near(s.stddev, sqrt(40.0 / 3.0)));        /* 16+16+4+4 over 3 */
+
+    /* identical samples: no spread */
+    double same[3] = { 2.5, 2.5, 2.5 };
+    gl_summarize(same, 3, &s);
+    CHECK(s.stddev == 0.0 && s.rel_se == 0.0 && s.median == 2.5);
+
+    /* one sample: median etc. known, spread undefined (NaN, stored as NULL) */
+    double one[1] = { 7.0 };
+    gl_summarize(one, 1, &s);
+    CHECK(s.count == 1 && s.median == 7.0 && s.min == 7.0 && s.max == 7.0 && s.mean == 7.0);
+    CHECK(isnan(s.stddev) && isnan(s.rel_se));
+
+    /* no samples: nothing defined, nothing read */
+    gl_summarize(NULL, 0, &s);
+    CHECK(s.count == 0);
+    CHECK(isnan(s.median) && isnan(s.mean) && isnan(s.min) && isnan(s.max));
+    CHECK(isnan(s.stddev) && isnan(s.rel_se));
+}
+
+static void test_stop_rule(void)
+{
+    double quiet[10] = { 1.0, 1.001, 0.999, 1.0, 1.0, 1.001, 0.999, 1.0, 1.0, 1.0 };
+    double noisy[10] = { 1.0, 2.0, 1.0, 3.0, 1.0, 2.0, 1.0, 3.0, 1.0, 2.0 };
+    struct gl_timing t = policy(5, 10, 0.005, 100.0);
+
+    CHECK(!gl_sampling_done(quiet, 0, 0.0, &t));     /* never before the first sample */
+    CHECK(!gl_sampling_done(quiet, 4, 0.1, &t));     /* quiet but under min_samples */
+    CHECK(gl_sampling_done(quiet, 5, 0.1, &t));      /* quiet and min_samples reached */
+    CHECK(!gl_sampling_done(noisy, 5, 0.1, &t));     /* noisy: keep going */
+    CHECK(!gl_sampling_done(noisy, 9, 0.1, &t));
+    CHECK(gl_sampling_done(noisy, 10, 0.1, &t));     /* max_samples */
+    CHECK(gl_sampling_done(noisy, 2, 100.0, &t));    /* time cap */
+    CHECK(gl_sampling_done(noisy, 1, 150.0, &t));
+
+    struct gl_timing zero = policy(0, 0, 0.005, 0.0);
+    CHECK(!gl_sampling_done(quiet, 0, 5.0, &zero));  /* still at least one sample */
+    CHECK(gl_sampling_done(quiet, 1, 0.0, &zero));
+
+    /* one sample has no spread: min_samples 1 does not stop on noise */
+    struct gl_timing min1 = policy(1, 10, 0.5, 100.0);
+    CHECK(!gl_sampling_done(quiet, 1, 0.0, &min1));
+    CHECK(gl_sampling_done(quiet, 2, 0.0, &min1));
+
+    /* the noise threshold itself: rel_se of {1, 3} is sqrt(2)/sqrt(2)/2 = 0.5 */
+    double two[2] = { 1.0, 3.0 };
+    struct gl_timing lo = policy(2, 10, 0.49, 100.0), hi = policy(2, 10, 0.51, 100.0);
+    CHECK(!gl_sampling_done(two, 2, 0.0, &lo));
+    CHECK(gl_sampling_done(two, 2, 0.0, &hi));
+
+    /* GL_MAX_SAMPLES caps even a larger max_samples */
+    static double many[GL_MAX_SAMPLES];
+    for (int i = 0; i < GL_MAX_SAMPLES; i++)
+        many[i] = (i % 2) ? 1.0 : 9.0;
+    struct gl_timing big = policy(5, 5 * GL_MAX_SAMPLES, 1e-9, 1e9);
+    CHECK(!gl_sampling_done(many, GL_MAX_SAMPLES - 1, 0.0, &big));
+    CHECK(gl_sampling_done(many, GL_MAX_SAMPLES, 0.0, &big));
+
+    /* all-zero samples: rel_se undefined, so only the caps stop */
+    double zeros[6] = { 0, 0, 0, 0, 0, 0 };
+    CHECK(!gl_sampling_done(zeros, 6, 0.0, &t));
+}
+
+int main(void)
+{
+    test_summary();
+    test_stop_rule();
+    return t_done("test_stats");
+}

@@ -1,0 +1,1002 @@
+/* test_store.c - the SQLite store end to end on temporary files: schema creation
+ * (version, tables, views, the exact `results` columns), migration of a version-1
+ * file (tests/data/schema_v1.sql) keeping its rows, rollback of a failed migration,
+ * refusal of a newer or foreign file without touching it, views recreated on open,
+ * devices (insert-or-get, NULL for what does not apply), sessions, results (samples,
+ * summary statistics, metrics, NULL-not-zero), the resume lookup's exact key, the
+ * derived columns and is_latest of `results`, and every query format byte for byte.
+ * Reads the database back through a second, plain SQLite connection.
+ * Must not need a GPU or leave files behind. */
+#include <math.h>
+#include <sqlite3.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "db_sql.h"
+#include "params.h"
+#include "store.h"
+#include "tabfmt.h"
+#include "t.h"
+
+static char dir[64];
+
+static void path_of(char *buf, size_t len, const char *name)
+{
+    snprintf(buf, len, "%s/%s", dir, name);
+}
+
+static int near(double a, double b)
+{
+    return fabs(a - b) <= 1e-12 * (fabs(b) > 1 ? fabs(b) : 1);
+}
+
+/* ---- a plain second connection ---------------------------------------------- */
+
+static sqlite3 *raw_open(const char *path)
+{
+    sqlite3 *db = NULL;
+    if (sqlite3_open(path, &db) != SQLITE_OK) {
+        printf("cannot open %s\n", path);
+        exit(1);
+    }
+    sqlite3_busy_timeout(db, 5000);
+    return db;
+}
+
+static void raw_exec(sqlite3 *db, const char *sql)
+{
+    char *msg = NULL;
+    if (sqlite3_exec(db, sql, NULL, NULL, &msg) != SQLITE_OK) {
+        printf("raw_exec failed: %s\n  in: %.200s\n", msg ? msg : "?", sql);
+        sqlite3_free(msg);
+        t_failed++;
+    }
+}
+
+/* The first column of the first row: its type, and value as integer/real/text. */
+struct val {
+    int type;   /* SQLITE_NULL, SQLITE_INTEGER, ... ; 0 = no row or error */
+    long long i;
+    double d;
+    char s[512];
+};
+
+static struct val q(sqlite3 *db, const char *sql)
+{
+    struct val v;
+    memset(&v, 0, sizeof v);
+    sqlite3_stmt *st = NULL;
+    if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK) {
+        printf("q failed: %s\n  in: %s\n", sqlite3_errmsg(db), sql);
+        return v;
+    }
+    if (sqlite3_step(st) == SQLITE_ROW) {
+        v.type = sqlite3_column_type(st, 0);
+        v.i = sqlite3_column_int64(st, 0);
+        v.d = sqlite3_column_double(st, 0);
+        const unsigned char *t = sqlite3_column_text(st, 0);
+        snprintf(v.s, sizeof v.s, "%s", t ? (const char *)t : "");
+    }
+    sqlite3_finalize(st);
+    return v;
+}
+
+static long long qi(sqlite3 *db, const char *sql)
+{
+    struct val v = q(db, sql);
+    return v.type == SQLITE_INTEGER ? v.i : -999999;
+}
+
+static int qnull(sqlite3 *db, const char *sql)
+{
+    return q(db, sql).type == SQLITE_NULL;
+}
+
+/* Column names of a query, comma-joined (sorted when asked, to compare sets). */
+static void columns_of(sqlite3 *db, const char *sql, int sorted, char *buf, size_t len)
+{
+    sqlite3_stmt *st = NULL;
+    buf[0] = '\0';
+    if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK) {
+        printf("columns_of: %s\n", sqlite3_errmsg(db));
+        return;
+    }
+    int n = sqlite3_column_count(st);
+    const char *names[256];
+    for (int i = 0; i < n && i < 256; i++)
+        names[i] = sqlite3_column_name(st, i);
+    if (sorted)
+        for (int i = 1; i < n; i++)
+            for (int j = i; j > 0 && strcmp(names[j - 1], names[j]) > 0; j--) {
+                const char *t = names[j];
+                names[j] = names[j - 1];
+                names[j - 1] = t;
+            }
+    size_t used = 0;
+    for (int i = 0; i < n && used < len; i++)
+        used += (size_t)snprintf(buf + used, len - used, "%s%s", i ? "," : "", names[i]);
+    sqlite3_finalize(st);
+}
+
+/* Rows of a query joined as "a|b;c|d" (NULL as ~), to compare whole listings. */
+static void rows_of(sqlite3 *db, const char *sql, char *buf, size_t len)
+{
+    sqlite3_stmt *st = NULL;
+    size_t used = 0;
+    buf[0] = '\0';
+    if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK) {
+        printf("rows_of: %s\n", sqlite3_errmsg(db));
+        return;
+    }
+    int first = 1;
+    while (sqlite3_step(st) == SQLITE_ROW && used < len) {
+        for (int c = 0; c < sqlite3_column_count(st) && used < len; c++) {
+            const unsigned char *t = sqlite3_column_text(st, c);
+            used += (size_t)snprintf(buf + used, len - used, "%s%s", c ? "|" : (first ? "" : ";"),
+                                     t ? (const char *)t : "~");
+        }
+        first = 0;
+    }
+    sqlite3_finalize(st);
+}
+
+/* ---- fixtures -------------------------------------------------------------------- */
+
+static struct gl_device gpu_dev(const char *ident)
+{
+    struct gl_device d;
+    memset(&d, 0, sizeof d);
+    snprintf(d.kind, sizeof d.kind, "gpu");
+    snprintf(d.name, sizeof d.name, "Test GPU");
+    snprintf(d.ident, sizeof d.ident, "%s", ident);
+    d.cc_major = 9;
+    d.cc_minor = 0;
+    d.sm_count = 132;
+    d.cores_per_sm = 128;
+    d.mem_bytes = 85520809984LL;
+    d.warp_size = 32;
+    d.max_block[0] = 1024;
+    d.max_grid[0] = 2147483647;
+    d.theo_bw_gbs = 3352.3;
+    return d;
+}
+
+static struct gl_device cpu_dev(void)
+{
+    struct gl_device d;
+    memset(&d, 0, sizeof d);
+    snprintf(d.kind, sizeof d.kind, "cpu");
+    snprintf(d.name, sizeof d.name, "Test CPU");
+    snprintf(d.ident, sizeof d.ident, "host1/Test CPU");
+    d.cores = 16;
+    d.l1d_kb = 48;
+    return d;
+}
+
+static struct gl_result res;   /* large: one static instance, reset per use */
+
+static void reset_result(int status)
+{
+    memset(&res, 0, sizeof res);
+    res.status = status;
+    res.max_rel_err = -1.0;
+    res.h2d_ms = res.d2h_ms = -1.0;
+}
+
+static void add_metric(const char *name, const char *unit, double v)
+{
+    struct gl_metric *m = &res.metrics[res.nmetrics++];
+    snprintf(m->name, sizeof m->name, "%s", name);
+    snprintf(m->unit, sizeof m->unit, "%s", unit);
+    m->value = v;
+}
+
+static const struct gl_timing timing = { 2, 10, 1000, 0.005, 2.0, 60.0 };
+static int expect_refusal;   /* set around stores that must fail: keep the log quiet */
+
+static long long store_run(gl_store *s, long long session, long long dev, const char *family,
+                           const char *variant, const struct gl_params *p, double flops,
+                           double bytes)
+{
+    struct gl_run_key k = { dev, family, variant, p };
+    struct gl_run_info ri = { session, "teststudy", "sec", &timing, flops, bytes };
+    long long id = gl_store_result(s, &k, &ri, &res);
+    if (id < 0 && !expect_refusal)
+        printf("gl_store_result: %s\n", gl_store_errmsg(s));
+    return id;
+}
+
+/* ---- schema creation --------------------------------------------------------------- */
+
+static const char *const results_columns =
+    "run_id,session_id,study,section,family,variant,device_kind,device_name,device_id,status,"
+    "reason,n,m,p,bs,k,r,g,threads,seed,mem,grid,cache,samples,median_ms,mean_ms,min_ms,max_ms,"
+    "stddev_ms,rel_se,h2d_ms,d2h_ms,max_rel_err,flops,min_bytes,gflops,gbs,launches,grid_x,"
+    "grid_y,grid_z,block_x,block_y,block_z,threads_per_block,regs_per_thread,static_smem,"
+    "dynamic_smem,local_bytes,blocks_per_sm,theo_occupancy_pct,limiter,limit_regs,limit_smem,"
+    "limit_warps,limit_blocks,guide_flags,passes,metrics_reason,gpu_time_ns,"
+    "achieved_occupancy_pct,l1_hit_pct,l2_hit_pct,smem_conflicts_ld,smem_conflicts_st,"
+    "dram_read_bytes,dram_write_bytes,dram_write_drain_bytes,dram_write_total_bytes,"
+    "sm_throughput_pct,mem_throughput_pct,inst_executed,smem_wavefronts_ld,smem_wavefronts_st,"
+    "global_ld_bytes,global_st_bytes,measured_flop_per_byte,dram_gbs,is_latest,created_at";
+
+static void test_create(void)
+{
+    char path[128], err[512];
+    path_of(path, sizeof path, "new.db");
+    gl_store *s = NULL;
+    CHECK(gl_store_open(path, &s, err, sizeof err) == 0);
+    if (!s) {
+        printf("open: %s\n", err);
+        return;
+    }
+    CHECK(gl_schema_version == 2);
+    CHECK(gl_nmigrations == 1 && gl_sql_migrations[0] && !gl_sql_migrations[1]);
+    sqlite3 *db = raw_open(path);
+    CHECK(qi(db, "PRAGMA user_version") == 2);
+    CHECK_STR(q(db, "PRAGMA journal_mode").s, "wal");
+    CHECK_STR(q(db, "SELECT value FROM meta WHERE key = 'application'").s, "gpulab");
+    const char *objs[] = { "table:meta", "table:device", "table:session", "table:run",
+                           "table:sample", "table:metric", "view:results", "view:metrics",
+                           "view:devices", "index:run_key" };
+    for (size_t i = 0; i < sizeof objs / sizeof objs[0]; i++) {
+        char sql[256], type[16];
+        const char *colon = strchr(objs[i], ':');
+        snprintf(type, sizeof type, "%.*s", (int)(colon - objs[i]), objs[i]);
+        snprintf(sql, sizeof sql, "SELECT count(*) FROM sqlite_master WHERE type = '%s' AND name = '%s'",
+                 type, colon + 1);
+        if (!CHECK(qi(db, sql) == 1))
+            printf("  missing %s\n", objs[i]);
+    }
+    /* STRICT: a text in an INTEGER column is refused. */
+    CHECK(sqlite3_exec(db, "INSERT INTO device (kind, ident, cores) VALUES ('cpu', 'x', 'many')",
+                       NULL, NULL, NULL) != SQLITE_OK);
+    /* The status CHECK holds. */
+    CHECK(sqlite3_exec(db, "INSERT INTO run (session_id, device_id, family, variant, status) "
+                           "VALUES (1, 1, 'f', 'v', 'great')", NULL, NULL, NULL) != SQLITE_OK);
+
+    char cols[4096];
+    columns_of(db, "SELECT * FROM results", 0, cols, sizeof cols);
+    if (!CHECK_STR(cols, results_columns))
+        printf("  results columns: %s\n", cols);
+    /* Every parameter of the table has its column in run and in results. */
+    for (int i = 0; i < GL_NPARAMS; i++) {
+        char sql[256];
+        snprintf(sql, sizeof sql, "SELECT %s FROM run", gl_param_table[i].column);
+        sqlite3_stmt *st = NULL;
+        CHECK(sqlite3_prepare_v2(db, sql, -1, &st, NULL) == SQLITE_OK);
+        sqlite3_finalize(st);
+        snprintf(sql, sizeof sql, "SELECT %s FROM results", gl_param_table[i].column);
+        CHECK(sqlite3_prepare_v2(db, sql, -1, &st, NULL) == SQLITE_OK);
+        sqlite3_finalize(st);
+    }
+    columns_of(db, "SELECT * FROM metrics", 0, cols, sizeof cols);
+    CHECK_STR(cols, "run_id,study,family,variant,name,value,unit");
+    sqlite3_close(db);
+    gl_store_close(s);
+
+    /* Reopening a current file changes nothing but the views. */
+    CHECK(gl_store_open(path, &s, err, sizeof err) == 0);
+    gl_store_close(s);
+}
+
+/* ---- migration -------------------------------------------------------------------- */
+
+static char *read_all(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    char *buf = malloc(1 << 20);
+    size_t n = buf ? fread(buf, 1, (1 << 20) - 1, f) : 0;
+    fclose(f);
+    if (buf)
+        buf[n] = '\0';
+    return buf;
+}
+
+/* Object names and types of a file, sorted, and run's columns, sorted. */
+static void shape_of(const char *path, char *objs, size_t olen, char *cols, size_t clen)
+{
+    sqlite3 *db = raw_open(path);
+    char sql[] = "SELECT type || ':' || name FROM sqlite_master WHERE name NOT LIKE 'sqlite_%' "
+                 "ORDER BY 1";
+    rows_of(db, sql, objs, olen);
+    rows_of(db, "SELECT name FROM pragma_table_info('run') ORDER BY name", cols, clen);
+    sqlite3_close(db);
+}
+
+static void make_v1(const char *path, int with_row)
+{
+    char *v1 = read_all("tests/data/schema_v1.sql");
+    CHECK(v1 != NULL);
+    if (!v1)
+        return;
+    sqlite3 *db = raw_open(path);
+    raw_exec(db, v1);
+    raw_exec(db, "PRAGMA user_version = 1");
+    if (with_row) {
+        raw_exec(db, "INSERT INTO device (id, kind, name, ident, sm_count) "
+                     "VALUES (7, 'gpu', 'Old GPU', 'GPU-old', 80)");
+        raw_exec(db, "INSERT INTO session (id, tool_version, study) VALUES (3, '0.0.9', 'old')");
+        raw_exec(db, "INSERT INTO run (id, session_id, device_id, study, family, variant, n, bs, "
+                     "status, samples, median_ms, flops, block_x, block_y, block_z, passes) VALUES "
+                     "(11, 3, 7, 'old', 'matmul', 'shared', 1024, 16, 'ok', 5, 2.0, 2147483648.0, "
+                     "16, 16, 1, 2)");
+        raw_exec(db, "INSERT INTO metric (run_id, name, value, unit) VALUES "
+                     "(11, 'gpu__time_duration.sum', 1990000, 'nsecond')");
+    }
+    sqlite3_close(db);
+    free(v1);
+}
+
+static void test_migrate(void)
+{
+    char path[128], fresh[128], err[512];
+    path_of(path, sizeof path, "v1.db");
+    path_of(fresh, sizeof fresh, "new.db");
+    make_v1(path, 1);
+
+    gl_store *s = NULL;
+    CHECK(gl_store_open(path, &s, err, sizeof err) == 0);
+    if (!s) {
+        printf("migrate: %s\n", err);
+        return;
+    }
+    sqlite3 *db = raw_open(path);
+    CHECK(qi(db, "PRAGMA user_version") == 2);
+    char row[1024];
+    rows_of(db, "SELECT id, session_id, device_id, study, family, variant, n, bs, status, samples, "
+                "median_ms, flops, passes FROM run", row, sizeof row);
+    CHECK_STR(row, "11|3|7|old|matmul|shared|1024|16|ok|5|2.0|2147483648.0|2");
+    /* What v1 never measured stays NULL; the new table exists, empty. */
+    CHECK(qnull(db, "SELECT rel_se FROM run WHERE id = 11"));
+    CHECK(qnull(db, "SELECT guide_flags FROM run WHERE id = 11"));
+    CHECK(qnull(db, "SELECT min_samples FROM run WHERE id = 11"));
+    CHECK(qi(db, "SELECT count(*) FROM sample") == 0);
+    CHECK(qi(db, "SELECT count(*) FROM metric WHERE run_id = 11") == 1);
+    rows_of(db, "SELECT run_id, device_name, gflops, gpu_time_ns, is_latest, threads_per_block "
+                "FROM results", row, sizeof row);
+    CHECK_STR(row, "11|Old GPU|1073.741824|1990000.0|1|256");
+    sqlite3_close(db);
+
+    /* The migrated file has the objects and run columns of a new one. */
+    char o1[4096], o2[4096], c1[4096], c2[4096];
+    shape_of(path, o1, sizeof o1, c1, sizeof c1);
+    shape_of(fresh, o2, sizeof o2, c2, sizeof c2);
+    if (!CHECK_STR(o1, o2))
+        printf("  migrated: %s\n  new:      %s\n", o1, o2);
+    if (!CHECK_STR(c1, c2))
+        printf("  migrated: %s\n  new:      %s\n", c1, c2);
+
+    /* A v2 result goes into the migrated file. */
+    struct gl_params p;
+    gl_params_init(&p);
+    p.n = 1024;
+    p.bs = 16;
+    reset_result(GL_OK);
+    res.nsamples = 2;
+    res.samples_ms[0] = 1.0;
+    res.samples_ms[1] = 3.0;
+    CHECK(store_run(s, 3, 7, "matmul", "shared", &p, -1, -1) > 11);
+    gl_store_close(s);
+    db = raw_open(path);
+    CHECK(qi(db, "SELECT count(*) FROM sample") == 2);
+    CHECK(qi(db, "SELECT is_latest FROM results WHERE run_id = 11") == 0);
+    sqlite3_close(db);
+
+    /* A failed migration leaves the file as it was: version 1, no new table. A
+     * "version 1" file without a run table makes 001.sql fail. */
+    path_of(path, sizeof path, "broken_v1.db");
+    db = raw_open(path);
+    raw_exec(db, "CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT); PRAGMA user_version = 1;");
+    sqlite3_close(db);
+    s = NULL;
+    err[0] = '\0';
+    CHECK(gl_store_open(path, &s, err, sizeof err) == -1 && s == NULL);
+    CHECK(strstr(err, "001.sql") != NULL);
+    db = raw_open(path);
+    CHECK(qi(db, "PRAGMA user_version") == 1);
+    CHECK(qi(db, "SELECT count(*) FROM sqlite_master WHERE name IN ('sample', 'results')") == 0);
+    sqlite3_close(db);
+}
+
+/* ---- refusals ------------------------------------------------------------------------ */
+
+static void test_refuse(void)
+{
+    char path[128], err[512];
+    gl_store *s = NULL;
+
+    /* Newer than known: error, and the file is byte for byte the same. A file in
+     * rollback-journal mode also shows that WAL was not switched on. */
+    path_of(path, sizeof path, "future.db");
+    sqlite3 *db = raw_open(path);
+    raw_exec(db, "CREATE TABLE run (id INTEGER PRIMARY KEY, future TEXT); PRAGMA user_version = 3;");
+    sqlite3_close(db);
+    char *before = read_all(path);
+    struct stat st0, st1;
+    CHECK(stat(path, &st0) == 0);
+    err[0] = '\0';
+    CHECK(gl_store_open(path, &s, err, sizeof err) == -1 && s == NULL);
+    CHECK(strstr(err, "newer") != NULL && strstr(err, "version 3") != NULL);
+    char *after = read_all(path);
+    CHECK(stat(path, &st1) == 0);
+    CHECK(before && after && st0.st_size == st1.st_size &&
+          memcmp(before, after, (size_t)st0.st_size) == 0);
+    free(before);
+    free(after);
+    db = raw_open(path);
+    CHECK_STR(q(db, "PRAGMA journal_mode").s, "delete");
+    CHECK(qi(db, "PRAGMA user_version") == 3);
+    sqlite3_close(db);
+
+    /* Not ours: user_version 0 but tables present. */
+    path_of(path, sizeof path, "foreign.db");
+    db = raw_open(path);
+    raw_exec(db, "CREATE TABLE t (x)");
+    sqlite3_close(db);
+    err[0] = '\0';
+    CHECK(gl_store_open(path, &s, err, sizeof err) == -1 && s == NULL);
+    CHECK(strstr(err, "not a gpulab database") != NULL);
+    db = raw_open(path);
+    CHECK(qi(db, "SELECT count(*) FROM sqlite_master") == 1);
+    CHECK_STR(q(db, "PRAGMA journal_mode").s, "delete");
+    sqlite3_close(db);
+
+    /* Not a database at all. */
+    path_of(path, sizeof path, "text.db");
+    FILE *f = fopen(path, "w");
+    if (f) {
+        fputs("this is not an SQLite file, just text long enough to have a header........\n", f);
+        fclose(f);
+    }
+    err[0] = '\0';
+    CHECK(gl_store_open(path, &s, err, sizeof err) == -1 && s == NULL && err[0] != '\0');
+}
+
+/* ---- views recreated on open ------------------------------------------------------------ */
+
+static void test_views_refresh(void)
+{
+    char path[128], err[512];
+    path_of(path, sizeof path, "views.db");
+    gl_store *s = NULL;
+    CHECK(gl_store_open(path, &s, err, sizeof err) == 0);
+    gl_store_close(s);
+    sqlite3 *db = raw_open(path);
+    raw_exec(db, "DROP VIEW results; CREATE VIEW results AS SELECT 1 AS stale; DROP VIEW devices;");
+    sqlite3_close(db);
+    CHECK(gl_store_open(path, &s, err, sizeof err) == 0);
+    gl_store_close(s);
+    db = raw_open(path);
+    char cols[4096];
+    columns_of(db, "SELECT * FROM results", 0, cols, sizeof cols);
+    CHECK_STR(cols, results_columns);
+    CHECK(qi(db, "SELECT count(*) FROM sqlite_master WHERE type = 'view' AND name = 'devices'") == 1);
+    sqlite3_close(db);
+}
+
+/* ---- devices, sessions, results ---------------------------------------------------------- */
+
+static void test_device_session(gl_store *s, sqlite3 *db)
+{
+    struct gl_device g = gpu_dev("GPU-1111");
+    long long a = gl_store_device(s, &g);
+    CHECK(a > 0);
+    g.sm_count = 999;   /* same ident: the stored row is returned as it is */
+    CHECK(gl_store_device(s, &g) == a);
+    struct gl_device g2 = gpu_dev("GPU-2222");
+    long long b = gl_store_device(s, &g2);
+    CHECK(b > 0 && b != a);
+    struct gl_device c = cpu_dev();
+    long long cid = gl_store_device(s, &c);
+    CHECK(cid > 0 && cid != a && cid != b);
+    CHECK(gl_store_device(s, &c) == cid);
+    CHECK(qi(db, "SELECT count(*) FROM device") == 3);
+    char sql[256];
+    snprintf(sql, sizeof sql, "SELECT sm_count FROM device WHERE id = %lld", a);
+    CHECK(qi(db, sql) == 132);
+    /* 0 means "does not apply": NULL; but compute capability 9.0 keeps its 0. */
+    snprintf(sql, sizeof sql, "SELECT cc_minor FROM device WHERE id = %lld", a);
+    CHECK(qi(db, sql) == 0);
+    snprintf(sql, sizeof sql, "SELECT cores FROM device WHERE id = %lld", a);
+    CHECK(qnull(db, sql));
+    snprintf(sql, sizeof sql, "SELECT copy_bw_gbs FROM device WHERE id = %lld", a);
+    CHECK(qnull(db, sql));
+    snprintf(sql, sizeof sql, "SELECT mem_bytes FROM device WHERE id = %lld", a);
+    CHECK(qi(db, sql) == 85520809984LL);
+    snprintf(sql, sizeof sql, "SELECT cc_major IS NULL AND cc_minor IS NULL AND cores = 16 "
+                              "FROM device WHERE id = %lld", cid);
+    CHECK(qi(db, sql) == 1);
+    snprintf(sql, sizeof sql, "SELECT cc || '/' || total_cores FROM devices WHERE device_id = %lld", a);
+    CHECK_STR(q(db, sql).s, "9.0/16896");
+    struct gl_device bad = cpu_dev();
+    bad.ident[0] = '\0';
+    CHECK(gl_store_device(s, &bad) == -1 && strstr(gl_store_errmsg(s), "ident") != NULL);
+    snprintf(bad.ident, sizeof bad.ident, "weird");
+    snprintf(bad.kind, sizeof bad.kind, "tpu");
+    CHECK(gl_store_device(s, &bad) == -1);
+
+    struct gl_session_info si = { "0.1.0", "abc123", "host1", "gpulab run x.conf", "configs/x.conf",
+                                  "study = x\n", "deadbeef", "x" };
+    long long sid = gl_store_session_begin(s, &si);
+    CHECK(sid > 0);
+    snprintf(sql, sizeof sql,
+             "SELECT tool_version || '|' || git_revision || '|' || host || '|' || argv || '|' || "
+             "config_path || '|' || config_text || '|' || config_hash || '|' || study "
+             "FROM session WHERE id = %lld", sid);
+    CHECK_STR(q(db, sql).s, "0.1.0|abc123|host1|gpulab run x.conf|configs/x.conf|study = x\n|deadbeef|x");
+    snprintf(sql, sizeof sql, "SELECT ended_at FROM session WHERE id = %lld", sid);
+    CHECK(qnull(db, sql));
+    snprintf(sql, sizeof sql, "SELECT started_at LIKE '20__-__-__T__:__:__.___Z' FROM session "
+                              "WHERE id = %lld", sid);
+    CHECK(qi(db, sql) == 1);
+    CHECK(gl_store_session_end(s, sid) == 0);
+    snprintf(sql, sizeof sql, "SELECT ended_at >= started_at FROM session WHERE id = %lld", sid);
+    CHECK(qi(db, sql) == 1);
+    CHECK(gl_store_session_end(s, 424242) == -1);
+}
+
+static void test_results(gl_store *s, sqlite3 *db)
+{
+    struct gl_device g = gpu_dev("GPU-1111"), c = cpu_dev();
+    long long gpu = gl_store_device(s, &g), cpu = gl_store_device(s, &c);
+    struct gl_session_info si = { "0.1.0", "abc", "h", "a", "p", "t", "x", "teststudy" };
+    long long sid = gl_store_session_begin(s, &si);
+    char sql[512], row[2048];
+
+    /* A GPU ok run with a known sample set, launch info and metrics. */
+    struct gl_params p;
+    gl_params_init(&p);
+    p.n = 2048;
+    p.bs = 16;
+    p.k = 1;
+    gl_params_set_text(&p, GL_P_MEM, "device");
+    reset_result(GL_OK);
+    double xs[5] = { 5.0, 1.0, 4.0, 2.0, 3.0 };
+    res.nsamples = 5;
+    memcpy(res.samples_ms, xs, sizeof xs);
+    res.max_rel_err = 1e-6;
+    res.h2d_ms = 0.5;
+    res.d2h_ms = 0.25;
+    res.launches = 1;
+    res.grid[0] = 128; res.grid[1] = 128; res.grid[2] = 1;
+    res.block[0] = 16; res.block[1] = 16; res.block[2] = 1;
+    res.regs_per_thread = 32;
+    res.static_smem = 0;     /* a real 0: stored as 0 */
+    res.dynamic_smem = 0;
+    res.local_bytes = 0;
+    res.blocks_per_sm = 8;
+    res.theo_occupancy = 100.0;
+    snprintf(res.limiter, sizeof res.limiter, "warps");
+    res.limit_regs = 8; res.limit_smem = 32; res.limit_warps = 8; res.limit_blocks = 32;
+    res.guide_flags = 0;     /* no guidance flag: 0, not NULL */
+    res.passes = 2;
+    add_metric("gpu__time_duration.sum", "nsecond", 2.5e6);
+    add_metric("dram__bytes_read.sum", "byte", 3.0e7);
+    add_metric("dram__bytes_write.sum", "byte", 1.2e7);
+    add_metric("gpulab__dram__bytes_write_drain.sum", "byte", 4.0e6);
+    add_metric("lts__t_sector_hit_rate.pct", "%", NAN);   /* not measured: no row */
+    add_metric("l1tex__t_sector_hit_rate.pct", "%", 0.0); /* measured 0: a row */
+    double flops = 2.0 * 2048 * 2048 * 2048, bytes = 12.0 * 2048 * 2048;
+    long long r1 = store_run(s, sid, gpu, "matmul", "shared", &p, flops, bytes);
+    CHECK(r1 > 0);
+
+    snprintf(sql, sizeof sql, "SELECT samples, median_ms, mean_ms, min_ms, max_ms, stddev_ms, rel_se "
+                              "FROM run WHERE id = %lld", r1);
+    sqlite3_stmt *st = NULL;
+    CHECK(sqlite3_prepare_v2(db, sql, -1, &st, NULL) == SQLITE_OK && sqlite3_step(st) == SQLITE_ROW);
+    if (st) {
+        double sd = sqrt(2.5);
+        CHECK(sqlite3_column_int(st, 0) == 5);
+        CHECK(near(sqlite3_column_double(st, 1), 3.0));
+        CHECK(near(sqlite3_column_double(st, 2), 3.0));
+        CHECK(near(sqlite3_column_double(st, 3), 1.0));
+        CHECK(near(sqlite3_column_double(st, 4), 5.0));
+        CHECK(near(sqlite3_column_double(st, 5), sd));
+        CHECK(near(sqlite3_column_double(st, 6), sd / sqrt(5.0) / 3.0));
+    }
+    sqlite3_finalize(st);
+    snprintf(sql, sizeof sql, "SELECT group_concat(idx || ':' || ms, ' ') FROM "
+                              "(SELECT idx, ms FROM sample WHERE run_id = %lld ORDER BY idx)", r1);
+    CHECK_STR(q(db, sql).s, "0:5.0 1:1.0 2:4.0 3:2.0 4:3.0");   /* order kept */
+    snprintf(sql, sizeof sql, "SELECT warmup, min_samples, max_samples, max_noise, max_seconds, "
+                              "study, section FROM run WHERE id = %lld", r1);
+    rows_of(db, sql, row, sizeof row);
+    CHECK_STR(row, "2|10|1000|0.005|2.0|teststudy|sec");
+    snprintf(sql, sizeof sql, "SELECT count(*) FROM metric WHERE run_id = %lld", r1);
+    CHECK(qi(db, sql) == 5);
+    snprintf(sql, sizeof sql, "SELECT unit FROM metric WHERE run_id = %lld AND name = "
+                              "'gpu__time_duration.sum'", r1);
+    CHECK_STR(q(db, sql).s, "nsecond");
+    snprintf(sql, sizeof sql,
+             "SELECT n, m, bs, k, mem, grid, static_smem, guide_flags, limiter, passes, "
+             "threads_per_block, l2_hit_pct, l1_hit_pct, device_kind, status FROM results "
+             "WHERE run_id = %lld", r1);
+    rows_of(db, sql, row, sizeof row);
+    CHECK_STR(row, "2048|~|16|1|device|~|0|0|warps|2|256|~|0.0|gpu|ok");
+    /* Derived numbers. */
+    snprintf(sql, sizeof sql, "SELECT gflops, gbs, dram_write_total_bytes, measured_flop_per_byte, "
+                              "dram_gbs, gpu_time_ns FROM results WHERE run_id = %lld", r1);
+    CHECK(sqlite3_prepare_v2(db, sql, -1, &st, NULL) == SQLITE_OK && sqlite3_step(st) == SQLITE_ROW);
+    if (st) {
+        CHECK(near(sqlite3_column_double(st, 0), flops / 3.0 / 1e6));
+        CHECK(near(sqlite3_column_double(st, 1), bytes / 3.0 / 1e6));
+        CHECK(near(sqlite3_column_double(st, 2), 1.6e7));
+        CHECK(near(sqlite3_column_double(st, 3), flops / 4.6e7));
+        CHECK(near(sqlite3_column_double(st, 4), 4.6e7 / 2.5e6));
+        CHECK(near(sqlite3_column_double(st, 5), 2.5e6));
+    }
+    sqlite3_finalize(st);
+    snprintf(sql, sizeof sql, "SELECT count(*) FROM metrics WHERE run_id = %lld AND study = "
+                              "'teststudy' AND family = 'matmul' AND variant = 'shared'", r1);
+    CHECK(qi(db, sql) == 5);
+
+    /* A CPU run: nothing measured beyond time, nothing launched. */
+    struct gl_params pc;
+    gl_params_init(&pc);
+    pc.n = 2048;
+    pc.threads = 16;
+    reset_result(GL_OK);
+    res.nsamples = 1;
+    res.samples_ms[0] = 100.0;
+    snprintf(res.metrics_reason, sizeof res.metrics_reason, "CPU run");
+    long long r2 = store_run(s, sid, cpu, "matmul", "omp_ikj", &pc, flops, -1);
+    CHECK(r2 > r1);
+    snprintf(sql, sizeof sql,
+             "SELECT max_rel_err, h2d_ms, d2h_ms, min_bytes, gbs, stddev_ms, rel_se, launches, grid_x, "
+             "block_z, threads_per_block, regs_per_thread, static_smem, theo_occupancy_pct, limiter, "
+             "limit_warps, guide_flags, passes, gpu_time_ns, dram_read_bytes, dram_write_total_bytes, "
+             "measured_flop_per_byte, dram_gbs, achieved_occupancy_pct, reason FROM results "
+             "WHERE run_id = %lld", r2);
+    rows_of(db, sql, row, sizeof row);
+    CHECK_STR(row, "~|~|~|~|~|~|~|~|~|~|~|~|~|~|~|~|~|~|~|~|~|~|~|~|~");
+    snprintf(sql, sizeof sql, "SELECT samples || '|' || median_ms || '|' || metrics_reason || '|' || "
+                              "device_kind || '|' || threads FROM results WHERE run_id = %lld", r2);
+    CHECK_STR(q(db, sql).s, "1|100.0|CPU run|cpu|16");
+    snprintf(sql, sizeof sql, "SELECT gflops FROM results WHERE run_id = %lld", r2);
+    CHECK(near(q(db, sql).d, flops / 100.0 / 1e6));
+
+    /* A library call: launches known, no kernel shape of its own. Read and write
+     * counted without the drain: the totals that need the drain stay NULL. */
+    struct gl_params pb;
+    gl_params_init(&pb);
+    pb.n = 2048;
+    reset_result(GL_OK);
+    res.nsamples = 1;
+    res.samples_ms[0] = 0.5;
+    res.launches = 1;
+    add_metric("dram__bytes_read.sum", "byte", 3.0e7);
+    add_metric("dram__bytes_write.sum", "byte", 1.2e7);
+    add_metric("gpu__time_duration.sum", "nsecond", 5e5);
+    long long r3 = store_run(s, sid, gpu, "matmul", "cublas", &pb, flops, bytes);
+    snprintf(sql, sizeof sql, "SELECT launches, block_x, regs_per_thread, guide_flags, "
+                              "dram_write_bytes, dram_write_drain_bytes, dram_write_total_bytes, "
+                              "measured_flop_per_byte, dram_gbs FROM results WHERE run_id = %lld", r3);
+    rows_of(db, sql, row, sizeof row);
+    CHECK_STR(row, "1|~|~|~|12000000.0|~|~|~|~");
+
+    /* A wrong run: no performance number, the error kept. */
+    reset_result(GL_WRONG);
+    snprintf(res.reason, sizeof res.reason, "element 5: 1.5 vs 1.0");
+    res.max_rel_err = 0.5;
+    res.nsamples = 1;
+    res.samples_ms[0] = 1.0;
+    struct gl_params pw = p;
+    pw.bs = 32;
+    long long r4 = store_run(s, sid, gpu, "matmul", "shared", &pw, flops, bytes);
+    snprintf(sql, sizeof sql, "SELECT status, reason, max_rel_err, gflops, gbs, median_ms "
+                              "FROM results WHERE run_id = %lld", r4);
+    rows_of(db, sql, row, sizeof row);
+    CHECK_STR(row, "wrong|element 5: 1.5 vs 1.0|0.5|~|~|1.0");
+
+    /* Refused before anything is written. */
+    reset_result(GL_OK);
+    res.nsamples = 2;
+    res.samples_ms[0] = 1.0;
+    res.samples_ms[1] = NAN;
+    long long runs = qi(db, "SELECT count(*) FROM run");
+    expect_refusal = 1;
+    CHECK(store_run(s, sid, gpu, "matmul", "shared", &p, -1, -1) == -1);
+    reset_result(7);
+    CHECK(store_run(s, sid, gpu, "matmul", "shared", &p, -1, -1) == -1);
+    reset_result(GL_OK);
+    add_metric("dram__bytes_read.sum", "byte", 1);
+    add_metric("dram__bytes_read.sum", "byte", 2);   /* duplicate: the whole result rolls back */
+    CHECK(store_run(s, sid, gpu, "matmul", "shared", &p, -1, -1) == -1);
+    CHECK(strstr(gl_store_errmsg(s), "dram__bytes_read.sum") != NULL);
+    reset_result(GL_OK);
+    CHECK(store_run(s, 999999, gpu, "matmul", "shared", &p, -1, -1) == -1);   /* no such session */
+    expect_refusal = 0;
+    CHECK(qi(db, "SELECT count(*) FROM run") == runs);
+    CHECK(qi(db, "SELECT count(*) FROM sample WHERE run_id NOT IN (SELECT id FROM run)") == 0);
+
+}
+
+static void test_has_ok(gl_store *s, sqlite3 *db)
+{
+    struct gl_device g = gpu_dev("GPU-keys"), g2 = gpu_dev("GPU-other");
+    long long dev = gl_store_device(s, &g), dev2 = gl_store_device(s, &g2);
+    struct gl_session_info si = { "0.1.0", "abc", "h", "a", "p", "t", "x", "keys" };
+    long long sid = gl_store_session_begin(s, &si);
+    (void)db;
+
+    struct gl_params p;
+    gl_params_init(&p);
+    p.n = 64;
+    p.bs = 16;
+    gl_params_set_text(&p, GL_P_MEM, "device");
+    struct gl_run_key k = { dev, "matmul", "global", &p };
+    CHECK(gl_store_has_ok(s, &k) == 0);
+    reset_result(GL_OK);
+    res.nsamples = 1;
+    res.samples_ms[0] = 1.0;
+    CHECK(store_run(s, sid, dev, "matmul", "global", &p, -1, -1) > 0);
+    CHECK(gl_store_has_ok(s, &k) == 1);
+    CHECK(gl_store_has_status(s, &k, "ok") == 1);
+    CHECK(gl_store_has_status(s, &k, "skipped") == 0);
+
+    /* Every part of the key counts, NULL (unset) matching only NULL. */
+    struct gl_params q1 = p;
+    q1.seed = 42;                   /* set where the stored one is NULL */
+    struct gl_run_key kq = { dev, "matmul", "global", &q1 };
+    CHECK(gl_store_has_ok(s, &kq) == 0);
+    struct gl_params q2 = p;
+    gl_params_set_text(&q2, GL_P_MEM, "");   /* unset where the stored one is set */
+    kq.p = &q2;
+    CHECK(gl_store_has_ok(s, &kq) == 0);
+    struct gl_params q3 = p;
+    q3.n = 128;
+    kq.p = &q3;
+    CHECK(gl_store_has_ok(s, &kq) == 0);
+    struct gl_params q4 = p;
+    gl_params_set_text(&q4, GL_P_MEM, "managed");
+    kq.p = &q4;
+    CHECK(gl_store_has_ok(s, &kq) == 0);
+    struct gl_params q5 = p;
+    q5.k = 0;                        /* 0 is a value, not unset */
+    kq.p = &q5;
+    CHECK(gl_store_has_ok(s, &kq) == 0);
+    kq.p = &p;
+    kq.variant = "shared";
+    CHECK(gl_store_has_ok(s, &kq) == 0);
+    kq.variant = "global";
+    kq.family = "stencil";
+    CHECK(gl_store_has_ok(s, &kq) == 0);
+    kq.family = "matmul";
+    kq.device_id = dev2;
+    CHECK(gl_store_has_ok(s, &kq) == 0);
+    kq.device_id = dev;
+    CHECK(gl_store_has_ok(s, &kq) == 1);
+
+    /* Only status ok counts as done. */
+    for (int st = GL_WRONG; st <= GL_FAILED; st++) {
+        struct gl_params pf = p;
+        pf.n = 1000 + st;
+        struct gl_run_key kf = { dev, "matmul", "global", &pf };
+        reset_result(st);
+        snprintf(res.reason, sizeof res.reason, "why %d", st);
+        CHECK(store_run(s, sid, dev, "matmul", "global", &pf, -1, -1) > 0);
+        CHECK(gl_store_has_ok(s, &kf) == 0);
+        CHECK(gl_store_has_status(s, &kf, st == GL_WRONG ? "wrong" : st == GL_SKIPPED ? "skipped"
+                                                                                    : "failed") == 1);
+    }
+    /* An incomplete key is an error, not "not found". */
+    struct gl_run_key kb = { dev, NULL, "global", &p };
+    CHECK(gl_store_has_ok(s, &kb) == -1);
+}
+
+static void test_latest(gl_store *s, sqlite3 *db)
+{
+    struct gl_device g = gpu_dev("GPU-latest");
+    long long dev = gl_store_device(s, &g);
+    struct gl_session_info si = { "0.1.0", "abc", "h", "a", "p", "t", "x", "latest" };
+    long long sid = gl_store_session_begin(s, &si);
+    struct gl_params p;
+    gl_params_init(&p);
+    p.n = 256;   /* everything else NULL: NULLs must group together */
+    reset_result(GL_OK);
+    res.nsamples = 1;
+    res.samples_ms[0] = 2.0;
+    long long a = store_run(s, sid, dev, "vecadd", "global", &p, -1, -1);
+    long long b = store_run(s, sid, dev, "vecadd", "global", &p, -1, -1);
+    reset_result(GL_FAILED);
+    long long c = store_run(s, sid, dev, "vecadd", "global", &p, -1, -1);
+    struct gl_params p2 = p;
+    p2.bs = 128;
+    reset_result(GL_OK);
+    res.nsamples = 1;
+    res.samples_ms[0] = 2.0;
+    long long d = store_run(s, sid, dev, "vecadd", "global", &p2, -1, -1);
+    char sql[256], row[256];
+    snprintf(sql, sizeof sql, "SELECT group_concat(is_latest, ',') FROM (SELECT is_latest FROM results "
+                              "WHERE run_id IN (%lld, %lld, %lld, %lld) ORDER BY run_id)", a, b, c, d);
+    rows_of(db, sql, row, sizeof row);
+    CHECK_STR(row, "0,0,1,1");
+    /* One latest row per key over the whole file. */
+    CHECK(qi(db, "SELECT count(*) FROM (SELECT device_id, family, variant, n, m, p, bs, k, r, g, "
+                 "threads, seed, mem, grid, cache, sum(is_latest) AS l FROM results "
+                 "GROUP BY 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15 HAVING l <> 1)") == 0);
+    /* The view lists runs in run order. */
+    CHECK(qi(db, "SELECT count(*) FROM (SELECT run_id, lag(run_id) OVER () AS prev FROM results) "
+                 "WHERE prev >= run_id") == 0);
+
+    /* ON DELETE CASCADE removes samples and metrics with their run. */
+    char err[256];
+    snprintf(sql, sizeof sql, "DELETE FROM run WHERE id = %lld", a);
+    CHECK(gl_store_query(s, sql, GL_FMT_CSV, stdout, err, sizeof err) == 0);
+    snprintf(sql, sizeof sql, "SELECT count(*) FROM sample WHERE run_id = %lld", a);
+    CHECK(qi(db, sql) == 0);
+}
+
+/* ---- query formats ------------------------------------------------------------------------- */
+
+static const char *fixture_sql =
+    "SELECT 'plain' AS name, 1 AS n, 2.5 AS v_ms "
+    "UNION ALL SELECT 'a|b,\"c\"', NULL, -0.125 "
+    "UNION ALL SELECT 'x_{1}^~\\ 50% #&$', 30, NULL "
+    "UNION ALL SELECT 'tab' || char(9) || 'nl' || char(10) || 'x', 1000000, 0.1";
+
+/* Output of gl_store_query as a string (caller frees); NULL if it failed. */
+static char *run_query(gl_store *s, const char *sql, enum gl_format fmt, char *err, size_t errlen)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    if (!f)
+        return NULL;
+    int rc = gl_store_query(s, sql, fmt, f, err, errlen);
+    fclose(f);
+    if (rc != 0) {
+        free(buf);
+        return NULL;
+    }
+    return buf;
+}
+
+static void check_format(gl_store *s, enum gl_format fmt, const char *name, const char *want)
+{
+    char err[256] = "";
+    char *got = run_query(s, fixture_sql, fmt, err, sizeof err);
+    if (!CHECK(got != NULL && strcmp(got, want) == 0))
+        printf("  format %s (%s):\n--- got\n%s--- want\n%s---\n", name, err, got ? got : "(null)", want);
+    free(got);
+}
+
+static void test_formats(gl_store *s)
+{
+    check_format(s, GL_FMT_TABLE, "table",
+                 "name                    n    v_ms\n"
+                 "----------------  -------  ------\n"
+                 "plain                   1     2.5\n"
+                 "a|b,\"c\"                    -0.125\n"
+                 "x_{1}^~\\ 50% #&$       30\n"
+                 "tab\\tnl\\nx        1000000     0.1\n");
+    check_format(s, GL_FMT_CSV, "csv",
+                 "name,n,v_ms\n"
+                 "plain,1,2.5\n"
+                 "\"a|b,\"\"c\"\"\",,-0.125\n"
+                 "x_{1}^~\\ 50% #&$,30,\n"
+                 "\"tab\tnl\nx\",1000000,0.1\n");
+    check_format(s, GL_FMT_TSV, "tsv",
+                 "name\tn\tv_ms\n"
+                 "plain\t1\t2.5\n"
+                 "a|b,\"c\"\t\t-0.125\n"
+                 "x_{1}^~\\\\ 50% #&$\t30\t\n"
+                 "tab\\tnl\\nx\t1000000\t0.1\n");
+    check_format(s, GL_FMT_MD, "md",
+                 "| name              |       n |   v_ms |\n"
+                 "| ----------------- | ------: | -----: |\n"
+                 "| plain             |       1 |    2.5 |\n"
+                 "| a\\|b,\"c\"          |         | -0.125 |\n"
+                 "| x_{1}^~\\\\ 50% #&$ |      30 |        |\n"
+                 "| tab\tnl<br>x       | 1000000 |    0.1 |\n");
+    check_format(s, GL_FMT_LATEX, "latex",
+                 "\\begin{tabular}{lrr}\n"
+                 "\\hline\n"
+                 "name & n & v\\_ms \\\\\n"
+                 "\\hline\n"
+                 "plain & 1 & 2.5 \\\\\n"
+                 "a|b,\"c\" &  & -0.125 \\\\\n"
+                 "x\\_\\{1\\}\\textasciicircum{}\\textasciitilde{}\\textbackslash{} 50\\% \\#\\&\\$ & 30 &  \\\\\n"
+                 "tab nl x & 1000000 & 0.1 \\\\\n"
+                 "\\hline\n"
+                 "\\end{tabular}\n");
+    check_format(s, GL_FMT_JSON, "json",
+                 "[\n"
+                 "  {\"name\": \"plain\", \"n\": 1, \"v_ms\": 2.5},\n"
+                 "  {\"name\": \"a|b,\\\"c\\\"\", \"n\": null, \"v_ms\": -0.125},\n"
+                 "  {\"name\": \"x_{1}^~\\\\ 50% #&$\", \"n\": 30, \"v_ms\": null},\n"
+                 "  {\"name\": \"tab\\tnl\\nx\", \"n\": 1000000, \"v_ms\": 0.1}\n"
+                 "]\n");
+
+    char err[256];
+    char *out;
+    /* No rows: the header still comes (csv), an empty array (json). */
+    out = run_query(s, "SELECT 1 AS a, 'x' AS b WHERE 0", GL_FMT_CSV, err, sizeof err);
+    CHECK(out && strcmp(out, "a,b\n") == 0);
+    free(out);
+    out = run_query(s, "SELECT 1 AS a WHERE 0", GL_FMT_JSON, err, sizeof err);
+    CHECK(out && strcmp(out, "[]\n") == 0);
+    free(out);
+    /* An empty string is not NULL in csv; a control character in json. */
+    out = run_query(s, "SELECT '' AS e, NULL AS z", GL_FMT_CSV, err, sizeof err);
+    CHECK(out && strcmp(out, "e,z\n\"\",\n") == 0);
+    free(out);
+    out = run_query(s, "SELECT char(1) || '\xc3\xa9' AS c", GL_FMT_JSON, err, sizeof err);
+    CHECK(out && strcmp(out, "[\n  {\"c\": \"\\u0001\xc3\xa9\"}\n]\n") == 0);
+    free(out);
+    /* Several statements: the last one's rows; comments and blanks after it are fine. */
+    out = run_query(s, "CREATE TEMP TABLE q1 (x INTEGER); INSERT INTO q1 VALUES (1), (2);\n"
+                       "SELECT x * 10 AS y FROM q1 ORDER BY x; -- the answer\n  ",
+                    GL_FMT_CSV, err, sizeof err);
+    CHECK(out && strcmp(out, "y\n10\n20\n") == 0);
+    free(out);
+    /* The last statement returns no columns: nothing printed. */
+    out = run_query(s, "INSERT INTO q1 VALUES (3)", GL_FMT_TABLE, err, sizeof err);
+    CHECK(out && strcmp(out, "") == 0);
+    free(out);
+    /* Errors: bad SQL, a failing later statement, an empty query. */
+    err[0] = '\0';
+    CHECK(run_query(s, "SELECT nosuchcolumn FROM results", GL_FMT_CSV, err, sizeof err) == NULL);
+    CHECK(strstr(err, "nosuchcolumn") != NULL);
+    err[0] = '\0';
+    CHECK(run_query(s, "SELECT 1; SELECT * FROM nosuchtable", GL_FMT_CSV, err, sizeof err) == NULL);
+    CHECK(strstr(err, "nosuchtable") != NULL);
+    CHECK(run_query(s, "  -- nothing\n ; ", GL_FMT_CSV, err, sizeof err) == NULL);
+    /* A runtime error while stepping the last statement prints nothing. */
+    CHECK(run_query(s, "SELECT abs(-9223372036854775807 - 1)", GL_FMT_JSON, err, sizeof err) == NULL);
+
+    /* Reals: shortest text that reads back exactly. */
+    char buf[40];
+    gl_format_real(0.1, buf, sizeof buf);
+    CHECK_STR(buf, "0.1");
+    gl_format_real(1.0 / 3.0, buf, sizeof buf);
+    CHECK(strtod(buf, NULL) == 1.0 / 3.0 && strlen(buf) <= 19);
+    gl_format_real(1e20, buf, sizeof buf);
+    CHECK_STR(buf, "1e+20");
+    out = run_query(s, "SELECT 1e999 AS inf", GL_FMT_JSON, err, sizeof err);
+    CHECK(out && strcmp(out, "[\n  {\"inf\": null}\n]\n") == 0);
+    free(out);
+}
+
+static void remove_dir(void)
+{
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    if (system(cmd) != 0)
+        printf("could not remove %s\n", dir);
+}
+
+int main(void)
+{
+    snprintf(dir, sizeof dir, "/tmp/gl_test_store_XXXXXX");
+    if (!mkdtemp(dir)) {
+        printf("mkdtemp failed\n");
+        return 1;
+    }
+    test_create();
+    test_migrate();
+    test_refuse();
+    test_views_refresh();
+
+    char path[128], err[512];
+    path_of(path, sizeof path, "main.db");
+    gl_store *s = NULL;
+    if (CHECK(gl_store_open(path, &s, err, sizeof err) == 0)) {
+        sqlite3 *db = raw_open(path);
+        test_device_session(s, db);
+        test_results(s, db);
+        test_has_ok(s, db);
+        test_latest(s, db);
+        test_formats(s);
+        sqlite3_close(db);
+        gl_store_close(s);
+    } else {
+        printf("open: %s\n", err);
+    }
+    remove_dir();
+    return t_done("store");
+}
