@@ -290,23 +290,25 @@ int gl_cmd_plan(int npaths, char **paths, const struct gl_run_opts *o, int list_
                 if (cnt[GL_JOB_NOT_BUILT])
                     printf(", variant not built yet");
                 printf("\n");
-                /* Why check() rejected launches, grouped by reason. */
+                /* Why check() rejected launches, grouped by reason (first 16 reasons). */
+                const char *why[16];
+                int why_n[16], nwhy = 0;
                 for (int ji = 0; ji < e->njobs; ji++) {
                     const struct gl_job *job = &e->jobs[ji];
                     if (job->section != si || job->v != v || !job->skip[0])
                         continue;
-                    int first = 1, same = 0;
-                    for (int jj = 0; jj < e->njobs; jj++) {
-                        const struct gl_job *o2 = &e->jobs[jj];
-                        if (o2->section == si && o2->v == v && strcmp(o2->skip, job->skip) == 0) {
-                            if (jj < ji)
-                                first = 0;
-                            same++;
-                        }
+                    int w = 0;
+                    while (w < nwhy && strcmp(why[w], job->skip) != 0)
+                        w++;
+                    if (w == nwhy && nwhy < 16) {
+                        why[nwhy] = job->skip;
+                        why_n[nwhy++] = 0;
                     }
-                    if (first)
-                        printf("         rejected %dx: %s\n", same, job->skip);
+                    if (w < nwhy)
+                        why_n[w]++;
                 }
+                for (int w = 0; w < nwhy; w++)
+                    printf("         rejected %dx: %s\n", why_n[w], why[w]);
             }
         }
         for (int ri = 0; ri < e->nrejects; ri++)
