@@ -1,27 +1,37 @@
 /* gpu_profiler.c - the CUPTI measurement engine (cupti/profiler.h): hardware
- * counters of one run through the CUPTI Range Profiler, user replay, one user
- * range around all of the run's launches, the L2 flushed before every pass, and
- * the optional drain range around a second flush right after the run.
+ * counters of runs through the CUPTI Range Profiler, user replay, the L2
+ * flushed before every run of every pass, and the optional drain measured on
+ * the flush right after each run. Runs come one at a time or in batches.
  *
- * Why user range and not auto range: a run can be many launches (grid = 1d or
- * block, a library call). One range per run makes CUPTI aggregate the counters
- * over the whole run, so ratios (hit rates, occupancy, % of peak) come out as the
- * whole run's ratio rather than something we would have to re-weight; launches
- * stay asynchronous (auto range synchronizes after every kernel); the counter data
- * holds 1 or 2 ranges whatever the launch count; and the flush needs no range to
- * be thrown away. The cost: gpu__time_duration.sum of a multi-launch run spans
- * first start to last end, gaps included - the same span the timing phase times.
+ * Two range modes, chosen per run:
+ * - a run that is one kernel launch gets AUTO ranges (one per kernel: flush,
+ *   run, flush), which is how Nsight Compute brackets a kernel; the counters
+ *   start and stop with the kernel itself.
+ * - a run of several launches (grid = 1d or block) or a library call gets one
+ *   USER range around all of its launches, so CUPTI aggregates the counters over
+ *   the whole run and ratios (hit rates, occupancy) come out as the whole run's
+ *   ratio rather than something we would have to re-weight. The cost: a user
+ *   range adds ~2 us to gpu__time_duration.sum and its boundaries add L2 traffic
+ *   (H100): negligible for multi-launch runs, which are long, but 30-50 % of a
+ *   5 us kernel (bench/ncu_agree) - why single kernels use auto ranges.
  *
  * Measured on the H100 (CUPTI 13.0), and why the code is the way it is:
  * - CUPTI packs counters into passes per ConfigAddMetrics call: names are
  *   validated one by one on a scratch host object, the configuration is built
- *   with one call (default set: 2 passes + 1 for the duration, not 9).
- * - In a pass with many counters PopRange waits for the GPU and the range ends
- *   ~10 us after the last kernel; gpu__time_duration.sum gets a pass of its own
- *   (see isolated()). Other *.pct_of_peak_sustained_elapsed metrics keep that
- *   ~10 us in their elapsed cycles: visible on runs shorter than ~1 ms.
+ *   with one call (default set: 2 passes, not 9).
+ * - In a user range with many counters PopRange waits for the GPU and the range
+ *   ends ~10 us after the last kernel: in user mode gpu__time_duration.sum gets
+ *   a pass of its own (see isolated()). Other *.pct_of_peak_sustained_elapsed
+ *   metrics keep that ~10 us in their elapsed cycles. Auto ranges need neither.
+ * - Cost: each collection session (SetConfig .. DecodeData) costs ~42 ms of
+ *   Start/Stop whatever it holds, plus ~1.5 ms per run per pass; the first
+ *   session of a range profiler object ~150 ms more. Hence batches (many runs
+ *   per session) and as few fresh objects as possible.
  * - One range profiler object per configuration (re-enabled on each glc_setup):
- *   reusing one across configurations crashed in cuptiRangeProfilerStart.
+ *   reusing one across configurations crashed in cuptiRangeProfilerStart; one
+ *   that ran an auto-range session refuses user ranges, so a mode change takes
+ *   a fresh object too - and every fresh object needs its counter-data size
+ *   asked again (size_counter_data), or Start crashes.
  *
  * No libcuda link: the plugin must load where there is no driver, so the current
  * CUcontext comes from cuCtxGetCurrent found through the runtime's
@@ -43,10 +53,61 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #define RANGE_RUN "gpulab_run"
 #define RANGE_DRAIN "gpulab_drain"
 #define SUGGESTIONS 3
+/* Range modes. AUTO: one range per kernel; a session of n runs is flush, run 1,
+ * flush, run 2, ..., run n, flush: 2n + 1 ranges, run i at 2i + 1, and the flush
+ * after it (its drain, and the next run's cold L2) at 2i + 2. USER: ranges named
+ * gpulab_run_<i> and gpulab_drain_<i> around each run's launches and the flush
+ * after them. */
+enum { MODE_USER = 0, MODE_AUTO = 1 };
+#define MAX_RANGES (2 * GLC_BATCH_MAX + 1)
+
+/* Where profiling time goes, summed over a worker's life and printed to stderr
+ * at shutdown when GPULAB_CUPTI_TRACE is set (for bench/ and for users asking
+ * why profiling is slow). */
+enum { T_REENABLE, T_SETCONFIG, T_CTRINIT, T_SYNC, T_START, T_FLUSH, T_RUN, T_RANGE, T_STOP,
+       T_DECODE, T_EVAL, T_TOTAL, T_N };
+static const char *const trace_name[T_N] = { "re-enable", "setconfig", "counterdata init",
+    "sync", "start", "flush", "run", "push/pop", "stop", "decode", "evaluate", "total" };
+static struct {
+    int on;
+    long profiles, passes, sessions;
+    double sum[T_N];
+} trace;
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* Add the time since *t0 to phase k and restart the clock. */
+static void lap(int k, double *t0)
+{
+    if (!trace.on)
+        return;
+    double t = now_s();
+    trace.sum[k] += t - *t0;
+    *t0 = t;
+}
+
+static void trace_print(void)
+{
+    if (!trace.on || trace.profiles == 0)
+        return;
+    fprintf(stderr, "gpulab cupti trace: %ld profiled runs in %ld sessions, %.2f passes/run; "
+            "ms per run:", trace.profiles, trace.sessions,
+            (double)trace.passes / (double)trace.profiles);
+    for (int k = 0; k < T_N; k++)
+        fprintf(stderr, "%s %s %.3f", k ? "," : "", trace_name[k],
+                trace.sum[k] * 1e3 / (double)trace.profiles);
+    fprintf(stderr, "\n");
+}
 
 static struct {
     int init_tried;            /* ensure_init ran (its outcome is kept) */
@@ -59,13 +120,16 @@ static struct {
     CUpti_RangeProfiler_Object *rp;  /* range profiler enabled on ctx */
     int broken;                /* a profile failed half-way: re-enable before the next */
     int configs_made;          /* configurations built on the current range profiler */
-    /* the current configuration (glc_setup) */
+    /* the current configuration (glc_setup): one per range mode, see MODE_* */
     int configured;
     char notready[GL_REASON_MAX];   /* why glc_profile cannot run */
-    glh_host *host;
-    uint8_t *config;
-    size_t config_size;
-    size_t passes;
+    struct mode_config {
+        glh_host *host;        /* built the image; evaluates its counter data */
+        uint8_t *config;
+        size_t config_size;
+        size_t passes;
+    } mode[2];
+    int last_mode;             /* mode of the last session on g.rp: -1 none yet */
     int n;                     /* metrics in the configuration */
     char names[GL_MAX_METRICS][GL_METRIC_NAME];
     const char *ptrs[GL_MAX_METRICS];
@@ -288,15 +352,14 @@ static CUptiResult reenable(void)
 
 static void drop_config(void)
 {
-    glh_destroy(g.host);
-    g.host = NULL;
-    free(g.config);
-    g.config = NULL;
-    g.config_size = 0;
+    for (int m = 0; m < 2; m++) {
+        glh_destroy(g.mode[m].host);
+        free(g.mode[m].config);
+        memset(&g.mode[m], 0, sizeof g.mode[m]);
+    }
     free(g.counter_data);
     g.counter_data = NULL;
     g.counter_size = 0;
-    g.passes = 0;
     g.n = 0;
     g.drain = 0;
     g.configured = 0;
@@ -491,32 +554,105 @@ static int validate_names(char *err, size_t errlen)
     return -2;
 }
 
-/* Metrics that get a pass of their own. gpu__time_duration measured in the
- * same range as many other counters comes out ~9 us long (H100, CUPTI 13.0:
- * programming the other counters at the range boundaries is timed too); alone in
- * its pass it matches Nsight Compute to ~1.5 us, and such a pass costs little
- * more than the run itself. */
+/* Metrics that get a pass of their own in user-range mode. gpu__time_duration
+ * measured in a user range shared with many other counters comes out ~9 us long
+ * (H100, CUPTI 13.0: programming the other counters at the range boundaries is
+ * timed too); alone in its pass it is ~2 us long. With auto ranges the counters
+ * start with the kernel and it shares a pass without bias (measured against ncu
+ * on the H100: median 0.03 % on bench/agree.conf), so auto mode needs one pass
+ * fewer. */
 static int isolated(const char *name)
 {
     return strncmp(name, "gpu__time_duration.", 19) == 0;
 }
 
-/* Configure h with every metric: the others in ONE call (CUPTI packs the
- * counters of one call into as few passes as it can: the GH100 default set needs
- * 2 passes this way, 9 when added one by one), then each isolated one alone. */
-static int add_all(glh_host *h)
+/* Configure h with every metric: in one call (CUPTI packs the counters of one
+ * call into as few passes as it can: the GH100 default set needs 2 passes this
+ * way, 9 when added one by one), with the isolated ones alone after it when
+ * isolate is set. */
+static int add_all(glh_host *h, int isolate)
 {
     const char *rest[GL_MAX_METRICS];
     int nrest = 0, rc = 0;
     for (int i = 0; i < g.n; i++)
-        if (!isolated(g.names[i]))
+        if (!isolate || !isolated(g.names[i]))
             rest[nrest++] = g.names[i];
     if (nrest > 0)
         rc = glh_add_metrics(h, rest, (size_t)nrest);
-    for (int i = 0; rc == 0 && i < g.n; i++)
+    for (int i = 0; isolate && rc == 0 && i < g.n; i++)
         if (isolated(g.names[i]))
             rc = glh_add_metrics(h, &g.ptrs[i], 1);
     return rc;
+}
+
+/* Host object, configuration image and pass count of one mode. 0 or -1 + err. */
+static int build_mode(int m, char *err, size_t errlen)
+{
+    struct mode_config *c = &g.mode[m];
+    int rc = glh_create(g.chip, g.avail, &c->host);
+    if (rc == 0)
+        rc = add_all(c->host, m == MODE_USER);
+    if (rc != 0) {
+        fmt(err, errlen, "CUPTI refused the metric set as a whole (%s)",
+            cupti_str((CUptiResult)rc));
+        return -1;
+    }
+    rc = glh_config_image(c->host, &c->config, &c->config_size);
+    if (rc == 0)
+        rc = glh_num_passes(c->config, c->config_size, &c->passes);
+    if (rc != 0 || c->passes == 0) {
+        fmt(err, errlen, "cannot build the counter configuration (%s)",
+            rc ? cupti_str((CUptiResult)rc) : "0 passes");
+        return -1;
+    }
+    return 0;
+}
+
+/* Size (and allocate) the counter data for the current range profiler object:
+ * cuptiRangeProfilerGetCounterDataSize also tells the object which metrics its
+ * counter data holds, so it is called again for every new object - without it a
+ * re-enabled object crashed in cuptiRangeProfilerStart (H100, CUPTI 13.0).
+ * 0, or -1 + err. */
+static int size_counter_data(char *err, size_t errlen)
+{
+    CUpti_RangeProfiler_GetCounterDataSize_Params sp;
+    memset(&sp, 0, sizeof sp);
+    sp.structSize = CUpti_RangeProfiler_GetCounterDataSize_Params_STRUCT_SIZE;
+    sp.pRangeProfilerObject = g.rp;
+    sp.pMetricNames = g.ptrs;
+    sp.numMetrics = (size_t)g.n;
+    sp.maxNumOfRanges = MAX_RANGES;
+    sp.maxNumRangeTreeNodes = MAX_RANGES;
+    CUptiResult cr = cuptiRangeProfilerGetCounterDataSize(&sp);
+    if (cr != CUPTI_SUCCESS) {
+        fmt(err, errlen, "cannot size the counter data (cuptiRangeProfilerGetCounterDataSize: %s)",
+            cupti_str(cr));
+        return -1;
+    }
+    if (g.counter_data && sp.counterDataSize == g.counter_size)
+        return 0;
+    free(g.counter_data);
+    g.counter_size = sp.counterDataSize;
+    g.counter_data = malloc(g.counter_size ? g.counter_size : 1);
+    if (!g.counter_data) {
+        fmt(err, errlen, "out of memory for the counter data (%zu bytes)", g.counter_size);
+        g.counter_size = 0;
+        return -1;
+    }
+    return 0;
+}
+
+/* A fresh range profiler object for the current configuration (after a failure,
+ * or to change the range mode). 0, or -1 + err. */
+static int fresh_object(char *err, size_t errlen)
+{
+    CUptiResult rc = reenable();
+    if (rc != CUPTI_SUCCESS) {
+        fmt(err, errlen, "cannot re-enable the range profiler (%s)", cupti_str(rc));
+        return -1;
+    }
+    g.last_mode = -1;
+    return size_counter_data(err, errlen);
 }
 
 int glc_setup(const struct gl_metric_req *req, char *err, size_t errlen)
@@ -533,6 +669,8 @@ int glc_setup(const struct gl_metric_req *req, char *err, size_t errlen)
         fmt(g.notready, sizeof g.notready, "%s", g.why);
         return -1;
     }
+    const char *ev = getenv("GPULAB_CUPTI_TRACE");
+    trace.on = ev && *ev && strcmp(ev, "0") != 0;
     int n = req->n < GL_MAX_METRICS ? req->n : GL_MAX_METRICS;
     for (int i = 0; i < n; i++)
         if (strncmp(req->names[i], "gpulab__", 8) != 0)
@@ -555,14 +693,8 @@ int glc_setup(const struct gl_metric_req *req, char *err, size_t errlen)
         drop_config();
         return -2;
     }
-    rc = glh_create(g.chip, g.avail, &g.host);
-    if (rc == 0)
-        rc = add_all(g.host);
-    if (rc != 0) {
-        fmt(err, errlen, "CUPTI refused the metric set as a whole (%s)",
-            cupti_str((CUptiResult)rc));
+    if (build_mode(MODE_AUTO, err, errlen) != 0 || build_mode(MODE_USER, err, errlen) != 0)
         goto fail;
-    }
     /* a fresh range profiler object per configuration (see the top comment) */
     if (g.configs_made++ > 0) {
         CUptiResult er = reenable();
@@ -571,71 +703,65 @@ int glc_setup(const struct gl_metric_req *req, char *err, size_t errlen)
             goto fail;
         }
     }
-    rc = glh_config_image(g.host, &g.config, &g.config_size);
-    if (rc == 0)
-        rc = glh_num_passes(g.config, g.config_size, &g.passes);
-    if (rc != 0 || g.passes == 0) {
-        fmt(err, errlen, "cannot build the counter configuration (%s)",
-            rc ? cupti_str((CUptiResult)rc) : "0 passes");
+    g.last_mode = -1;
+    if (size_counter_data(err, errlen) != 0)
         goto fail;
-    }
-    CUpti_RangeProfiler_GetCounterDataSize_Params sp;
-    memset(&sp, 0, sizeof sp);
-    sp.structSize = CUpti_RangeProfiler_GetCounterDataSize_Params_STRUCT_SIZE;
-    sp.pRangeProfilerObject = g.rp;
-    sp.pMetricNames = g.ptrs;
-    sp.numMetrics = (size_t)g.n;
-    sp.maxNumOfRanges = g.drain ? 2 : 1;
-    sp.maxNumRangeTreeNodes = (uint32_t)sp.maxNumOfRanges;
-    CUptiResult cr = cuptiRangeProfilerGetCounterDataSize(&sp);
-    if (cr != CUPTI_SUCCESS) {
-        fmt(err, errlen, "cannot size the counter data (cuptiRangeProfilerGetCounterDataSize: %s)",
-            cupti_str(cr));
-        goto fail;
-    }
-    g.counter_size = sp.counterDataSize;
-    g.counter_data = malloc(g.counter_size ? g.counter_size : 1);
-    if (!g.counter_data) {
-        fmt(err, errlen, "out of memory for the counter data (%zu bytes)", g.counter_size);
-        goto fail;
-    }
     g.configured = 1;
     g.notready[0] = '\0';
-    return (int)g.passes;
+    return (int)g.mode[MODE_AUTO].passes;
 fail:
     fmt(g.notready, sizeof g.notready, "%s", err && errlen ? err : "profiler set-up failed");
     drop_config();
     return -1;
 }
 
-/* ---- profiling one run ---------------------------------------------------------- */
+/* ---- profiling a batch of runs -------------------------------------------------- */
 
-static int rp_call(CUptiResult rc, const char *call, struct gl_result *r)
+static void reason_all(struct gl_result *const *r, int n, const char *f, ...)
+    __attribute__((format(printf, 3, 4)));
+static void reason_all(struct gl_result *const *r, int n, const char *f, ...)
+{
+    char buf[GL_REASON_MAX];
+    va_list ap;
+    va_start(ap, f);
+    vsnprintf(buf, sizeof buf, f, ap);
+    va_end(ap);
+    for (int i = 0; i < n; i++) {
+        r[i]->nmetrics = 0;
+        r[i]->passes = 0;
+        fmt(r[i]->metrics_reason, sizeof r[i]->metrics_reason, "%s", buf);
+    }
+}
+
+/* A failed CUPTI call: its reason into every run of the session. 1 = success. */
+static int rp_call(CUptiResult rc, const char *call, struct gl_result *const *r, int n)
 {
     if (rc == CUPTI_SUCCESS)
         return 1;
-    if (!unavailable_reason(rc, call, r->metrics_reason, sizeof r->metrics_reason))
-        fmt(r->metrics_reason, sizeof r->metrics_reason, "%s failed: %s", call, cupti_str(rc));
+    char buf[GL_REASON_MAX];
+    if (!unavailable_reason(rc, call, buf, sizeof buf))
+        fmt(buf, sizeof buf, "%s failed: %s", call, cupti_str(rc));
+    reason_all(r, n, "%s", buf);
     return 0;
 }
 
-static int push(const char *name, struct gl_result *r)
+static CUptiResult push(const char *name)
 {
     CUpti_RangeProfiler_PushRange_Params p;
     memset(&p, 0, sizeof p);
     p.structSize = CUpti_RangeProfiler_PushRange_Params_STRUCT_SIZE;
     p.pRangeProfilerObject = g.rp;
     p.pRangeName = name;
-    return rp_call(cuptiRangeProfilerPushRange(&p), "cuptiRangeProfilerPushRange", r);
+    return cuptiRangeProfilerPushRange(&p);
 }
 
-static int pop(struct gl_result *r)
+static CUptiResult pop(void)
 {
     CUpti_RangeProfiler_PopRange_Params p;
     memset(&p, 0, sizeof p);
     p.structSize = CUpti_RangeProfiler_PopRange_Params_STRUCT_SIZE;
     p.pRangeProfilerObject = g.rp;
-    return rp_call(cuptiRangeProfilerPopRange(&p), "cuptiRangeProfilerPopRange", r);
+    return cuptiRangeProfilerPopRange(&p);
 }
 
 static void stop_quietly(void)
@@ -647,47 +773,98 @@ static void stop_quietly(void)
     (void)cuptiRangeProfilerStop(&p);
 }
 
-/* One pass: flush, [run], and with the drain [flush]. Sets *all when CUPTI has
- * every pass it needs. */
-static int one_pass(const struct glc_replay *rp, struct gl_result *r, int *all)
+static void range_name(char *buf, size_t len, const char *what, int i)
 {
+    fmt(buf, len, "gpulab_%s_%d", what, i);
+}
+
+/* One pass over every run of the session (see MODE_*). Sets *all when CUPTI has
+ * every pass it needs. */
+static int one_pass(const struct glc_replay *const *rp, int n, int m, struct gl_result *const *r,
+                    int *all)
+{
+    double t0 = trace.on ? now_s() : 0.0;
     CUpti_RangeProfiler_Start_Params sp;
     memset(&sp, 0, sizeof sp);
     sp.structSize = CUpti_RangeProfiler_Start_Params_STRUCT_SIZE;
     sp.pRangeProfilerObject = g.rp;
-    if (!rp_call(cuptiRangeProfilerStart(&sp), "cuptiRangeProfilerStart", r))
+    if (!rp_call(cuptiRangeProfilerStart(&sp), "cuptiRangeProfilerStart", r, n))
         return 0;
-    /* inside Start/Stop but outside any range: whatever Start left in L2 goes too */
-    rp->flush(rp->ctx);
-    if (!push(RANGE_RUN, r)) {
-        stop_quietly();
-        return 0;
-    }
-    rp->run(rp->ctx);
-    int ok = pop(r);
-    if (ok && g.drain) {
-        ok = push(RANGE_DRAIN, r);
-        if (ok) {
-            rp->flush(rp->ctx);
-            ok = pop(r);
+    lap(T_START, &t0);
+    /* inside Start/Stop: whatever Start left in L2 goes too */
+    rp[0]->flush(rp[0]->ctx);
+    lap(T_FLUSH, &t0);
+    CUptiResult rc = CUPTI_SUCCESS;
+    const char *call = "";
+    char name[64];
+    for (int i = 0; i < n && rc == CUPTI_SUCCESS; i++) {
+        if (m == MODE_AUTO) {
+            rp[i]->run(rp[i]->ctx);
+            lap(T_RUN, &t0);
+            rp[i]->flush(rp[i]->ctx);
+            lap(T_FLUSH, &t0);
+            continue;
+        }
+        range_name(name, sizeof name, "run", i);
+        call = "cuptiRangeProfilerPushRange";
+        rc = push(name);
+        lap(T_RANGE, &t0);
+        if (rc != CUPTI_SUCCESS)
+            break;
+        rp[i]->run(rp[i]->ctx);
+        lap(T_RUN, &t0);
+        call = "cuptiRangeProfilerPopRange";
+        rc = pop();
+        lap(T_RANGE, &t0);
+        if (rc != CUPTI_SUCCESS)
+            break;
+        if (g.drain) {
+            range_name(name, sizeof name, "drain", i);
+            call = "cuptiRangeProfilerPushRange";
+            rc = push(name);
+            if (rc != CUPTI_SUCCESS)
+                break;
+            rp[i]->flush(rp[i]->ctx);
+            call = "cuptiRangeProfilerPopRange";
+            rc = pop();
+            lap(T_RANGE, &t0);
+        } else if (i + 1 < n) {
+            rp[i]->flush(rp[i]->ctx);   /* the next run's cold L2, outside any range */
+            lap(T_FLUSH, &t0);
         }
     }
-    if (!ok) {
+    if (rc != CUPTI_SUCCESS) {
         stop_quietly();
-        return 0;
+        return rp_call(rc, call, r, n);
     }
     CUpti_RangeProfiler_Stop_Params tp;
     memset(&tp, 0, sizeof tp);
     tp.structSize = CUpti_RangeProfiler_Stop_Params_STRUCT_SIZE;
     tp.pRangeProfilerObject = g.rp;
-    if (!rp_call(cuptiRangeProfilerStop(&tp), "cuptiRangeProfilerStop", r))
+    if (!rp_call(cuptiRangeProfilerStop(&tp), "cuptiRangeProfilerStop", r, n))
         return 0;
+    lap(T_STOP, &t0);
     *all = tp.isAllPassSubmitted != 0;
     return 1;
 }
 
-static int collect_passes(const struct glc_replay *rp, struct gl_result *r, int *passes)
+/* Every pass of one session of n runs in mode m, decoded. Passes in *passes. */
+static int collect_passes(const struct glc_replay *const *rp, int n, int m,
+                          struct gl_result *const *r, int *passes)
 {
+    double t0 = trace.on ? now_s() : 0.0;
+    /* A range profiler object that ran a session in one range mode refuses the
+     * other one afterwards (PushRange: INVALID_PARAMETER after an auto-range
+     * session, CUPTI 13.0): a fresh object when the mode changes. */
+    if (g.last_mode >= 0 && g.last_mode != m) {
+        char why[GL_REASON_MAX];
+        if (fresh_object(why, sizeof why) != 0) {
+            reason_all(r, n, "range mode change: %s", why);
+            return 0;
+        }
+        lap(T_REENABLE, &t0);
+    }
+    g.last_mode = m;
     CUpti_RangeProfiler_CounterDataImage_Initialize_Params ip;
     memset(&ip, 0, sizeof ip);
     ip.structSize = CUpti_RangeProfiler_CounterDataImage_Initialize_Params_STRUCT_SIZE;
@@ -695,55 +872,59 @@ static int collect_passes(const struct glc_replay *rp, struct gl_result *r, int 
     ip.counterDataSize = g.counter_size;
     ip.pCounterData = g.counter_data;
     if (!rp_call(cuptiRangeProfilerCounterDataImageInitialize(&ip),
-                 "cuptiRangeProfilerCounterDataImageInitialize", r))
+                 "cuptiRangeProfilerCounterDataImageInitialize", r, n))
         return 0;
+    lap(T_CTRINIT, &t0);
+    const struct mode_config *c = &g.mode[m];
     CUpti_RangeProfiler_SetConfig_Params cp;
     memset(&cp, 0, sizeof cp);
     cp.structSize = CUpti_RangeProfiler_SetConfig_Params_STRUCT_SIZE;
     cp.pRangeProfilerObject = g.rp;
-    cp.configSize = g.config_size;
-    cp.pConfig = g.config;
+    cp.configSize = c->config_size;
+    cp.pConfig = c->config;
     cp.counterDataImageSize = g.counter_size;
     cp.pCounterDataImage = g.counter_data;
-    cp.range = CUPTI_UserRange;
+    cp.range = m == MODE_AUTO ? CUPTI_AutoRange : CUPTI_UserRange;
     cp.replayMode = CUPTI_UserReplay;
-    cp.maxRangesPerPass = g.drain ? 2 : 1;
+    cp.maxRangesPerPass = m == MODE_AUTO ? (size_t)(2 * n + 1) : (size_t)(g.drain ? 2 * n : n);
     cp.numNestingLevels = 1;
     cp.minNestingLevel = 1;
     cp.passIndex = 0;
     cp.targetNestingLevel = 1;
-    if (!rp_call(cuptiRangeProfilerSetConfig(&cp), "cuptiRangeProfilerSetConfig", r))
+    if (!rp_call(cuptiRangeProfilerSetConfig(&cp), "cuptiRangeProfilerSetConfig", r, n))
         return 0;
+    lap(T_SETCONFIG, &t0);
     /* nothing of the timing phase may still run inside the first range */
     cudaError_t ce = cudaDeviceSynchronize();
     if (ce != cudaSuccess) {
-        fmt(r->metrics_reason, sizeof r->metrics_reason, "CUDA error before profiling: %s",
-            cudaGetErrorName(ce));
+        reason_all(r, n, "CUDA error before profiling: %s", cudaGetErrorName(ce));
         return 0;
     }
-    int all = 0, n = 0;
+    lap(T_SYNC, &t0);
+    int all = 0, k = 0;
     while (!all) {
-        if (n > (int)g.passes) {
-            fmt(r->metrics_reason, sizeof r->metrics_reason,
-                "CUPTI asked for more than the %zu passes it announced", g.passes);
+        if (k > (int)c->passes) {
+            reason_all(r, n, "CUPTI asked for more than the %zu passes it announced", c->passes);
             return 0;
         }
-        if (!one_pass(rp, r, &all))
+        if (!one_pass(rp, n, m, r, &all))
             return 0;
-        n++;
+        k++;
     }
+    if (trace.on)
+        t0 = now_s();
     CUpti_RangeProfiler_DecodeData_Params dp;
     memset(&dp, 0, sizeof dp);
     dp.structSize = CUpti_RangeProfiler_DecodeData_Params_STRUCT_SIZE;
     dp.pRangeProfilerObject = g.rp;
-    if (!rp_call(cuptiRangeProfilerDecodeData(&dp), "cuptiRangeProfilerDecodeData", r))
+    if (!rp_call(cuptiRangeProfilerDecodeData(&dp), "cuptiRangeProfilerDecodeData", r, n))
         return 0;
+    lap(T_DECODE, &t0);
     if (dp.numOfRangeDropped > 0) {
-        fmt(r->metrics_reason, sizeof r->metrics_reason, "CUPTI dropped %zu range(s)",
-            dp.numOfRangeDropped);
+        reason_all(r, n, "CUPTI dropped %zu range(s)", dp.numOfRangeDropped);
         return 0;
     }
-    *passes = n;
+    *passes = k;
     return 1;
 }
 
@@ -765,7 +946,8 @@ static long find_range(const char *name, size_t nranges)
     return -1;
 }
 
-static int evaluate(struct gl_result *r)
+/* Ranges decoded in the counter data, or -1 with every run's reason. */
+static long count_ranges(struct gl_result *const *r, int n)
 {
     CUpti_RangeProfiler_GetCounterDataInfo_Params ip;
     memset(&ip, 0, sizeof ip);
@@ -773,18 +955,18 @@ static int evaluate(struct gl_result *r)
     ip.pCounterDataImage = g.counter_data;
     ip.counterDataImageSize = g.counter_size;
     if (!rp_call(cuptiRangeProfilerGetCounterDataInfo(&ip), "cuptiRangeProfilerGetCounterDataInfo",
-                 r))
-        return 0;
-    long run = find_range(RANGE_RUN, ip.numTotalRanges);
-    long drain = g.drain ? find_range(RANGE_DRAIN, ip.numTotalRanges) : -1;
-    if (run < 0 || (g.drain && drain < 0)) {
-        fmt(r->metrics_reason, sizeof r->metrics_reason,
-            "profiled ranges missing (%zu range(s) decoded): did the run launch any kernel?",
-            ip.numTotalRanges);
-        return 0;
-    }
+                 r, n))
+        return -1;
+    return (long)ip.numTotalRanges;
+}
+
+/* Metrics of run i (range run, drain range drain or -1) into r. 1, or 0 with
+ * r's reason. */
+static int evaluate(int m, long run, long drain, struct gl_result *r, int passes)
+{
+    const struct mode_config *c = &g.mode[m];
     double v[GL_MAX_METRICS];
-    int rc = glh_evaluate(g.host, g.counter_data, g.counter_size, (size_t)run, g.ptrs,
+    int rc = glh_evaluate(c->host, g.counter_data, g.counter_size, (size_t)run, g.ptrs,
                           (size_t)g.n, v);
     if (rc != 0) {
         fmt(r->metrics_reason, sizeof r->metrics_reason,
@@ -794,7 +976,7 @@ static int evaluate(struct gl_result *r)
     double dv = NAN;
     if (g.drain) {
         const char *dw = GL_METRIC_DRAM_WRITE;
-        rc = glh_evaluate(g.host, g.counter_data, g.counter_size, (size_t)drain, &dw, 1, &dv);
+        rc = glh_evaluate(c->host, g.counter_data, g.counter_size, (size_t)drain, &dw, 1, &dv);
         if (rc != 0) {
             fmt(r->metrics_reason, sizeof r->metrics_reason,
                 "cuptiProfilerHostEvaluateToGpuValues (drain) failed: %s",
@@ -806,56 +988,144 @@ static int evaluate(struct gl_result *r)
     for (int i = 0; i < g.n && k < GL_MAX_METRICS; i++) {
         if (!g.stored[i] || !isfinite(v[i]))
             continue;   /* not measured: absent, never 0 */
-        struct gl_metric *m = &r->metrics[k++];
-        fmt(m->name, sizeof m->name, "%s", g.names[i]);
-        fmt(m->unit, sizeof m->unit, "%s", gl_metric_unit(g.names[i]));
-        m->value = v[i];
+        struct gl_metric *mt = &r->metrics[k++];
+        fmt(mt->name, sizeof mt->name, "%s", g.names[i]);
+        fmt(mt->unit, sizeof mt->unit, "%s", gl_metric_unit(g.names[i]));
+        mt->value = v[i];
     }
     if (g.drain && isfinite(dv) && k < GL_MAX_METRICS) {
-        struct gl_metric *m = &r->metrics[k++];
-        fmt(m->name, sizeof m->name, "%s", GL_METRIC_DRAIN);
-        fmt(m->unit, sizeof m->unit, "%s", gl_metric_unit(GL_METRIC_DRAIN));
-        m->value = dv;
+        struct gl_metric *mt = &r->metrics[k++];
+        fmt(mt->name, sizeof mt->name, "%s", GL_METRIC_DRAIN);
+        fmt(mt->unit, sizeof mt->unit, "%s", gl_metric_unit(GL_METRIC_DRAIN));
+        mt->value = dv;
     }
     r->nmetrics = k;
+    r->passes = passes;
     return 1;
 }
 
-int glc_profile(const struct glc_replay *rp, struct gl_result *r)
+/* One session: every run of rp[0..n) in mode m. 1 when it ran (each run then
+ * has its metrics or its own reason), 0 when the session failed (reasons set). */
+static int session(const struct glc_replay *const *rp, int n, int m, struct gl_result *const *r)
 {
-    r->passes = 0;
-    r->nmetrics = 0;
-    r->metrics_reason[0] = '\0';
+    double t0 = trace.on ? now_s() : 0.0, tall = t0;
+    double start0 = trace.sum[T_START], stop0 = trace.sum[T_STOP], total0 = trace.sum[T_TOTAL];
+    int passes = 0;
+    if (!collect_passes(rp, n, m, r, &passes)) {
+        g.broken = 1;
+        return 0;
+    }
+    if (trace.on)
+        t0 = now_s();
+    long nr = count_ranges(r, n);
+    if (nr < 0)
+        return 0;
+    if (m == MODE_AUTO && nr != 2L * n + 1) {
+        reason_all(r, n, "%ld kernel ranges decoded where %d runs of one kernel and their "
+                   "flushes make %d: did a run launch more or fewer kernels?", nr, n, 2 * n + 1);
+        return 0;
+    }
+    for (int i = 0; i < n; i++) {
+        long run, drain = -1;
+        char name[64];
+        if (m == MODE_AUTO) {
+            run = 2L * i + 1;
+            drain = g.drain ? 2L * i + 2 : -1;
+        } else {
+            range_name(name, sizeof name, "run", i);
+            run = find_range(name, (size_t)nr);
+            if (g.drain) {
+                range_name(name, sizeof name, "drain", i);
+                drain = find_range(name, (size_t)nr);
+            }
+            if (run < 0 || (g.drain && drain < 0)) {
+                fmt(r[i]->metrics_reason, sizeof r[i]->metrics_reason,
+                    "profiled ranges missing (%ld range(s) decoded): did the run launch any "
+                    "kernel?", nr);
+                continue;
+            }
+        }
+        if (!evaluate(m, run, drain, r[i], passes)) {
+            r[i]->nmetrics = 0;
+            r[i]->passes = 0;
+        }
+    }
+    lap(T_EVAL, &t0);
+    lap(T_TOTAL, &tall);
+    if (trace.on) {
+        fprintf(stderr, "gpulab cupti session: %s ranges, %d run(s), %d pass(es), counter data "
+                "%zu B: start %.2f ms, stop %.2f ms, whole %.2f ms\n",
+                m == MODE_AUTO ? "auto" : "user", n, passes, g.counter_size,
+                (trace.sum[T_START] - start0) * 1e3, (trace.sum[T_STOP] - stop0) * 1e3,
+                (trace.sum[T_TOTAL] - total0) * 1e3);
+        trace.sessions++;
+        trace.profiles += n;
+        trace.passes += (long)passes * n;
+    }
+    return 1;
+}
+
+int glc_profile_batch(const struct glc_replay *const *rp, struct gl_result *const *r, int n)
+{
+    if (n <= 0)
+        return 0;
+    for (int i = 0; i < n; i++) {
+        r[i]->passes = 0;
+        r[i]->nmetrics = 0;
+        r[i]->metrics_reason[0] = '\0';
+    }
+    if (n > GLC_BATCH_MAX) {
+        reason_all(r, n, "internal: %d runs in one profiling batch (at most %d)", n,
+                   GLC_BATCH_MAX);
+        return -1;
+    }
     if (!g.configured) {
-        fmt(r->metrics_reason, sizeof r->metrics_reason, "%s",
-            g.notready[0] ? g.notready : "profiler not set up");
+        reason_all(r, n, "%s", g.notready[0] ? g.notready : "profiler not set up");
         return -1;
     }
-    if (!rp || !rp->run || !rp->flush) {
-        fmt(r->metrics_reason, sizeof r->metrics_reason, "internal: incomplete replay callbacks");
-        return -1;
-    }
+    for (int i = 0; i < n; i++)
+        if (!rp[i] || !rp[i]->run || !rp[i]->flush) {
+            reason_all(r, n, "internal: incomplete replay callbacks");
+            return -1;
+        }
     if (g.broken) {
-        CUptiResult rc = reenable();
-        if (rc != CUPTI_SUCCESS) {
-            fmt(r->metrics_reason, sizeof r->metrics_reason,
-                "cannot re-enable the range profiler after an earlier failure: %s",
-                cupti_str(rc));
+        char why[GL_REASON_MAX];
+        if (fresh_object(why, sizeof why) != 0) {
+            reason_all(r, n, "after an earlier failure: %s", why);
             return -1;
         }
         g.broken = 0;
     }
-    int passes = 0;
-    if (!collect_passes(rp, r, &passes)) {
-        g.broken = 1;
-        return -1;
+    /* runs of one kernel in one auto-range session, the others in one user-range
+     * session; the current mode's session first (no re-enable between batches of
+     * the same kind) */
+    const struct glc_replay *grp[2][GLC_BATCH_MAX];
+    struct gl_result *gr[2][GLC_BATCH_MAX];
+    int cnt[2] = { 0, 0 };
+    for (int i = 0; i < n; i++) {
+        int m = rp[i]->single_kernel ? MODE_AUTO : MODE_USER;
+        grp[m][cnt[m]] = rp[i];
+        gr[m][cnt[m]++] = r[i];
     }
-    if (!evaluate(r)) {
-        r->nmetrics = 0;
-        return -1;
+    int first = g.last_mode == MODE_USER ? MODE_USER : MODE_AUTO;
+    int ok = 1;
+    for (int k = 0; k < 2; k++) {
+        int m = k == 0 ? first : 1 - first;
+        if (cnt[m] > 0 && !session(grp[m], cnt[m], m, gr[m]))
+            ok = 0;
     }
-    r->passes = passes;
-    return 0;
+    for (int i = 0; i < n; i++)
+        if (r[i]->nmetrics == 0) {
+            if (r[i]->metrics_reason[0] == '\0')
+                fmt(r[i]->metrics_reason, sizeof r[i]->metrics_reason, "profiling failed");
+            ok = 0;
+        }
+    return ok ? 0 : -1;
+}
+
+int glc_profile(const struct glc_replay *rp, struct gl_result *r)
+{
+    return glc_profile_batch(&rp, &r, 1);
 }
 
 /* ---- listing and shutdown --------------------------------------------------------- */
@@ -876,6 +1146,7 @@ int glc_list(void (*cb)(const char *name, void *ctx), void *ctx, char *err, size
 
 void glc_shutdown(void)
 {
+    trace_print();
     drop_config();
     if (g.rp) {
         CUpti_RangeProfiler_Disable_Params dp;

@@ -1,7 +1,7 @@
 /* profiler.h - the CUPTI measurement engine as the GPU harness sees it: set up the
- * Range Profiler once per worker for a metric list, then profile one run by
- * replaying it once per pass (user replay), with an L2 flush before each pass, and
- * evaluate every metric. Implemented in cupti/gpu_profiler.c (+ the C++ shim for
+ * Range Profiler once per worker for a metric list, then profile runs (one, or a
+ * batch together) by replaying them once per pass (user replay), with an L2 flush
+ * before each run in each pass, and evaluate every metric. Implemented in cupti/gpu_profiler.c (+ the C++ shim for
  * cupti_profiler_host.h). C header; must not include CUDA or CUPTI headers. */
 #ifndef GL_PROFILER_H
 #define GL_PROFILER_H
@@ -19,6 +19,8 @@ struct glc_replay {
     void (*run)(void *ctx);    /* every launch that makes up one run (all of a 1-D or single-block geometry) */
     void (*flush)(void *ctx);  /* read a buffer of >= 2x L2 size: leaves L2 holding clean lines */
     void *ctx;
+    int single_kernel;         /* 1: run() is exactly one kernel launch (auto range, as ncu);
+                                  0: several launches or a library call (one user range) */
 };
 
 /* After the CUDA context exists (cudaFree(0)); may be called again with another
@@ -28,9 +30,20 @@ struct glc_replay {
  * when a name is unknown to this GPU (err names it and the nearest valid ones). */
 int glc_setup(const struct gl_metric_req *req, char *err, size_t errlen);
 
-/* Profile one run. On success fills r->passes and r->metrics (names, units,
- * values; plus gpulab__dram__bytes_write_drain.sum when req->drain) and returns 0.
- * On failure leaves metrics empty, writes r->metrics_reason and returns -1. */
+/* Runs profiled together in one collection, at most. */
+#define GLC_BATCH_MAX 32
+
+/* Profile n runs (n <= GLC_BATCH_MAX) together: one collection session per range
+ * mode, each pass replaying every run of the session in turn with an L2 flush
+ * between them, so CUPTI's per-session cost (~45 ms on an H100, most of a lone
+ * run's profiling time) is paid once per batch. Every run's buffers must stay
+ * valid until this returns. On success fills each r[i]->passes and
+ * r[i]->metrics (names, units, values; plus gpulab__dram__bytes_write_drain.sum
+ * when req->drain). Returns 0 when every run has metrics, -1 when some have
+ * none: those carry r[i]->metrics_reason. */
+int glc_profile_batch(const struct glc_replay *const *rp, struct gl_result *const *r, int n);
+
+/* glc_profile_batch of one run. */
 int glc_profile(const struct glc_replay *rp, struct gl_result *r);
 
 /* Every counter metric name the current GPU supports. */

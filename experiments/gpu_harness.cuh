@@ -62,6 +62,8 @@ struct gh_job {
     gh_enqueue_fn enqueue;
     gh_reference_fn reference;
     const void *ctx;              /* the family's own data for enqueue/reference */
+    size_t ctx_size;              /* ... its size: plain values, copied when the run is
+                                     parked for a profiling batch (<= GH_CTX_MAX) */
     char lib_err[128];            /* set by enqueue on a library (non-CUDA) failure */
     /* set by the harness */
     struct gh_buf in[GH_MAX_IN];
@@ -107,9 +109,22 @@ int gh_check_launch(struct gl_result *r, const void *kernel, dim3 grid, dim3 blo
 int gh_fits_int(size_t n);
 
 /* Run the job: allocate, fill, copy, verify, time, measure resources, profile,
- * free. Fills j->r completely. Returns 0, or -1 when the CUDA context is
- * unusable afterwards (the worker must exit). */
+ * free. Fills j->r completely - except inside a profiling batch, where a run to
+ * be profiled is parked instead (its device buffers kept, j->r filled but for
+ * the metrics) and profiled with the others by gh_batch_end(). Returns 0, or -1
+ * when the CUDA context is unusable afterwards (the worker must exit). */
 int gh_execute(struct gh_job *j);
+
+/* Space for a parked run's copy of the family's ctx. */
+#define GH_CTX_MAX 256
+
+/* Open a profiling batch: gh_execute parks the runs it would profile (as many
+ * as GLC_BATCH_MAX, and as device memory allows) until gh_batch_end profiles
+ * them together and frees their buffers. Each parked run's j->r, j->p and j->t
+ * must stay valid until then. gh_batch_end returns 0, or -1 when the CUDA
+ * context is unusable (parked runs then carry the reason instead of metrics). */
+void gh_batch_begin(void);
+int gh_batch_end(void);
 
 /* ---- the families, as the plugin dispatches them --------------------------- */
 

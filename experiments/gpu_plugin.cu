@@ -223,6 +223,17 @@ static int plugin_run(const char *family, const char *variant, const struct gl_p
     return f->run(variant, p, t, r);
 }
 
+static void plugin_batch_begin(void)
+{
+    if (gh_device())
+        gh_batch_begin();
+}
+
+static int plugin_batch_end(void)
+{
+    return gh_device() ? gh_batch_end() : 0;
+}
+
 static int plugin_list_metrics(void (*cb)(const char *name, void *ctx), void *ctx, char *err,
                                size_t errlen)
 {
@@ -251,6 +262,8 @@ static const struct gl_gpu_api plugin_api = {
     plugin_has_variant,
     plugin_profiler_setup,
     plugin_run,
+    plugin_batch_begin,
+    plugin_batch_end,
     plugin_list_metrics,
     plugin_shutdown,
 };

@@ -265,6 +265,7 @@ static int mm_job(struct gh_job *j, struct mm_ctx *x, long m, long n, long p)
     j->tol_len = p;
     j->reference = mm_reference;
     j->ctx = x;
+    j->ctx_size = sizeof *x;
     return 1;
 }
 

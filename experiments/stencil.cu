@@ -135,6 +135,7 @@ static int prepare(struct gh_job *j, struct st_ctx *x, int shared)
     j->enqueue = enqueue_stencil;
     j->reference = st_reference;
     j->ctx = x;
+    j->ctx_size = sizeof *x;
     return gh_check_launch(r, j->kernel, j->grid, j->block, j->dyn_smem);
 }
 

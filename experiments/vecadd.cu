@@ -87,6 +87,7 @@ static int prepare(struct gh_job *j, struct va_ctx *x, int gridstride)
     j->enqueue = enqueue_vecadd;
     j->reference = va_reference;
     j->ctx = x;
+    j->ctx_size = sizeof *x;
     return gh_check_launch(r, j->kernel, j->grid, j->block, 0);
 }
 

@@ -2,6 +2,7 @@
  * is done, run the rest in the worker, store each result as it arrives, and say
  * what happened. Must not measure anything itself (the worker does). */
 #include "commands.h"
+#include "metric_sets.h"
 #include "progress.h"
 #include "registry.h"
 #include "sha256.h"
@@ -91,6 +92,110 @@ static int count_jobs(const struct gl_sweep *sw)
     return n;
 }
 
+/* What gl_cmd_run keeps while it walks the jobs. */
+struct run_state {
+    struct gl_sweep *sw;
+    gl_store *store;
+    struct gl_progress pg;
+    long long session;
+    const struct gl_config *c;
+    int n_ok, n_wrong, n_failed;
+    int batch_max;                  /* GPULAB_BATCH, 1..GL_BATCH_MAX */
+    /* GPU jobs waiting to run as one batch */
+    int npend;
+    const struct gl_job *pend[GL_BATCH_MAX];
+};
+
+/* Store a result and print its line. 0, or -1 when the store failed. */
+static int finish_job(struct run_state *st, const struct gl_job *job, const struct gl_result *res,
+                      double seconds)
+{
+    struct gl_run_key key;
+    char line[1024];
+    gl_sweep_key(st->sw, job, &key);
+    struct gl_run_info ri = { st->session, st->c->study, st->c->sections[job->section].name,
+                              &job->t, job->v->flops ? job->v->flops(&job->p) : -1,
+                              job->v->min_bytes ? job->v->min_bytes(&job->p) : -1 };
+    if (gl_store_result(st->store, &key, &ri, res) < 0) {
+        fprintf(stderr, "gpulab: store: %s\n", gl_store_errmsg(st->store));
+        st->n_failed++;
+        return -1;
+    }
+    if (res->status == GL_OK)
+        st->n_ok++;
+    else if (res->status == GL_WRONG)
+        st->n_wrong++;
+    else
+        st->n_failed++;
+    result_line(job, res, line, sizeof line);
+    gl_progress_finish(&st->pg, line, 1, seconds);
+    return 0;
+}
+
+/* A GPU job that profiles counters: worth batching with its neighbours. */
+static int batchable(const struct run_state *st, const struct gl_job *job)
+{
+    static struct gl_metric_req req;
+    char err[256];
+    if (st->batch_max < 2 || strcmp(job->v->device, "gpu") != 0 || st->sw->counters < 0)
+        return 0;
+    const char *spec = job->metrics && job->metrics[0] ? job->metrics : "default";
+    if (gl_metric_resolve(spec, &req, err, sizeof err) != 0)
+        return 0;
+    return req.n > 0 || req.drain;
+}
+
+static int same_metrics(const struct gl_job *a, const struct gl_job *b)
+{
+    const char *x = a->metrics && a->metrics[0] ? a->metrics : "default";
+    const char *y = b->metrics && b->metrics[0] ? b->metrics : "default";
+    return strcmp(x, y) == 0;
+}
+
+/* Run the pending batch and store its results. 0, or -1 to stop the sweep. */
+static int run_pending(struct run_state *st)
+{
+    static struct gl_job jobs[GL_BATCH_MAX];
+    static struct gl_result res[GL_BATCH_MAX];
+    char label[300], msg[400], err[2048];
+    int n = st->npend;
+    st->npend = 0;
+    if (n == 0)
+        return 0;
+    for (int i = 0; i < n; i++)
+        jobs[i] = *st->pend[i];
+    job_label(&jobs[0], label, sizeof label);
+    if (n > 1)
+        snprintf(msg, sizeof msg, "%s (+%d more, profiled together)", label, n - 1);
+    else
+        snprintf(msg, sizeof msg, "%s", label);
+    gl_progress_start(&st->pg, msg);
+    double t0 = gl_now();
+    int rc = gl_worker_run_batch(&st->sw->worker, jobs, n, res, err, sizeof err);
+    if (rc == -1) {
+        gl_progress_note(&st->pg, err);
+        st->n_failed++;
+        return -1;
+    }
+    if (rc == -2 || interrupted)
+        return -1;   /* the worker died of our Ctrl-C: nothing to store */
+    double each = (gl_now() - t0) / n;
+    for (int i = 0; i < n; i++)
+        if (finish_job(st, &jobs[i], &res[i], each) != 0)
+            return -1;
+    return 0;
+}
+
+/* GPULAB_BATCH: runs profiled together (1 = one at a time); default GL_BATCH_MAX. */
+static int batch_size(void)
+{
+    const char *e = getenv("GPULAB_BATCH");
+    if (!e || !*e)
+        return GL_BATCH_MAX;
+    long v = strtol(e, NULL, 10);
+    return v < 1 ? 1 : v > GL_BATCH_MAX ? GL_BATCH_MAX : (int)v;
+}
+
 int gl_cmd_run(int npaths, char **paths, const struct gl_run_opts *o)
 {
     char err[2048];
@@ -117,9 +222,13 @@ int gl_cmd_run(int npaths, char **paths, const struct gl_run_opts *o)
     sigaction(SIGINT, &sa, NULL);
     sigaction(SIGTERM, &sa, NULL);
 
-    struct gl_progress pg;
-    gl_progress_init(&pg, stdout, count_jobs(&sw));
-    int n_ok = 0, n_wrong = 0, n_failed = 0, n_done = 0, n_rejected = 0, n_nogpu = 0, n_notbuilt = 0;
+    struct run_state st;
+    memset(&st, 0, sizeof st);
+    st.sw = &sw;
+    st.store = store;
+    st.batch_max = batch_size();
+    gl_progress_init(&st.pg, stdout, count_jobs(&sw));
+    int n_done = 0, n_rejected = 0, n_nogpu = 0, n_notbuilt = 0;
     char host[128], *argv_text = gl_join_argv(o->argc, o->argv);
     gl_hostname(host, sizeof host);
     static struct gl_result res;
@@ -133,9 +242,12 @@ int gl_cmd_run(int npaths, char **paths, const struct gl_run_opts *o)
         long long session = gl_store_session_begin(store, &si);
         if (session < 0) {
             fprintf(stderr, "gpulab: cannot record the session: %s\n", gl_store_errmsg(store));
-            n_failed++;
+            st.n_failed++;
             break;
         }
+        st.session = session;
+        st.c = c;
+        st.npend = 0;
         for (int ji = 0; ji < sw.exps[ci].njobs && !interrupted; ji++) {
             const struct gl_job *job = &sw.exps[ci].jobs[ji];
             struct gl_run_key key;
@@ -148,15 +260,15 @@ int gl_cmd_run(int npaths, char **paths, const struct gl_run_opts *o)
             switch (gl_sweep_state(&sw, store, job)) {
             case GL_JOB_DONE:
                 n_done++;
-                gl_progress_finish(&pg, NULL, 0, 0);
+                gl_progress_finish(&st.pg, NULL, 0, 0);
                 continue;
             case GL_JOB_NO_GPU:
                 n_nogpu++;
-                gl_progress_finish(&pg, NULL, 0, 0);
+                gl_progress_finish(&st.pg, NULL, 0, 0);
                 continue;
             case GL_JOB_NOT_BUILT:
                 n_notbuilt++;
-                gl_progress_finish(&pg, NULL, 0, 0);
+                gl_progress_finish(&st.pg, NULL, 0, 0);
                 continue;
             case GL_JOB_REJECTED:
                 n_rejected++;
@@ -168,46 +280,37 @@ int gl_cmd_run(int npaths, char **paths, const struct gl_run_opts *o)
                     snprintf(res.metrics_reason, sizeof res.metrics_reason, "not run: %.240s", job->skip);
                     if (gl_store_result(store, &key, &ri, &res) < 0) {
                         fprintf(stderr, "gpulab: store: %s\n", gl_store_errmsg(store));
-                        n_failed++;
+                        st.n_failed++;
                     }
                     snprintf(line, sizeof line, "%s  skipped: %s", label, job->skip);
-                    gl_progress_finish(&pg, line, 0, 0);
+                    gl_progress_finish(&st.pg, line, 0, 0);
                 } else {
-                    gl_progress_finish(&pg, NULL, 0, 0);
+                    gl_progress_finish(&st.pg, NULL, 0, 0);
                 }
                 continue;
             case GL_JOB_RUN:
                 break;
             }
-            gl_progress_start(&pg, label);
-            double t0 = gl_now();
-            if (gl_worker_run(&sw.worker, job, &res, err, sizeof err) != 0) {
-                gl_progress_note(&pg, err);
-                n_failed++;
+            /* GPU runs with counters wait to be run as one batch (profiled together) */
+            int b = batchable(&st, job);
+            if (st.npend > 0 && (!b || st.npend >= st.batch_max ||
+                                 !same_metrics(st.pend[0], job)) && run_pending(&st) != 0) {
                 interrupted = 1;
                 break;
             }
-            if (interrupted)
-                break;   /* the worker died of our Ctrl-C: nothing to store */
-            if (gl_store_result(store, &key, &ri, &res) < 0) {
-                fprintf(stderr, "gpulab: store: %s\n", gl_store_errmsg(store));
-                n_failed++;
+            st.pend[st.npend++] = job;
+            if (!b && run_pending(&st) != 0) {
                 interrupted = 1;
                 break;
             }
-            if (res.status == GL_OK)
-                n_ok++;
-            else if (res.status == GL_WRONG)
-                n_wrong++;
-            else
-                n_failed++;
-            result_line(job, &res, line, sizeof line);
-            gl_progress_finish(&pg, line, 1, gl_now() - t0);
         }
+        if (!interrupted && run_pending(&st) != 0)
+            interrupted = 1;
         gl_store_session_end(store, session);
     }
-    gl_progress_end(&pg);
+    gl_progress_end(&st.pg);
     free(argv_text);
+    int n_ok = st.n_ok, n_wrong = st.n_wrong, n_failed = st.n_failed;
 
     printf("gpulab: %d ran (%d ok, %d wrong, %d failed), %d already done, %d rejected by check",
            n_ok + n_wrong + n_failed, n_ok, n_wrong, n_failed, n_done, n_rejected);

@@ -7,7 +7,7 @@
 
 #include "gpulab.h"
 
-#define GL_GPU_ABI 1
+#define GL_GPU_ABI 2
 #define GL_GPU_SYMBOL "gpulab_gpu_api"
 
 /* The metrics to collect for each run of a sweep. */
@@ -33,6 +33,13 @@ struct gl_gpu_api {
      * context is unusable afterwards (sticky error): the worker must exit. */
     int (*run)(const char *family, const char *variant, const struct gl_params *p,
                const struct gl_timing *t, struct gl_result *r);
+    /* Between batch_begin and batch_end, run() leaves the runs it would profile
+     * parked (r filled but for the metrics; r, p and t must stay valid), and
+     * batch_end profiles them together - CUPTI's per-collection cost is paid once
+     * per batch instead of once per run - and frees them. batch_end returns 0, or
+     * -1 when the CUDA context is unusable (the worker must exit). */
+    void (*batch_begin)(void);
+    int (*batch_end)(void);
     /* Call cb for each counter metric name the GPU supports (gpulab metrics). */
     int (*list_metrics)(void (*cb)(const char *name, void *ctx), void *ctx,
                         char *err, size_t errlen);

@@ -17,7 +17,10 @@
 #include <unistd.h>
 
 /* MSG_RESULT_LAST: a result after which the worker exits (sticky CUDA error). */
-enum { MSG_JOB = 1, MSG_METRICS, MSG_QUIT, MSG_READY, MSG_RESULT, MSG_RESULT_LAST, MSG_METRICS_REPLY };
+/* MSG_BATCH: several jobs whose results come back in order once all have run
+ * (their profiling is done together at the end). */
+enum { MSG_JOB = 1, MSG_METRICS, MSG_QUIT, MSG_READY, MSG_RESULT, MSG_RESULT_LAST, MSG_METRICS_REPLY,
+       MSG_BATCH };
 
 struct msg_hdr {
     int type;
@@ -105,8 +108,24 @@ static int child_setup_metrics(struct child_state *cs, const char *spec, char *e
     return rc;
 }
 
+/* Why a run has no metrics, where nothing more specific was said. */
+static void child_metrics_reason(const struct child_state *cs, struct gl_result *r)
+{
+    if (r->nmetrics != 0 || r->metrics_reason[0] != '\0')
+        return;
+    if (cs->counters == 0)
+        snprintf(r->metrics_reason, sizeof r->metrics_reason, "not requested (metrics = none)");
+    else if (cs->counters < 0)
+        snprintf(r->metrics_reason, sizeof r->metrics_reason, "counters unavailable: %.200s",
+                 cs->counters_why);
+    else if (r->status != GL_OK)
+        snprintf(r->metrics_reason, sizeof r->metrics_reason, "not profiled: run was not ok");
+}
+
+/* Run one job. in_batch: inside batch_begin/batch_end (GPU runs are profiled at
+ * batch_end; call child_metrics_reason after it). */
 static void child_run_job(struct child_state *cs, const struct gl_job *job, struct gl_result *r,
-                          int *fatal)
+                          int in_batch, int *fatal)
 {
     memset(r, 0, sizeof *r);
     r->max_rel_err = -1;
@@ -127,23 +146,47 @@ static void child_run_job(struct child_state *cs, const struct gl_job *job, stru
     const char *spec = (job->metrics && job->metrics[0]) ? job->metrics : "default";
     if (strcmp(spec, cs->current_spec) != 0) {
         char err[1024];
+        if (in_batch && cs->api->batch_end() != 0) {   /* parked runs use the old set */
+            *fatal = 1;
+            r->status = GL_FAILED;
+            snprintf(r->reason, sizeof r->reason, "CUDA context lost before the run");
+            return;
+        }
         int rc = child_setup_metrics(cs, spec, err, sizeof err);
         snprintf(cs->current_spec, sizeof cs->current_spec, "%s", spec);
         cs->counters = rc;
         if (rc < 0)
             snprintf(cs->counters_why, sizeof cs->counters_why, "%.250s", err);
+        if (in_batch)
+            cs->api->batch_begin();
     }
     if (cs->api->run(v->family, v->name, &job->p, &job->t, r) != 0)
         *fatal = 1;
-    if (r->nmetrics == 0 && r->metrics_reason[0] == '\0') {
-        if (cs->counters == 0)
-            snprintf(r->metrics_reason, sizeof r->metrics_reason, "not requested (metrics = none)");
-        else if (cs->counters < 0)
-            snprintf(r->metrics_reason, sizeof r->metrics_reason, "counters unavailable: %.200s",
-                     cs->counters_why);
-        else if (r->status != GL_OK)
-            snprintf(r->metrics_reason, sizeof r->metrics_reason, "not profiled: run was not ok");
+    if (!in_batch)
+        child_metrics_reason(cs, r);
+}
+
+/* The jobs of a MSG_BATCH: run in order (GPU runs parked for profiling), profile
+ * the parked ones together, send every result. Returns 1 when the worker must
+ * exit (sticky CUDA error). */
+static int child_run_batch(struct child_state *cs, int out, const struct gl_job *jobs, int n,
+                           struct gl_result *res)
+{
+    int fatal = 0, done = 0;
+    int batching = cs->gpu_ok && cs->api;
+    if (batching)
+        cs->api->batch_begin();
+    for (; done < n && !fatal; done++)
+        child_run_job(cs, &jobs[done], &res[done], batching, &fatal);
+    if (batching && cs->api->batch_end() != 0)
+        fatal = 1;
+    for (int i = 0; i < done; i++) {
+        child_metrics_reason(cs, &res[i]);
+        int last = fatal && i == done - 1;
+        if (send_msg(out, last ? MSG_RESULT_LAST : MSG_RESULT, &res[i], sizeof res[i]) != 0)
+            _exit(2);
     }
+    return fatal;
 }
 
 static void child_main(int in, int out, int want_gpu)
@@ -174,6 +217,8 @@ static void child_main(int in, int out, int want_gpu)
 
     static struct gl_job job;
     static struct gl_result res;
+    static struct gl_job bjobs[GL_BATCH_MAX];
+    static struct gl_result bres[GL_BATCH_MAX];
     for (;;) {
         struct msg_hdr h;
         if (read_all(in, &h, sizeof h, 0) != 0)
@@ -201,10 +246,19 @@ static void child_main(int in, int out, int want_gpu)
                 _exit(2);
             continue;
         }
+        if (h.type == MSG_BATCH) {
+            int n = h.len / (int)sizeof bjobs[0];
+            if (n < 1 || n > GL_BATCH_MAX || h.len != n * (int)sizeof bjobs[0] ||
+                read_all(in, bjobs, (size_t)h.len, 0) != 0)
+                _exit(2);
+            if (child_run_batch(&cs, out, bjobs, n, bres))
+                _exit(3);
+            continue;
+        }
         if (h.type != MSG_JOB || h.len != (int)sizeof job || read_all(in, &job, sizeof job, 0) != 0)
             _exit(2);
         int fatal = 0;
-        child_run_job(&cs, &job, &res, &fatal);
+        child_run_job(&cs, &job, &res, 0, &fatal);
         if (send_msg(out, fatal ? MSG_RESULT_LAST : MSG_RESULT, &res, sizeof res) != 0)
             _exit(2);
         if (fatal)
@@ -217,23 +271,28 @@ static void child_main(int in, int out, int want_gpu)
 
 /* ---- parent ----------------------------------------------------------------- */
 
-static void reap(struct gl_worker *w, int kill_it, char *why, size_t whylen)
+/* Close the pipes and wait for the worker (killing it first if kill_it); why
+ * says how it ended. Returns the signal that ended it, or 0. */
+static int reap(struct gl_worker *w, int kill_it, char *why, size_t whylen)
 {
-    int status = 0;
+    int status = 0, sig = 0;
     if (w->pid <= 0)
-        return;
+        return 0;
     if (kill_it)
         kill(w->pid, SIGKILL);
     close(w->to_child);
     close(w->from_child);
-    if (waitpid(w->pid, &status, 0) == w->pid && why) {
+    if (waitpid(w->pid, &status, 0) == w->pid) {
         if (WIFSIGNALED(status))
+            sig = WTERMSIG(status);
+        if (why && WIFSIGNALED(status))
             snprintf(why, whylen, "worker killed by signal %d (%s)", WTERMSIG(status),
                      strsignal(WTERMSIG(status)));
-        else if (WIFEXITED(status))
+        else if (why && WIFEXITED(status))
             snprintf(why, whylen, "worker exited with status %d", WEXITSTATUS(status));
     }
     w->pid = 0;
+    return sig;
 }
 
 int gl_worker_start(struct gl_worker *w, int want_gpu, char *err, size_t errlen)
@@ -352,6 +411,56 @@ int gl_worker_run(struct gl_worker *w, const struct gl_job *job, struct gl_resul
     /* A worker that hit a sticky CUDA error exits right after its result. */
     if (h.type == MSG_RESULT_LAST)
         reap(w, 0, NULL, 0);
+    return 0;
+}
+
+int gl_worker_run_batch(struct gl_worker *w, const struct gl_job *jobs, int n,
+                        struct gl_result *res, char *err, size_t errlen)
+{
+    if (n == 1)
+        return gl_worker_run(w, &jobs[0], &res[0], err, errlen);
+    if (n < 1 || n > GL_BATCH_MAX) {
+        snprintf(err, errlen, "internal: batch of %d jobs", n);
+        return -1;
+    }
+    if (w->pid <= 0 && gl_worker_start(w, w->want_gpu, err, errlen) != 0)
+        return -1;
+    int len = n * (int)sizeof jobs[0];
+    int sent = send_msg(w->to_child, MSG_BATCH, jobs, len);
+    if (sent != 0) {   /* the worker went away between jobs: start another, once */
+        reap(w, 1, NULL, 0);
+        if (gl_worker_start(w, w->want_gpu, err, errlen) != 0)
+            return -1;
+        sent = send_msg(w->to_child, MSG_BATCH, jobs, len);
+    }
+    double timeout = 0;
+    for (int i = 0; i < n; i++)
+        timeout += jobs[i].t.timeout_s > 0 ? jobs[i].t.timeout_s : 600.0;
+    double deadline = gl_now() + timeout;
+    int got = 0, last = 0;
+    while (sent == 0 && got < n && !last) {
+        struct msg_hdr h;
+        int rc = read_all(w->from_child, &h, sizeof h, deadline);
+        if (rc != 0 || (h.type != MSG_RESULT && h.type != MSG_RESULT_LAST) ||
+            h.len != (int)sizeof res[got] ||
+            read_all(w->from_child, &res[got], sizeof res[got], deadline) != 0)
+            break;
+        last = h.type == MSG_RESULT_LAST;
+        got++;
+    }
+    if (got == n && !last)
+        return 0;
+    /* The worker exited after a sticky CUDA error (last), crashed, hung or was
+     * interrupted: what came back is kept; the rest run one at a time on a fresh
+     * worker, so that a crash or hang is pinned on the job that causes it. */
+    /* SIGKILL changes nothing for a worker that already exited (its status is
+     * kept), so this learns whether Ctrl-C ended it */
+    int sig = reap(w, !last, NULL, 0);
+    if (sig == SIGINT)
+        return -2;   /* Ctrl-C: the caller stops */
+    for (int i = got; i < n; i++)
+        if (gl_worker_run(w, &jobs[i], &res[i], err, errlen) != 0)
+            return -1;
     return 0;
 }
 

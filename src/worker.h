@@ -1,6 +1,6 @@
 /* worker.h - the worker process that runs jobs for the parent. The parent forks it
- * before any CUDA call, sends one job at a time over a pipe and reads the result
- * back; a crash, a sticky CUDA error or a watchdog timeout kills only the worker,
+ * before any CUDA call, sends one job (or one batch of jobs) at a time over a
+ * pipe and reads the results back; a crash, a sticky CUDA error or a watchdog timeout kills only the worker,
  * which is restarted for the next job. The parent stays the only SQLite writer.
  * Must not touch the store, print progress or parse configs. */
 #ifndef GL_WORKER_H
@@ -43,6 +43,19 @@ int gl_worker_metrics(struct gl_worker *w, const char *spec, char *err, size_t e
  * could be started (err says why). */
 int gl_worker_run(struct gl_worker *w, const struct gl_job *job, struct gl_result *r,
                   char *err, size_t errlen);
+
+/* Jobs sent to the worker together, at most: their GPU runs are profiled in one
+ * CUPTI collection (cupti/profiler.h, GLC_BATCH_MAX). */
+#define GL_BATCH_MAX 16
+
+/* Run n jobs (n <= GL_BATCH_MAX) as one batch: every job is timed and verified
+ * in turn, then the GPU runs are profiled together. Fills res[0..n). If the
+ * worker dies or hangs during the batch, the jobs without a result are run
+ * again one at a time (as gl_worker_run), so a crash is recorded on the job
+ * that causes it. 0; -1 if no worker could be started (err says why); -2 if
+ * the worker was interrupted by SIGINT (nothing in res is to be stored). */
+int gl_worker_run_batch(struct gl_worker *w, const struct gl_job *jobs, int n,
+                        struct gl_result *res, char *err, size_t errlen);
 
 void gl_worker_stop(struct gl_worker *w);
 

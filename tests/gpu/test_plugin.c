@@ -233,11 +233,71 @@ static void test_profiled(void)
         printf("  %s = %g %s\n", res.metrics[i].name, res.metrics[i].value, res.metrics[i].unit);
     params(&p, 128, 16, 1, "block", "device");
     ok_run("matmul", "global", &p, 128, 64, 1);
-    CHECK(res.passes == passes && res.nmetrics >= 2);
+    /* many launches: one user range, where the duration has a pass of its own */
+    CHECK(res.passes >= passes && res.nmetrics >= 2);
     for (int i = 0; i < res.nmetrics; i++)
         if (strcmp(res.metrics[i].name, "dram__bytes_read.sum") == 0)
             CHECK(res.metrics[i].value > 0.0);
     req.n = 0;
+    CHECK(api->profiler_setup(&req, err, sizeof err) == 0);
+}
+
+static double metric(const struct gl_result *r, const char *name)
+{
+    for (int i = 0; i < r->nmetrics; i++)
+        if (strcmp(r->metrics[i].name, name) == 0)
+            return r->metrics[i].value;
+    return -1.0;
+}
+
+/* A profiling batch: runs of one kernel (auto ranges) and of many launches (a
+ * user range) parked between batch_begin and batch_end, profiled together, each
+ * with its own metrics - the same as when profiled alone. */
+static void test_batch(void)
+{
+    static struct gl_metric_req req;
+    static struct gl_result br[4];
+    static struct gl_params bp[4];
+    static const char *const fam[4] = { "vecadd", "matmul", "stencil", "matmul" };
+    static const char *const var[4] = { "global", "global", "shared", "shared" };
+    char err[1024] = "";
+    memset(&req, 0, sizeof req);
+    req.n = 3;
+    snprintf(req.names[0], sizeof req.names[0], "gpu__time_duration.sum");
+    snprintf(req.names[1], sizeof req.names[1], "dram__bytes_read.sum");
+    snprintf(req.names[2], sizeof req.names[2], "l1tex__t_sector_hit_rate.pct");
+    req.drain = 1;
+    int passes = api->profiler_setup(&req, err, sizeof err);
+    printf("profiler_setup (batch): %d %s\n", passes, err);
+    if (!CHECK(passes >= 1))
+        return;
+    params(&bp[0], 1L << 22, 256, GL_UNSET, NULL, "device");
+    params(&bp[1], 256, 16, 1, "2d", "device");
+    params(&bp[2], 1000, 16, 1, NULL, "device");
+    bp[2].r = 2;
+    params(&bp[3], 128, 16, 1, "1d", "managed");
+    api->batch_begin();
+    for (int i = 0; i < 4; i++)
+        CHECK(api->run(fam[i], var[i], &bp[i], &tm, &br[i]) == 0);
+    for (int i = 0; i < 4; i++)   /* parked: timed and verified, not yet profiled */
+        CHECK(br[i].status == GL_OK && br[i].nsamples > 0 && br[i].nmetrics == 0);
+    CHECK(api->batch_end() == 0);
+    for (int i = 0; i < 4; i++) {
+        printf("batch %s/%s: passes %d, %d metrics%s%s\n", fam[i], var[i], br[i].passes,
+               br[i].nmetrics, br[i].metrics_reason[0] ? ": " : "", br[i].metrics_reason);
+        CHECK(br[i].passes >= passes && br[i].nmetrics == 4);
+        CHECK(metric(&br[i], "gpu__time_duration.sum") > 0.0);
+        CHECK(metric(&br[i], "gpulab__dram__bytes_write_drain.sum") >= 0.0);
+    }
+    /* 3 x 16 MiB in and out of a 4M-float vecadd: read from DRAM, batched or not */
+    double batched = metric(&br[0], "dram__bytes_read.sum");
+    CHECK(api->run(fam[0], var[0], &bp[0], &tm, &res) == 0);
+    double alone = metric(&res, "dram__bytes_read.sum");
+    printf("vecadd dram read: batched %.0f, alone %.0f\n", batched, alone);
+    CHECK(batched > 0.9 * 2 * 16777216.0 && alone > 0.9 * 2 * 16777216.0);
+    CHECK(batched < 1.02 * alone && alone < 1.02 * batched);
+    req.n = 0;
+    req.drain = 0;
     CHECK(api->profiler_setup(&req, err, sizeof err) == 0);
 }
 
@@ -289,6 +349,7 @@ int main(void)
     test_stencil();
     test_vecadd();
     test_profiled();
+    test_batch();
 
     int count = 0;
     err[0] = '\0';
