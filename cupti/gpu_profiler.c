@@ -1123,10 +1123,6 @@ int glc_profile_batch(const struct glc_replay *const *rp, struct gl_result *cons
     return ok ? 0 : -1;
 }
 
-int glc_profile(const struct glc_replay *rp, struct gl_result *r)
-{
-    return glc_profile_batch(&rp, &r, 1);
-}
 
 /* ---- listing and shutdown --------------------------------------------------------- */
 

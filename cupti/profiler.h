@@ -43,8 +43,6 @@ int glc_setup(const struct gl_metric_req *req, char *err, size_t errlen);
  * none: those carry r[i]->metrics_reason. */
 int glc_profile_batch(const struct glc_replay *const *rp, struct gl_result *const *r, int n);
 
-/* glc_profile_batch of one run. */
-int glc_profile(const struct glc_replay *rp, struct gl_result *r);
 
 /* Every counter metric name the current GPU supports. */
 int glc_list(void (*cb)(const char *name, void *ctx), void *ctx, char *err, size_t errlen);

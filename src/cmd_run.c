@@ -101,6 +101,8 @@ struct run_state {
     const struct gl_config *c;
     int n_ok, n_wrong, n_failed;
     int batch_max;                  /* GPULAB_BATCH, 1..GL_BATCH_MAX */
+    const char *spec_seen;          /* metrics text batchable() resolved last ... */
+    int spec_checked, spec_profiles;  /* ... and whether it collects counters */
     /* GPU jobs waiting to run as one batch */
     int npend;
     const struct gl_job *pend[GL_BATCH_MAX];
@@ -132,17 +134,22 @@ static int finish_job(struct run_state *st, const struct gl_job *job, const stru
     return 0;
 }
 
-/* A GPU job that profiles counters: worth batching with its neighbours. */
-static int batchable(const struct run_state *st, const struct gl_job *job)
+/* A GPU job that profiles counters: worth batching with its neighbours. The
+ * spec is resolved once per distinct text (jobs of a section share it). */
+static int batchable(struct run_state *st, const struct gl_job *job)
 {
     static struct gl_metric_req req;
     char err[256];
     if (st->batch_max < 2 || strcmp(job->v->device, "gpu") != 0 || st->sw->counters < 0)
         return 0;
-    const char *spec = job->metrics && job->metrics[0] ? job->metrics : "default";
-    if (gl_metric_resolve(spec, &req, err, sizeof err) != 0)
-        return 0;
-    return req.n > 0 || req.drain;
+    if (job->metrics != st->spec_seen || !st->spec_checked) {
+        const char *spec = job->metrics && job->metrics[0] ? job->metrics : "default";
+        st->spec_profiles = gl_metric_resolve(spec, &req, err, sizeof err) == 0 &&
+                            (req.n > 0 || req.drain);
+        st->spec_seen = job->metrics;
+        st->spec_checked = 1;
+    }
+    return st->spec_profiles;
 }
 
 static int same_metrics(const struct gl_job *a, const struct gl_job *b)

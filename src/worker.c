@@ -358,6 +358,20 @@ int gl_worker_metrics(struct gl_worker *w, const char *spec, char *err, size_t e
     return rep.rc;
 }
 
+/* Send a message to the worker; a worker that went away between jobs is
+ * replaced, once. 0 sent; 1 not sent (the worker is gone); -1 no worker could
+ * be started (err says why). */
+static int send_or_restart(struct gl_worker *w, int type, const void *payload, int len, char *err,
+                           size_t errlen)
+{
+    if (send_msg(w->to_child, type, payload, len) == 0)
+        return 0;
+    reap(w, 1, NULL, 0);
+    if (gl_worker_start(w, w->want_gpu, err, errlen) != 0)
+        return -1;
+    return send_msg(w->to_child, type, payload, len) == 0 ? 0 : 1;
+}
+
 int gl_worker_run(struct gl_worker *w, const struct gl_job *job, struct gl_result *r,
                   char *err, size_t errlen)
 {
@@ -366,13 +380,9 @@ int gl_worker_run(struct gl_worker *w, const struct gl_job *job, struct gl_resul
     memset(r, 0, sizeof *r);
     r->max_rel_err = -1;
     r->h2d_ms = r->d2h_ms = -1;
-    int sent = send_msg(w->to_child, MSG_JOB, job, sizeof *job);
-    if (sent != 0) {   /* the worker went away between jobs: start another, once */
-        reap(w, 1, NULL, 0);
-        if (gl_worker_start(w, w->want_gpu, err, errlen) != 0)
-            return -1;
-        sent = send_msg(w->to_child, MSG_JOB, job, sizeof *job);
-    }
+    int sent = send_or_restart(w, MSG_JOB, job, (int)sizeof *job, err, errlen);
+    if (sent < 0)
+        return -1;
     if (sent != 0) {
         char why[128] = "";
         reap(w, 1, why, sizeof why);
@@ -426,13 +436,9 @@ int gl_worker_run_batch(struct gl_worker *w, const struct gl_job *jobs, int n,
     if (w->pid <= 0 && gl_worker_start(w, w->want_gpu, err, errlen) != 0)
         return -1;
     int len = n * (int)sizeof jobs[0];
-    int sent = send_msg(w->to_child, MSG_BATCH, jobs, len);
-    if (sent != 0) {   /* the worker went away between jobs: start another, once */
-        reap(w, 1, NULL, 0);
-        if (gl_worker_start(w, w->want_gpu, err, errlen) != 0)
-            return -1;
-        sent = send_msg(w->to_child, MSG_BATCH, jobs, len);
-    }
+    int sent = send_or_restart(w, MSG_BATCH, jobs, len, err, errlen);
+    if (sent < 0)
+        return -1;
     double timeout = 0;
     for (int i = 0; i < n; i++)
         timeout += jobs[i].t.timeout_s > 0 ? jobs[i].t.timeout_s : 600.0;
