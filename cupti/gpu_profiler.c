@@ -122,7 +122,7 @@ static struct {
     int configs_made;          /* configurations built on the current range profiler */
     /* the current configuration (glc_setup): one per range mode, see MODE_* */
     int configured;
-    char notready[GL_REASON_MAX];   /* why glc_profile cannot run */
+    char notready[GL_REASON_MAX];   /* why glc_profile_batch cannot run */
     struct mode_config {
         glh_host *host;        /* built the image; evaluates its counter data */
         uint8_t *config;
