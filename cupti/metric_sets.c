@@ -5,6 +5,7 @@
 #include "params.h"
 
 #include <ctype.h>
+#include <fnmatch.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -279,4 +280,16 @@ int gl_metric_suggest(const char *name, const char *const *known, int nknown,
         out[at] = known[i];
     }
     return have;
+}
+
+int gl_metric_match(const char *name, char *const *pats, int npats)
+{
+    if (npats <= 0)
+        return 1;
+    for (int i = 0; i < npats; i++) {
+        const char *p = pats[i];
+        if (strpbrk(p, "*?[") ? fnmatch(p, name, 0) == 0 : strstr(name, p) != NULL)
+            return 1;
+    }
+    return 0;
 }

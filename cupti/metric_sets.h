@@ -68,7 +68,13 @@ int gl_metric_resolve(const char *spec, struct gl_metric_req *req, char *err, si
 int gl_metric_suggest(const char *name, const char *const *known, int nknown,
                       const char **out, int nout);
 
+/* gpulab metrics PATTERN...: does name match any pattern? A pattern with a
+ * glob character (* ? [) is a shell glob over the whole name, any other is a
+ * substring; case matters (metric names are lower case). No patterns: 1. */
+int gl_metric_match(const char *name, char *const *pats, int npats);
+
 #ifdef __cplusplus
 }
 #endif
+
 #endif

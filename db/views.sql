@@ -42,8 +42,8 @@
 --   global_st_bytes          l1tex__t_bytes_pipe_lsu_mem_global_op_st.sum
 --   measured_flop_per_byte   flops / (dram_read_bytes + dram_write_total_bytes)
 --   dram_gbs                 (dram_read_bytes + dram_write_total_bytes) / gpu_time_ns
---   is_latest                1 for the newest run (highest run_id) of its device + family +
---                            variant + parameters, whatever its status; else 0
+--   is_latest                1 for the newest run (highest run_id) of its study + device +
+--                            family + variant + parameters, whatever its status; else 0
 --   created_at               when the run was stored (ISO-8601 UTC)
 
 DROP VIEW IF EXISTS results;
@@ -87,7 +87,7 @@ WITH x AS (
         (SELECT value FROM metric WHERE run_id = r.id
             AND name = 'l1tex__t_bytes_pipe_lsu_mem_global_op_st.sum') AS global_st_bytes,
         -- PARTITION BY groups NULLs together, which is what "same parameters" means here.
-        row_number() OVER (PARTITION BY r.device_id, r.family, r.variant, r.n, r.m, r.p, r.bs, r.k,
+        row_number() OVER (PARTITION BY r.study, r.device_id, r.family, r.variant, r.n, r.m, r.p, r.bs, r.k,
                                         r.r, r.g, r.threads, r.seed, r.mem, r.grid, r.cache
                            ORDER BY r.id DESC) AS newest_rank
     FROM run r JOIN device d ON d.id = r.device_id

@@ -5,6 +5,7 @@
 #include "commands.h"
 #include "cpuinfo.h"
 #include "gpu_load.h"
+#include "metric_sets.h"
 #include "registry.h"
 
 #include <stdio.h>
@@ -121,14 +122,23 @@ int gl_cmd_device(const char *db)
     return rc;
 }
 
+struct name_filter {
+    char *const *pats;
+    int npats;
+    int shown, total;
+};
+
 static void print_name(const char *name, void *ctx)
 {
-    int *n = ctx;
+    struct name_filter *f = ctx;
+    f->total++;
+    if (!gl_metric_match(name, f->pats, f->npats))
+        return;
     printf("%s\n", name);
-    (*n)++;
+    f->shown++;
 }
 
-int gl_cmd_metrics(void)
+int gl_cmd_metrics(int npats, char *const *pats)
 {
     char err[1024];
     struct gl_device gpu;
@@ -137,13 +147,17 @@ int gl_cmd_metrics(void)
         fprintf(stderr, "gpulab: no usable GPU: %s\n", err);
         return 1;
     }
-    int n = 0;
-    if (api->list_metrics(print_name, &n, err, sizeof err) != 0) {
+    struct name_filter f = { pats, npats, 0, 0 };
+    if (api->list_metrics(print_name, &f, err, sizeof err) != 0) {
         fprintf(stderr, "gpulab: cannot list metrics: %s\n", err);
         api->shutdown();
         return 1;
     }
-    fprintf(stderr, "gpulab: %d counter metrics on %s\n", n, gpu.name);
     api->shutdown();
+    if (npats > 0) {
+        fprintf(stderr, "gpulab: %d of %d counter metrics on %s match\n", f.shown, f.total, gpu.name);
+        return f.shown > 0 ? 0 : 1;
+    }
+    fprintf(stderr, "gpulab: %d counter metrics on %s\n", f.total, gpu.name);
     return 0;
 }

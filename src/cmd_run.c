@@ -193,6 +193,20 @@ static int run_pending(struct run_state *st)
     return 0;
 }
 
+/* Run one job now, whatever is pending. 0, or -1 to stop the sweep. */
+static int run_alone(struct run_state *st, const struct gl_job *job)
+{
+    const struct gl_job *keep[GL_BATCH_MAX];
+    int n = st->npend;
+    memcpy(keep, st->pend, sizeof keep);
+    st->pend[0] = job;
+    st->npend = 1;
+    int rc = run_pending(st);
+    memcpy(st->pend, keep, sizeof keep);
+    st->npend = n;
+    return rc;
+}
+
 /* GPULAB_BATCH: runs profiled together (1 = one at a time); default GL_BATCH_MAX. */
 static int batch_size(void)
 {
@@ -298,18 +312,25 @@ int gl_cmd_run(int npaths, char **paths, const struct gl_run_opts *o)
             case GL_JOB_RUN:
                 break;
             }
-            /* GPU runs with counters wait to be run as one batch (profiled together) */
-            int b = batchable(&st, job);
-            if (st.npend > 0 && (!b || st.npend >= st.batch_max ||
-                                 !same_metrics(st.pend[0], job)) && run_pending(&st) != 0) {
+            /* GPU runs with counters wait to be run as one batch (profiled
+             * together); the other runs (CPU baselines, GPU runs without
+             * counters) go at once, ahead of the waiting batch, so that a CPU
+             * baseline between two GPU runs does not split their batch: every
+             * batch costs a CUPTI collection session, and a range profiler
+             * object of its own when its range mode differs from the last. */
+            if (!batchable(&st, job)) {
+                if (run_alone(&st, job) != 0) {
+                    interrupted = 1;
+                    break;
+                }
+                continue;
+            }
+            if (st.npend > 0 && (st.npend >= st.batch_max || !same_metrics(st.pend[0], job)) &&
+                run_pending(&st) != 0) {
                 interrupted = 1;
                 break;
             }
             st.pend[st.npend++] = job;
-            if (!b && run_pending(&st) != 0) {
-                interrupted = 1;
-                break;
-            }
         }
         if (!interrupted && run_pending(&st) != 0)
             interrupted = 1;

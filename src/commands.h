@@ -20,6 +20,6 @@ int gl_cmd_plan(int npaths, char **paths, const struct gl_run_opts *o, int list_
 int gl_cmd_list(const char *family);
 int gl_cmd_query(const char *db, const char *sql, enum gl_format fmt);
 int gl_cmd_device(const char *db);
-int gl_cmd_metrics(void);
+int gl_cmd_metrics(int npats, char *const *pats);
 
 #endif

@@ -64,6 +64,7 @@ struct gl_job {
     struct gl_params p;           /* completed (gl_variant_complete) and masked */
     struct gl_timing t;
     const char *metrics;          /* the section's metrics text (owned by the config) */
+    const char *study;            /* the config's study (owned by the config) */
     char skip[GL_REASON_MAX];     /* non-empty: variant check() rejected it; stored as skipped */
 };
 

@@ -194,6 +194,7 @@ static int expand_section(const struct gl_config *c, int si, const struct gl_dev
             j.v = v;
             j.t = s->timing;
             j.metrics = s->metrics;
+            j.study = c->study;
             point_at(s, ax, nax, i, &j.p);
             gl_variant_complete(v, &j.p);
             size_t h = (size_t)hash_params(&j.p) & (nslots - 1);

@@ -7,7 +7,7 @@
 
 #include "gpulab.h"
 
-#define GL_GPU_ABI 2
+#define GL_GPU_ABI 3
 #define GL_GPU_SYMBOL "gpulab_gpu_api"
 
 /* The metrics to collect for each run of a sweep. */

@@ -11,7 +11,7 @@
 
 #define GL_MAX_SAMPLES 1000   /* timed samples kept per run */
 #define GL_MAX_METRICS 64     /* hardware-counter metrics per run */
-#define GL_METRIC_NAME 96
+#define GL_METRIC_NAME 160   /* a metric name and its NUL (longest recorded GH100 name: 115) */
 #define GL_REASON_MAX 256
 #define GL_WORD 24            /* short text parameters: mem, grid, cache */
 

@@ -18,7 +18,7 @@ static const char *usage_main =
     "  list [FAMILY]      variants, the parameters each reads, and all parameters\n"
     "  query SQL|-f FILE  SQL on the results database (--csv --tsv --md --latex --json)\n"
     "  device             describe the CPU and GPU, and store the description\n"
-    "  metrics            the hardware counter metrics this GPU supports\n"
+    "  metrics [PATTERN]  the hardware counter metrics this GPU supports\n"
     "\n"
     "  gpulab COMMAND --help   help for one command;  gpulab --version\n"
     "exit codes: 0 ok, 1 some runs failed or were wrong, 2 usage or config error\n";
@@ -41,7 +41,7 @@ static const char *usage_query =
     "  prints the rows of the last statement; the `results` view is the documented surface\n";
 
 static const char *usage_simple =
-    "usage: gpulab list [FAMILY] | gpulab device [--db PATH] | gpulab metrics\n";
+    "usage: gpulab list [FAMILY] | gpulab device [--db PATH] | gpulab metrics [PATTERN...]\n";
 
 static int want_help(int argc, char **argv)
 {
@@ -194,9 +194,10 @@ int main(int argc, char **argv)
             fputs(usage_simple, stdout);
             return 0;
         }
-        if (rest != 0)
-            return usage_error(usage_simple, "unexpected argument", args[0]);
-        return gl_cmd_metrics();
+        for (int i = 0; i < rest; i++)
+            if (args[i][0] == '-' || args[i][0] == '\0')
+                return usage_error(usage_simple, "unexpected argument", args[i]);
+        return gl_cmd_metrics(rest, args);
     }
     return usage_error(usage_main, "unknown command", cmd);
 }

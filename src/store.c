@@ -538,7 +538,7 @@ int gl_store_has_status(gl_store *s, const struct gl_run_key *k, const char *sta
         char sql[1024];
         size_t used = (size_t)snprintf(sql, sizeof sql,
                                        "SELECT 1 FROM run WHERE device_id = ? AND family = ? "
-                                       "AND variant = ?");
+                                       "AND variant = ? AND study IS ?");
         for (int i = 0; i < GL_NPARAMS && used < sizeof sql; i++)
             used += (size_t)snprintf(sql + used, sizeof sql - used, " AND %s IS ?",
                                      gl_param_table[i].column);
@@ -551,6 +551,7 @@ int gl_store_has_status(gl_store *s, const struct gl_run_key *k, const char *sta
     b_int(&b, k->device_id);
     b_text(&b, k->family);
     b_text(&b, k->variant);
+    b_text(&b, k->study);
     b_params(&b, k->p);
     b_text(&b, status);
     int rc = b.rc == SQLITE_OK ? sqlite3_step(s->has_status) : b.rc;

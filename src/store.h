@@ -39,6 +39,7 @@ struct gl_run_key {
     const char *family;
     const char *variant;
     const struct gl_params *p;
+    const char *study;   /* part of the identity: a run shared by two studies runs in each */
 };
 /* 1 if an ok run with exactly this key is stored, 0 if not, -1 on error. */
 int gl_store_has_ok(gl_store *s, const struct gl_run_key *k);

@@ -125,6 +125,7 @@ void gl_sweep_key(const struct gl_sweep *sw, const struct gl_job *job, struct gl
     k->family = job->v->family;
     k->variant = job->v->name;
     k->p = &job->p;
+    k->study = job->study;
 }
 
 enum gl_job_state gl_sweep_state(struct gl_sweep *sw, gl_store *store, const struct gl_job *job)

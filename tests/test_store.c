@@ -195,16 +195,23 @@ static void add_metric(const char *name, const char *unit, double v)
 static const struct gl_timing timing = { 2, 10, 1000, 0.005, 2.0, 60.0 };
 static int expect_refusal;   /* set around stores that must fail: keep the log quiet */
 
-static long long store_run(gl_store *s, long long session, long long dev, const char *family,
-                           const char *variant, const struct gl_params *p, double flops,
-                           double bytes)
+static long long store_run_in(gl_store *s, const char *study, long long session, long long dev,
+                              const char *family, const char *variant, const struct gl_params *p,
+                              double flops, double bytes)
 {
-    struct gl_run_key k = { dev, family, variant, p };
-    struct gl_run_info ri = { session, "teststudy", "sec", &timing, flops, bytes };
+    struct gl_run_key k = { dev, family, variant, p, study };
+    struct gl_run_info ri = { session, study, "sec", &timing, flops, bytes };
     long long id = gl_store_result(s, &k, &ri, &res);
     if (id < 0 && !expect_refusal)
         printf("gl_store_result: %s\n", gl_store_errmsg(s));
     return id;
+}
+
+static long long store_run(gl_store *s, long long session, long long dev, const char *family,
+                           const char *variant, const struct gl_params *p, double flops,
+                           double bytes)
+{
+    return store_run_in(s, "teststudy", session, dev, family, variant, p, flops, bytes);
 }
 
 /* ---- schema creation --------------------------------------------------------------- */
@@ -379,7 +386,7 @@ static void test_migrate(void)
     res.nsamples = 2;
     res.samples_ms[0] = 1.0;
     res.samples_ms[1] = 3.0;
-    CHECK(store_run(s, 3, 7, "matmul", "shared", &p, -1, -1) > 11);
+    CHECK(store_run_in(s, "old", 3, 7, "matmul", "shared", &p, -1, -1) > 11);
     gl_store_close(s);
     db = raw_open(path);
     CHECK(qi(db, "SELECT count(*) FROM sample") == 2);
@@ -728,7 +735,7 @@ static void test_has_ok(gl_store *s, sqlite3 *db)
     p.n = 64;
     p.bs = 16;
     gl_params_set_text(&p, GL_P_MEM, "device");
-    struct gl_run_key k = { dev, "matmul", "global", &p };
+    struct gl_run_key k = { dev, "matmul", "global", &p, "teststudy" };
     CHECK(gl_store_has_ok(s, &k) == 0);
     reset_result(GL_OK);
     res.nsamples = 1;
@@ -741,7 +748,7 @@ static void test_has_ok(gl_store *s, sqlite3 *db)
     /* Every part of the key counts, NULL (unset) matching only NULL. */
     struct gl_params q1 = p;
     q1.seed = 42;                   /* set where the stored one is NULL */
-    struct gl_run_key kq = { dev, "matmul", "global", &q1 };
+    struct gl_run_key kq = { dev, "matmul", "global", &q1, "teststudy" };
     CHECK(gl_store_has_ok(s, &kq) == 0);
     struct gl_params q2 = p;
     gl_params_set_text(&q2, GL_P_MEM, "");   /* unset where the stored one is set */
@@ -769,13 +776,18 @@ static void test_has_ok(gl_store *s, sqlite3 *db)
     kq.device_id = dev2;
     CHECK(gl_store_has_ok(s, &kq) == 0);
     kq.device_id = dev;
+    kq.study = "otherstudy";        /* a point two studies share runs for each */
+    CHECK(gl_store_has_ok(s, &kq) == 0);
+    kq.study = NULL;
+    CHECK(gl_store_has_ok(s, &kq) == 0);
+    kq.study = "teststudy";
     CHECK(gl_store_has_ok(s, &kq) == 1);
 
     /* Only status ok counts as done. */
     for (int st = GL_WRONG; st <= GL_FAILED; st++) {
         struct gl_params pf = p;
         pf.n = 1000 + st;
-        struct gl_run_key kf = { dev, "matmul", "global", &pf };
+        struct gl_run_key kf = { dev, "matmul", "global", &pf, "teststudy" };
         reset_result(st);
         snprintf(res.reason, sizeof res.reason, "why %d", st);
         CHECK(store_run(s, sid, dev, "matmul", "global", &pf, -1, -1) > 0);
@@ -784,7 +796,7 @@ static void test_has_ok(gl_store *s, sqlite3 *db)
                                                                                     : "failed") == 1);
     }
     /* An incomplete key is an error, not "not found". */
-    struct gl_run_key kb = { dev, NULL, "global", &p };
+    struct gl_run_key kb = { dev, NULL, "global", &p, "teststudy" };
     CHECK(gl_store_has_ok(s, &kb) == -1);
 }
 
@@ -815,10 +827,16 @@ static void test_latest(gl_store *s, sqlite3 *db)
                               "WHERE run_id IN (%lld, %lld, %lld, %lld) ORDER BY run_id)", a, b, c, d);
     rows_of(db, sql, row, sizeof row);
     CHECK_STR(row, "0,0,1,1");
+    /* The same point in another study is latest there and leaves the first alone. */
+    long long e = store_run_in(s, "otherstudy", sid, dev, "vecadd", "global", &p2, -1, -1);
+    snprintf(sql, sizeof sql, "SELECT group_concat(is_latest, ',') FROM (SELECT is_latest FROM results "
+                              "WHERE run_id IN (%lld, %lld) ORDER BY run_id)", d, e);
+    rows_of(db, sql, row, sizeof row);
+    CHECK_STR(row, "1,1");
     /* One latest row per key over the whole file. */
-    CHECK(qi(db, "SELECT count(*) FROM (SELECT device_id, family, variant, n, m, p, bs, k, r, g, "
-                 "threads, seed, mem, grid, cache, sum(is_latest) AS l FROM results "
-                 "GROUP BY 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15 HAVING l <> 1)") == 0);
+    CHECK(qi(db, "SELECT count(*) FROM (SELECT study, device_id, family, variant, n, m, p, bs, k, r, "
+                 "g, threads, seed, mem, grid, cache, sum(is_latest) AS l FROM results "
+                 "GROUP BY 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16 HAVING l <> 1)") == 0);
     /* The view lists runs in run order. */
     CHECK(qi(db, "SELECT count(*) FROM (SELECT run_id, lag(run_id) OVER () AS prev FROM results) "
                  "WHERE prev >= run_id") == 0);

@@ -22,11 +22,21 @@ for t in build/tests/gpu/test_*; do
     [ "$rc" -ne 0 ] && [ "$f" -eq 0 ] && f=1
     passed=$((passed + p)); failed=$((failed + f))
 done
+# gpulab metrics lists the GPU's counters; a pattern filters them
+$G metrics >"$log" 2>/dev/null; rc=$?
+chk() { if eval "$1"; then passed=$((passed + 1)); else failed=$((failed + 1)); echo "FAIL test-gpu: $2"; fi; }
+chk '[ $rc -eq 0 ] && [ "$(wc -l <"$log")" -gt 10000 ]' "gpulab metrics: exit $rc, $(wc -l <"$log") names"
+chk 'grep -qx "dram__bytes_read.sum" "$log"' "gpulab metrics lacks dram__bytes_read.sum"
+got=$($G metrics 'lts__t_sector_hit_rate.pct' 2>/dev/null)
+chk '[ "$got" = "lts__t_sector_hit_rate.pct" ]' "gpulab metrics PATTERN printed '$got'"
+n=$($G metrics 'l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_[ls][dt].sum' 2>/dev/null | wc -l)
+chk '[ "$n" -eq 2 ]' "gpulab metrics GLOB matched $n names (want 2)"
+$G metrics no_such_counter_zz >/dev/null 2>&1; rc=$?
+chk '[ $rc -eq 1 ]' "gpulab metrics with no match exits $rc (want 1)"
 # The smoke sweep through the whole driver: every GPU run must be ok and profiled.
 db=${GPULAB_TEST_DB:-$(mktemp -u /tmp/gpulab_smoke_XXXX.db)}
 $G run configs/smoke.conf --db "$db" --force >"$log" 2>&1; rc=$?
 cat "$log"
-chk() { if eval "$1"; then passed=$((passed + 1)); else failed=$((failed + 1)); echo "FAIL test-gpu: $2"; fi; }
 chk '[ $rc -eq 0 ]' "smoke sweep exit $rc"
 q() { $G query --db "$db" --csv "$1" | tail -n 1; }
 gpu_ok=$(q "select count(*) from results where device_kind='gpu' and status='ok' and is_latest=1")

@@ -90,6 +90,7 @@ check '[ ! -s "$T/e.db" ] || [ "$($G query --db "$T/e.db" --csv "select count(*)
 $G frobnicate >/dev/null 2>&1; check '[ $? -eq 2 ]' "unknown command not exit 2"
 $G run >/dev/null 2>&1; check '[ $? -eq 2 ]' "run without config not exit 2"
 $G query --db "$T/r.db" "select nosuchcolumn from results" >/dev/null 2>&1; check '[ $? -eq 2 ]' "bad SQL not exit 2"
+$G metrics --bogus >/dev/null 2>&1; check '[ $? -eq 2 ]' "metrics --bogus not exit 2"
 $G --version | grep -q "^gpulab "; check '[ $? -eq 0 ]' "--version"
 for c in run plan query list device metrics; do
     $G $c --help | grep -q usage; check '[ $? -eq 0 ]' "$c --help"
