@@ -31,7 +31,7 @@ struct glc_replay {
 int glc_setup(const struct gl_metric_req *req, char *err, size_t errlen);
 
 /* Runs profiled together in one collection, at most. */
-#define GLC_BATCH_MAX 32
+#define GLC_BATCH_MAX 64
 
 /* Profile n runs (n <= GLC_BATCH_MAX) together: one collection session per range
  * mode, each pass replaying every run of the session in turn with an L2 flush

@@ -6,7 +6,11 @@
 --
 -- results columns (NULL = not measured / does not apply, never 0):
 --   run_id, session_id, study, section, family, variant   what ran, from which session
---   device_kind (cpu|gpu), device_name, device_id           where it ran
+--   device_kind (cpu|gpu), device_name, device_id           where it ran: device_id is the
+--                            device model (the first `device` row of that kind, name,
+--                            cores/SMs and compute capability), so runs on two H100s of
+--                            one model group together; unit_id is the device row of the
+--                            very unit it ran on (its UUID in device.ident)
 --   status (ok|wrong|skipped|failed), reason                 outcome, why when not ok
 --   n m p bs k r g threads seed mem grid cache              parameters (NULL = not read)
 --   samples                                                  timed samples taken
@@ -42,8 +46,9 @@
 --   global_st_bytes          l1tex__t_bytes_pipe_lsu_mem_global_op_st.sum
 --   measured_flop_per_byte   flops / (dram_read_bytes + dram_write_total_bytes)
 --   dram_gbs                 (dram_read_bytes + dram_write_total_bytes) / gpu_time_ns
---   is_latest                1 for the newest run (highest run_id) of its study + device +
---                            family + variant + parameters, whatever its status; else 0
+--   is_latest                1 for the newest run (highest run_id) of its study + device
+--                            model (kind, name, cores, SMs, compute capability) + family +
+--                            variant + parameters, whatever its status; else 0
 --   created_at               when the run was stored (ISO-8601 UTC)
 
 DROP VIEW IF EXISTS results;
@@ -53,6 +58,9 @@ DROP VIEW IF EXISTS devices;
 CREATE VIEW results AS
 WITH x AS (
     SELECT r.*, d.kind AS device_kind, d.name AS device_name,
+        (SELECT min(m.id) FROM device m WHERE m.kind = d.kind AND m.name IS d.name
+            AND m.cores IS d.cores AND m.sm_count IS d.sm_count AND m.cc_major IS d.cc_major
+            AND m.cc_minor IS d.cc_minor) AS model_id,
         (SELECT value FROM metric WHERE run_id = r.id
             AND name = 'gpu__time_duration.sum') AS gpu_time_ns,
         (SELECT value FROM metric WHERE run_id = r.id
@@ -87,14 +95,17 @@ WITH x AS (
         (SELECT value FROM metric WHERE run_id = r.id
             AND name = 'l1tex__t_bytes_pipe_lsu_mem_global_op_st.sum') AS global_st_bytes,
         -- PARTITION BY groups NULLs together, which is what "same parameters" means here.
-        row_number() OVER (PARTITION BY r.study, r.device_id, r.family, r.variant, r.n, r.m, r.p, r.bs, r.k,
+        -- The device counts by model (two H100s of one kind are one device here), as in
+        -- the store's "already done" lookup.
+        row_number() OVER (PARTITION BY r.study, d.kind, d.name, d.cores, d.sm_count, d.cc_major,
+                                        d.cc_minor, r.family, r.variant, r.n, r.m, r.p, r.bs, r.k,
                                         r.r, r.g, r.threads, r.seed, r.mem, r.grid, r.cache
                            ORDER BY r.id DESC) AS newest_rank
     FROM run r JOIN device d ON d.id = r.device_id
 )
 SELECT
     id AS run_id, session_id, study, section, family, variant,
-    device_kind, device_name, device_id,
+    device_kind, device_name, model_id AS device_id, device_id AS unit_id,
     status, reason,
     n, m, p, bs, k, r, g, threads, seed, mem, grid, cache,
     samples, median_ms, mean_ms, min_ms, max_ms, stddev_ms, rel_se, h2d_ms, d2h_ms,

@@ -307,7 +307,10 @@ int gh_check_launch(struct gl_result *r, const void *kernel, dim3 grid, dim3 blo
         return gh_skip(r, "needs %zu bytes of shared memory per block (static %zu + dynamic %zu), "
                        "the device allows %d", smem, fa.sharedSizeBytes, dyn_smem,
                        d->smem_per_block_optin);
+    /* The opt-in is the kernel's, not the launch's: only ever raise it, or a run
+     * parked for batch profiling with a larger need fails on replay. */
     if (dyn_smem > 0 && smem > (size_t)d->smem_per_block &&
+        (size_t)fa.maxDynamicSharedSizeBytes < dyn_smem &&
         !gh_ok(r, cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                        (int)dyn_smem),
                "cudaFuncSetAttribute(max dynamic shared memory)"))

@@ -46,7 +46,7 @@ int gl_worker_run(struct gl_worker *w, const struct gl_job *job, struct gl_resul
 
 /* Jobs sent to the worker together, at most: their GPU runs are profiled in one
  * CUPTI collection (cupti/profiler.h, GLC_BATCH_MAX). */
-#define GL_BATCH_MAX 32
+#define GL_BATCH_MAX 64
 
 /* Run n jobs (n <= GL_BATCH_MAX) as one batch: every job is timed and verified
  * in turn, then the GPU runs are profiled together. Fills res[0..n). If the

@@ -217,7 +217,7 @@ static long long store_run(gl_store *s, long long session, long long dev, const 
 /* ---- schema creation --------------------------------------------------------------- */
 
 static const char *const results_columns =
-    "run_id,session_id,study,section,family,variant,device_kind,device_name,device_id,status,"
+    "run_id,session_id,study,section,family,variant,device_kind,device_name,device_id,unit_id,status,"
     "reason,n,m,p,bs,k,r,g,threads,seed,mem,grid,cache,samples,median_ms,mean_ms,min_ms,max_ms,"
     "stddev_ms,rel_se,h2d_ms,d2h_ms,max_rel_err,flops,min_bytes,gflops,gbs,launches,grid_x,"
     "grid_y,grid_z,block_x,block_y,block_z,threads_per_block,regs_per_thread,static_smem,"
@@ -724,8 +724,10 @@ static void test_results(gl_store *s, sqlite3 *db)
 
 static void test_has_ok(gl_store *s, sqlite3 *db)
 {
-    struct gl_device g = gpu_dev("GPU-keys"), g2 = gpu_dev("GPU-other");
+    struct gl_device g = gpu_dev("GPU-keys"), g2 = gpu_dev("GPU-other"), g3 = gpu_dev("GPU-twin");
+    snprintf(g2.name, sizeof g2.name, "Other GPU");
     long long dev = gl_store_device(s, &g), dev2 = gl_store_device(s, &g2);
+    long long dev3 = gl_store_device(s, &g3);   /* the same model as dev, another UUID */
     struct gl_session_info si = { "0.1.0", "abc", "h", "a", "p", "t", "x", "keys" };
     long long sid = gl_store_session_begin(s, &si);
     (void)db;
@@ -775,6 +777,12 @@ static void test_has_ok(gl_store *s, sqlite3 *db)
     kq.family = "matmul";
     kq.device_id = dev2;
     CHECK(gl_store_has_ok(s, &kq) == 0);
+    kq.device_id = dev3;            /* resumes on another GPU of the same model */
+    CHECK(dev3 != dev && gl_store_has_ok(s, &kq) == 1);
+    g3.sm_count = 114;              /* same name, fewer SMs: another model */
+    snprintf(g3.ident, sizeof g3.ident, "GPU-cut");
+    kq.device_id = gl_store_device(s, &g3);
+    CHECK(kq.device_id > 0 && gl_store_has_ok(s, &kq) == 0);
     kq.device_id = dev;
     kq.study = "otherstudy";        /* a point two studies share runs for each */
     CHECK(gl_store_has_ok(s, &kq) == 0);
@@ -833,10 +841,30 @@ static void test_latest(gl_store *s, sqlite3 *db)
                               "WHERE run_id IN (%lld, %lld) ORDER BY run_id)", d, e);
     rows_of(db, sql, row, sizeof row);
     CHECK_STR(row, "1,1");
+    /* A later run on another GPU of the same model supersedes it. */
+    struct gl_device twin = gpu_dev("GPU-latest-twin");
+    long long f = store_run_in(s, "otherstudy", sid, gl_store_device(s, &twin), "vecadd", "global",
+                               &p2, -1, -1);
+    snprintf(sql, sizeof sql, "SELECT group_concat(is_latest, ',') FROM (SELECT is_latest FROM results "
+                              "WHERE run_id IN (%lld, %lld) ORDER BY run_id)", e, f);
+    rows_of(db, sql, row, sizeof row);
+    CHECK_STR(row, "0,1");
+    /* results.device_id is the model, unit_id the very device */
+    snprintf(sql, sizeof sql, "SELECT (SELECT device_id FROM results WHERE run_id = %lld) = "
+                              "(SELECT device_id FROM results WHERE run_id = %lld)", e, f);
+    CHECK(qi(db, sql) == 1);
+    snprintf(sql, sizeof sql, "SELECT (SELECT unit_id FROM results WHERE run_id = %lld) <> "
+                              "(SELECT unit_id FROM results WHERE run_id = %lld)", e, f);
+    CHECK(qi(db, sql) == 1);
+    snprintf(sql, sizeof sql, "SELECT unit_id = %lld FROM results WHERE run_id = %lld", dev, e);
+    CHECK(qi(db, sql) == 1);
     /* One latest row per key over the whole file. */
-    CHECK(qi(db, "SELECT count(*) FROM (SELECT study, device_id, family, variant, n, m, p, bs, k, r, "
-                 "g, threads, seed, mem, grid, cache, sum(is_latest) AS l FROM results "
-                 "GROUP BY 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16 HAVING l <> 1)") == 0);
+    CHECK(qi(db, "SELECT count(*) FROM (SELECT r.study, d.kind, d.name, d.cores, d.sm_count, "
+                 "d.cc_major, d.cc_minor, r.family, r.variant, r.n, r.m, r.p, r.bs, r.k, r.r, r.g, "
+                 "r.threads, r.seed, r.mem, r.grid, r.cache, sum(v.is_latest) AS l FROM run r "
+                 "JOIN device d ON d.id = r.device_id JOIN results v ON v.run_id = r.id "
+                 "GROUP BY 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21 "
+                 "HAVING l <> 1)") == 0);
     /* The view lists runs in run order. */
     CHECK(qi(db, "SELECT count(*) FROM (SELECT run_id, lag(run_id) OVER () AS prev FROM results) "
                  "WHERE prev >= run_id") == 0);

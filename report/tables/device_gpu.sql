@@ -44,7 +44,10 @@ rows(ord, property, value) AS (
                      CASE WHEN fp32_peak_gflops IS NOT NULL THEN printf('%.0f', fp32_peak_gflops) END
               FROM d
     UNION ALL SELECT 22, 'L1 cache size', NULL FROM d
-    UNION ALL SELECT 23, 'Identifier (UUID)', ident FROM d
+    UNION ALL SELECT 23, 'Units (UUID) that ran the reported runs',
+                     (SELECT group_concat(ident, ', ') FROM (SELECT DISTINCT u.ident FROM results r
+                         JOIN device u ON u.id = r.unit_id
+                         WHERE r.device_id = @DEV@ AND r.is_latest = 1 ORDER BY u.ident))
     UNION ALL SELECT 24, 'Runs in this report (newest per configuration)',
                      (SELECT count(*) FROM results WHERE device_id = @DEV@ AND is_latest = 1)
 )

@@ -256,10 +256,11 @@ static double metric(const struct gl_result *r, const char *name)
 static void test_batch(void)
 {
     static struct gl_metric_req req;
-    static struct gl_result br[4];
-    static struct gl_params bp[4];
-    static const char *const fam[4] = { "vecadd", "matmul", "stencil", "matmul" };
-    static const char *const var[4] = { "global", "global", "shared", "shared" };
+    enum { NB = 6 };
+    static struct gl_result br[NB];
+    static struct gl_params bp[NB];
+    static const char *const fam[NB] = { "vecadd", "matmul", "stencil", "matmul", "stencil", "stencil" };
+    static const char *const var[NB] = { "global", "global", "shared", "shared", "shared", "shared" };
     char err[1024] = "";
     memset(&req, 0, sizeof req);
     req.n = 3;
@@ -276,13 +277,20 @@ static void test_batch(void)
     params(&bp[2], 1000, 16, 1, NULL, "device");
     bp[2].r = 2;
     params(&bp[3], 128, 16, 1, "1d", "managed");
+    /* one kernel, two opt-in shared memory sizes (74304 then 55872 bytes, both
+     * over 48 KiB): the second run's attribute must not shrink the first's
+     * before the first is replayed */
+    params(&bp[4], 1000, 32, 16, NULL, "device");
+    bp[4].r = 2;
+    params(&bp[5], 1000, 32, 12, NULL, "device");
+    bp[5].r = 2;
     api->batch_begin();
-    for (int i = 0; i < 4; i++)
+    for (int i = 0; i < NB; i++)
         CHECK(api->run(fam[i], var[i], &bp[i], &tm, &br[i]) == 0);
-    for (int i = 0; i < 4; i++)   /* parked: timed and verified, not yet profiled */
+    for (int i = 0; i < NB; i++)   /* parked: timed and verified, not yet profiled */
         CHECK(br[i].status == GL_OK && br[i].nsamples > 0 && br[i].nmetrics == 0);
     CHECK(api->batch_end() == 0);
-    for (int i = 0; i < 4; i++) {
+    for (int i = 0; i < NB; i++) {
         printf("batch %s/%s: passes %d, %d metrics%s%s\n", fam[i], var[i], br[i].passes,
                br[i].nmetrics, br[i].metrics_reason[0] ? ": " : "", br[i].metrics_reason);
         CHECK(br[i].passes >= passes && br[i].nmetrics == 4);
