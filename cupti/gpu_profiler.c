@@ -27,6 +27,11 @@
  *   Start/Stop whatever it holds, plus ~1.5 ms per run per pass; the first
  *   session of a range profiler object ~150 ms more. Hence batches (many runs
  *   per session) and as few fresh objects as possible.
+ * - ncu's cache control also invalidates the instruction caches: after it a small
+ *   kernel's code fetch misses L2 (srcunit gcc, 300-550 sectors). The harness's
+ *   replay flush evicts them too (gpu_harness.cu), or L2 hit rates of 5-10 us
+ *   kernels come out 2-3 pt above ncu's. CUPTI 13.4 adds a cache-control mode to
+ *   cuptiRangeProfilerEnable; 13.0 has none.
  * - One range profiler object per configuration (re-enabled on each glc_setup):
  *   reusing one across configurations crashed in cuptiRangeProfilerStart; one
  *   that ran an auto-range session refuses user ranges, so a mode change takes
@@ -1065,6 +1070,36 @@ static int session(const struct glc_replay *const *rp, int n, int m, struct gl_r
     return 1;
 }
 
+/* A user-range session that decoded some runs' ranges but not the others' (seen
+ * on the H100, CUPTI 13.0, in a session with more runs than the object's earlier
+ * user sessions; cause not found): the runs without ranges once more, on a fresh
+ * object. Their reasons stay if that fails too. */
+static void retry_missing(const struct glc_replay *const *rp, struct gl_result *const *r, int n)
+{
+    const struct glc_replay *again[GLC_BATCH_MAX];
+    struct gl_result *ra[GLC_BATCH_MAX];
+    int k = 0, got = 0;
+    for (int i = 0; i < n; i++) {
+        if (r[i]->nmetrics > 0)
+            got++;
+        else if (strncmp(r[i]->metrics_reason, "profiled ranges missing", 23) == 0) {
+            again[k] = rp[i];
+            ra[k++] = r[i];
+        }
+    }
+    if (k == 0 || got == 0)
+        return;
+    char why[GL_REASON_MAX];
+    if (fresh_object(why, sizeof why) != 0) {
+        g.broken = 1;
+        return;
+    }
+    if (trace.on)
+        fprintf(stderr, "gpulab cupti: %d of %d user-range runs had no ranges; again on a fresh "
+                "object\n", k, n);
+    (void)session(again, k, MODE_USER, ra);
+}
+
 int glc_profile_batch(const struct glc_replay *const *rp, struct gl_result *const *r, int n)
 {
     if (n <= 0)
@@ -1113,6 +1148,8 @@ int glc_profile_batch(const struct glc_replay *const *rp, struct gl_result *cons
         int m = k == 0 ? first : 1 - first;
         if (cnt[m] > 0 && !session(grp[m], cnt[m], m, gr[m]))
             ok = 0;
+        else if (cnt[m] > 0 && m == MODE_USER)
+            retry_missing(grp[m], gr[m], cnt[m]);
     }
     for (int i = 0; i < n; i++)
         if (r[i]->nmetrics == 0) {

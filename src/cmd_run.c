@@ -101,7 +101,6 @@ struct run_state {
     const struct gl_config *c;
     int n_ok, n_wrong, n_failed;
     int batch_max;                  /* GPULAB_BATCH, 1..GL_BATCH_MAX */
-    int batch_cap;                  /* this batch's size: about BATCH_SECONDS of work */
     const char *spec_seen;          /* metrics text batchable() resolved last ... */
     int spec_checked, spec_profiles;  /* ... and whether it collects counters */
     /* GPU jobs waiting to run as one batch */
@@ -160,25 +159,8 @@ static int same_metrics(const struct gl_job *a, const struct gl_job *b)
     return strcmp(x, y) == 0;
 }
 
-/* A batch's results are stored when the whole batch is done, so an interrupted
- * sweep loses the batch in flight: batches are sized from the last one's seconds
- * per run to hold about this much work (at most batch_max runs, growing at
- * most 4x from one batch to the next, starting at BATCH_FIRST). */
-#define BATCH_SECONDS 30.0
-#define BATCH_FIRST 4
-
-static void size_next_batch(struct run_state *st, double seconds_per_run)
-{
-    double want = seconds_per_run > 0 ? BATCH_SECONDS / seconds_per_run : st->batch_max;
-    int cap = want >= st->batch_max ? st->batch_max : want < 1 ? 1 : (int)want;
-    if (cap > 4 * st->batch_cap)
-        cap = 4 * st->batch_cap;
-    st->batch_cap = cap < 1 ? 1 : cap;
-}
-
-/* Run the pending batch and store its results; sizing: let its seconds per run
- * size the next batch (not for a run that went alone). 0, or -1 to stop. */
-static int run_pending(struct run_state *st, int sizing)
+/* Run the pending batch and store its results. 0, or -1 to stop the sweep. */
+static int run_pending(struct run_state *st)
 {
     static struct gl_job jobs[GL_BATCH_MAX];
     static struct gl_result res[GL_BATCH_MAX];
@@ -205,8 +187,6 @@ static int run_pending(struct run_state *st, int sizing)
     if (rc == -2 || interrupted)
         return -1;   /* the worker died of our Ctrl-C: nothing to store */
     double each = (gl_now() - t0) / n;
-    if (sizing)
-        size_next_batch(st, each);
     for (int i = 0; i < n; i++)
         if (finish_job(st, &jobs[i], &res[i], each) != 0)
             return -1;
@@ -221,7 +201,7 @@ static int run_alone(struct run_state *st, const struct gl_job *job)
     memcpy(keep, st->pend, sizeof keep);
     st->pend[0] = job;
     st->npend = 1;
-    int rc = run_pending(st, 0);
+    int rc = run_pending(st);
     memcpy(st->pend, keep, sizeof keep);
     st->npend = n;
     return rc;
@@ -268,7 +248,6 @@ int gl_cmd_run(int npaths, char **paths, const struct gl_run_opts *o)
     st.sw = &sw;
     st.store = store;
     st.batch_max = batch_size();
-    st.batch_cap = st.batch_max < BATCH_FIRST ? st.batch_max : BATCH_FIRST;
     gl_progress_init(&st.pg, stdout, count_jobs(&sw));
     int n_done = 0, n_rejected = 0, n_nogpu = 0, n_notbuilt = 0;
     char host[128], *argv_text = gl_join_argv(o->argc, o->argv);
@@ -346,14 +325,14 @@ int gl_cmd_run(int npaths, char **paths, const struct gl_run_opts *o)
                 }
                 continue;
             }
-            if (st.npend > 0 && (st.npend >= st.batch_cap || !same_metrics(st.pend[0], job)) &&
-                run_pending(&st, 1) != 0) {
+            if (st.npend > 0 && (st.npend >= st.batch_max || !same_metrics(st.pend[0], job)) &&
+                run_pending(&st) != 0) {
                 interrupted = 1;
                 break;
             }
             st.pend[st.npend++] = job;
         }
-        if (!interrupted && run_pending(&st, 1) != 0)
+        if (!interrupted && run_pending(&st) != 0)
             interrupted = 1;
         gl_store_session_end(store, session);
     }
