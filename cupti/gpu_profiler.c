@@ -1097,6 +1097,8 @@ static void retry_missing(const struct glc_replay *const *rp, struct gl_result *
     if (trace.on)
         fprintf(stderr, "gpulab cupti: %d of %d user-range runs had no ranges; again on a fresh "
                 "object\n", k, n);
+    for (int i = 0; i < k; i++)
+        ra[i]->metrics_reason[0] = '\0';   /* set again if the retry fails too */
     (void)session(again, k, MODE_USER, ra);
 }
 
