@@ -62,6 +62,7 @@
 
 #define RANGE_RUN "gpulab_run"
 #define RANGE_DRAIN "gpulab_drain"
+#define RANGES_MISSING "profiled ranges missing"   /* a run's reason; retry_missing looks for it */
 #define SUGGESTIONS 3
 /* Range modes. AUTO: one range per kernel; a session of n runs is flush, run 1,
  * flush, run 2, ..., run n, flush: 2n + 1 ranges, run i at 2i + 1, and the flush
@@ -778,9 +779,10 @@ static void stop_quietly(void)
     (void)cuptiRangeProfilerStop(&p);
 }
 
-static void range_name(char *buf, size_t len, const char *what, int i)
+/* "<prefix>_<i>": the user range of run i (RANGE_RUN) or of its drain (RANGE_DRAIN). */
+static void range_name(char *buf, size_t len, const char *prefix, int i)
 {
-    fmt(buf, len, "gpulab_%s_%d", what, i);
+    fmt(buf, len, "%s_%d", prefix, i);
 }
 
 /* One pass over every run of the session (see MODE_*). Sets *all when CUPTI has
@@ -810,7 +812,7 @@ static int one_pass(const struct glc_replay *const *rp, int n, int m, struct gl_
             lap(T_FLUSH, &t0);
             continue;
         }
-        range_name(name, sizeof name, "run", i);
+        range_name(name, sizeof name, RANGE_RUN, i);
         call = "cuptiRangeProfilerPushRange";
         rc = push(name);
         lap(T_RANGE, &t0);
@@ -824,7 +826,7 @@ static int one_pass(const struct glc_replay *const *rp, int n, int m, struct gl_
         if (rc != CUPTI_SUCCESS)
             break;
         if (g.drain) {
-            range_name(name, sizeof name, "drain", i);
+            range_name(name, sizeof name, RANGE_DRAIN, i);
             call = "cuptiRangeProfilerPushRange";
             rc = push(name);
             if (rc != CUPTI_SUCCESS)
@@ -933,22 +935,39 @@ static int collect_passes(const struct glc_replay *const *rp, int n, int m,
     return 1;
 }
 
-/* Index of the range named name in the decoded counter data, or -1. */
-static long find_range(const char *name, size_t nranges)
+/* i when name is "<prefix>_<i>" with 0 <= i < n, else -1. */
+static int range_index(const char *name, const char *prefix, int n)
 {
-    for (size_t i = 0; i < nranges; i++) {
+    size_t lp = strlen(prefix);
+    if (strncmp(name, prefix, lp) != 0 || name[lp] != '_' || name[lp + 1] == '\0')
+        return -1;
+    char *end;
+    long i = strtol(name + lp + 1, &end, 10);
+    return *end == '\0' && i >= 0 && i < n ? (int)i : -1;
+}
+
+/* Where each of n runs' user ranges (run[i], drain[i]) lies in the decoded
+ * counter data: one walk over its nranges ranges, -1 where one is missing. */
+static void user_ranges(size_t nranges, int n, long *run, long *drain)
+{
+    for (int i = 0; i < n; i++)
+        run[i] = drain[i] = -1;
+    for (size_t k = 0; k < nranges; k++) {
         CUpti_RangeProfiler_CounterData_GetRangeInfo_Params p;
         memset(&p, 0, sizeof p);
         p.structSize = CUpti_RangeProfiler_CounterData_GetRangeInfo_Params_STRUCT_SIZE;
         p.pCounterDataImage = g.counter_data;
         p.counterDataImageSize = g.counter_size;
-        p.rangeIndex = i;
+        p.rangeIndex = k;
         p.rangeDelimiter = "/";
-        if (cuptiRangeProfilerCounterDataGetRangeInfo(&p) == CUPTI_SUCCESS && p.rangeName &&
-            strcmp(p.rangeName, name) == 0)
-            return (long)i;
+        if (cuptiRangeProfilerCounterDataGetRangeInfo(&p) != CUPTI_SUCCESS || !p.rangeName)
+            continue;
+        int i = range_index(p.rangeName, RANGE_RUN, n);
+        if (i >= 0)
+            run[i] = (long)k;
+        else if ((i = range_index(p.rangeName, RANGE_DRAIN, n)) >= 0)
+            drain[i] = (long)k;
     }
-    return -1;
 }
 
 /* Ranges decoded in the counter data, or -1 with every run's reason. */
@@ -1030,23 +1049,20 @@ static int session(const struct glc_replay *const *rp, int n, int m, struct gl_r
                    "flushes make %d: did a run launch more or fewer kernels?", nr, n, 2 * n + 1);
         return 0;
     }
+    long urun[GLC_BATCH_MAX], udrain[GLC_BATCH_MAX];
+    if (m == MODE_USER)
+        user_ranges((size_t)nr, n, urun, udrain);
     for (int i = 0; i < n; i++) {
         long run, drain = -1;
-        char name[64];
         if (m == MODE_AUTO) {
             run = 2L * i + 1;
             drain = g.drain ? 2L * i + 2 : -1;
         } else {
-            range_name(name, sizeof name, "run", i);
-            run = find_range(name, (size_t)nr);
-            if (g.drain) {
-                range_name(name, sizeof name, "drain", i);
-                drain = find_range(name, (size_t)nr);
-            }
+            run = urun[i];
+            drain = g.drain ? udrain[i] : -1;
             if (run < 0 || (g.drain && drain < 0)) {
                 fmt(r[i]->metrics_reason, sizeof r[i]->metrics_reason,
-                    "profiled ranges missing (%ld range(s) decoded): did the run launch any "
-                    "kernel?", nr);
+                    RANGES_MISSING " (%ld range(s) decoded): did the run launch any kernel?", nr);
                 continue;
             }
         }
@@ -1082,7 +1098,7 @@ static void retry_missing(const struct glc_replay *const *rp, struct gl_result *
     for (int i = 0; i < n; i++) {
         if (r[i]->nmetrics > 0)
             got++;
-        else if (strncmp(r[i]->metrics_reason, "profiled ranges missing", 23) == 0) {
+        else if (strncmp(r[i]->metrics_reason, RANGES_MISSING, strlen(RANGES_MISSING)) == 0) {
             again[k] = rp[i];
             ra[k++] = r[i];
         }
