@@ -134,6 +134,12 @@ static int finish_job(struct run_state *st, const struct gl_job *job, const stru
     return 0;
 }
 
+/* A job's metrics text; none given means the default set. */
+static const char *metrics_spec(const struct gl_job *job)
+{
+    return job->metrics && job->metrics[0] ? job->metrics : "default";
+}
+
 /* A GPU job that profiles counters: worth batching with its neighbours. The
  * spec is resolved once per distinct text (jobs of a section share it). */
 static int batchable(struct run_state *st, const struct gl_job *job)
@@ -143,8 +149,7 @@ static int batchable(struct run_state *st, const struct gl_job *job)
     if (st->batch_max < 2 || strcmp(job->v->device, "gpu") != 0 || st->sw->counters < 0)
         return 0;
     if (job->metrics != st->spec_seen || !st->spec_checked) {
-        const char *spec = job->metrics && job->metrics[0] ? job->metrics : "default";
-        st->spec_profiles = gl_metric_resolve(spec, &req, err, sizeof err) == 0 &&
+        st->spec_profiles = gl_metric_resolve(metrics_spec(job), &req, err, sizeof err) == 0 &&
                             (req.n > 0 || req.drain);
         st->spec_seen = job->metrics;
         st->spec_checked = 1;
@@ -154,23 +159,20 @@ static int batchable(struct run_state *st, const struct gl_job *job)
 
 static int same_metrics(const struct gl_job *a, const struct gl_job *b)
 {
-    const char *x = a->metrics && a->metrics[0] ? a->metrics : "default";
-    const char *y = b->metrics && b->metrics[0] ? b->metrics : "default";
-    return strcmp(x, y) == 0;
+    return strcmp(metrics_spec(a), metrics_spec(b)) == 0;
 }
 
-/* Run the pending batch and store its results. 0, or -1 to stop the sweep. */
-static int run_pending(struct run_state *st)
+/* Run list[0..n) as one batch in the worker and store the results. 0, or -1
+ * to stop the sweep. */
+static int run_batch(struct run_state *st, const struct gl_job *const *list, int n)
 {
     static struct gl_job jobs[GL_BATCH_MAX];
     static struct gl_result res[GL_BATCH_MAX];
     char label[300], msg[400], err[2048];
-    int n = st->npend;
-    st->npend = 0;
     if (n == 0)
         return 0;
     for (int i = 0; i < n; i++)
-        jobs[i] = *st->pend[i];
+        jobs[i] = *list[i];
     job_label(&jobs[0], label, sizeof label);
     if (n > 1)
         snprintf(msg, sizeof msg, "%s (+%d more, profiled together)", label, n - 1);
@@ -193,18 +195,12 @@ static int run_pending(struct run_state *st)
     return 0;
 }
 
-/* Run one job now, whatever is pending. 0, or -1 to stop the sweep. */
-static int run_alone(struct run_state *st, const struct gl_job *job)
+/* Run the pending batch. 0, or -1 to stop the sweep. */
+static int run_pending(struct run_state *st)
 {
-    const struct gl_job *keep[GL_BATCH_MAX];
     int n = st->npend;
-    memcpy(keep, st->pend, sizeof keep);
-    st->pend[0] = job;
-    st->npend = 1;
-    int rc = run_pending(st);
-    memcpy(st->pend, keep, sizeof keep);
-    st->npend = n;
-    return rc;
+    st->npend = 0;
+    return run_batch(st, st->pend, n);
 }
 
 /* GPULAB_BATCH: runs profiled together (1 = one at a time); default GL_BATCH_MAX. */
@@ -319,7 +315,7 @@ int gl_cmd_run(int npaths, char **paths, const struct gl_run_opts *o)
              * batch costs a CUPTI collection session, and a range profiler
              * object of its own when its range mode differs from the last. */
             if (!batchable(&st, job)) {
-                if (run_alone(&st, job) != 0) {
+                if (run_batch(&st, &job, 1) != 0) {
                     interrupted = 1;
                     break;
                 }
