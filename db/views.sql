@@ -52,15 +52,23 @@
 --   created_at               when the run was stored (ISO-8601 UTC)
 
 DROP VIEW IF EXISTS results;
+DROP VIEW IF EXISTS device_model;
 DROP VIEW IF EXISTS metrics;
 DROP VIEW IF EXISTS devices;
 
+-- The device model of every device row: the first row of the same kind, name,
+-- cores, SM count and compute capability. Two H100s of one kind are one model;
+-- resume (src/store.c) and is_latest both match devices through this view.
+CREATE VIEW device_model AS
+SELECT d.id AS device_id,
+       (SELECT min(m.id) FROM device m WHERE m.kind = d.kind AND m.name IS d.name
+            AND m.cores IS d.cores AND m.sm_count IS d.sm_count AND m.cc_major IS d.cc_major
+            AND m.cc_minor IS d.cc_minor) AS model_id
+FROM device d;
+
 CREATE VIEW results AS
 WITH x AS (
-    SELECT r.*, d.kind AS device_kind, d.name AS device_name,
-        (SELECT min(m.id) FROM device m WHERE m.kind = d.kind AND m.name IS d.name
-            AND m.cores IS d.cores AND m.sm_count IS d.sm_count AND m.cc_major IS d.cc_major
-            AND m.cc_minor IS d.cc_minor) AS model_id,
+    SELECT r.*, d.kind AS device_kind, d.name AS device_name, dm.model_id,
         (SELECT value FROM metric WHERE run_id = r.id
             AND name = 'gpu__time_duration.sum') AS gpu_time_ns,
         (SELECT value FROM metric WHERE run_id = r.id
@@ -95,13 +103,11 @@ WITH x AS (
         (SELECT value FROM metric WHERE run_id = r.id
             AND name = 'l1tex__t_bytes_pipe_lsu_mem_global_op_st.sum') AS global_st_bytes,
         -- PARTITION BY groups NULLs together, which is what "same parameters" means here.
-        -- The device counts by model (two H100s of one kind are one device here), as in
-        -- the store's "already done" lookup.
-        row_number() OVER (PARTITION BY r.study, d.kind, d.name, d.cores, d.sm_count, d.cc_major,
-                                        d.cc_minor, r.family, r.variant, r.n, r.m, r.p, r.bs, r.k,
-                                        r.r, r.g, r.threads, r.seed, r.mem, r.grid, r.cache
+        -- The device counts by model (device_model), as in the store's "already done" lookup.
+        row_number() OVER (PARTITION BY r.study, dm.model_id, r.family, r.variant, r.n, r.m, r.p,
+                                        r.bs, r.k, r.r, r.g, r.threads, r.seed, r.mem, r.grid, r.cache
                            ORDER BY r.id DESC) AS newest_rank
-    FROM run r JOIN device d ON d.id = r.device_id
+    FROM run r JOIN device d ON d.id = r.device_id JOIN device_model dm ON dm.device_id = d.id
 )
 SELECT
     id AS run_id, session_id, study, section, family, variant,

@@ -537,11 +537,10 @@ int gl_store_has_status(gl_store *s, const struct gl_run_key *k, const char *sta
         /* Every parameter compared with IS, so that NULL (unset) matches only NULL. */
         char sql[1024];
         size_t used = (size_t)snprintf(sql, sizeof sql,
-                                       "SELECT 1 FROM run WHERE device_id IN (SELECT b.id FROM "
-                                       "device a JOIN device b ON b.kind = a.kind AND b.name IS "
-                                       "a.name AND b.cores IS a.cores AND b.sm_count IS a.sm_count "
-                                       "AND b.cc_major IS a.cc_major AND b.cc_minor IS a.cc_minor "
-                                       "WHERE a.id = ?) AND family = ? AND variant = ? AND study IS ?");
+                                       "SELECT 1 FROM run WHERE device_id IN (SELECT device_id FROM "
+                                       "device_model WHERE model_id = (SELECT model_id FROM "
+                                       "device_model WHERE device_id = ?)) AND family = ? AND "
+                                       "variant = ? AND study IS ?");
         for (int i = 0; i < GL_NPARAMS && used < sizeof sql; i++)
             used += (size_t)snprintf(sql + used, sizeof sql - used, " AND %s IS ?",
                                      gl_param_table[i].column);

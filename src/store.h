@@ -42,9 +42,9 @@ struct gl_run_key {
     const char *study;   /* part of the identity: a run shared by two studies runs in each */
 };
 /* 1 if an ok run with exactly this key is stored, 0 if not, -1 on error. The
- * device matches by model: a run on another GPU (or CPU) of the same kind, name,
- * core or SM count and compute capability counts, so a sweep resumes on whichever
- * H100 of a cluster it lands on; the run's own device row keeps the UUID. */
+ * device matches by model (the device_model view of db/views.sql: kind, name,
+ * cores or SMs, compute capability), so a sweep resumes on whichever H100 of a
+ * cluster it lands on; the run's own device row keeps the UUID. */
 int gl_store_has_ok(gl_store *s, const struct gl_run_key *k);
 
 /* 1 if a run with exactly this key and this status is stored (used so that a
