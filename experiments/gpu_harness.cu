@@ -563,24 +563,13 @@ static int launch_run(struct gh_job *j, const char *what)
     return gh_ok(j->r, e, what);
 }
 
-/* A sample-free verification run: poison the output with NaN, run, copy the
- * output back (timing that copy into d2h_ms), check every element against the
- * float64 reference. Returns 1 when it ran (right or wrong), 0 on a CUDA error. */
-static int verify_run(struct gh_job *j, const double *ref, cudaEvent_t e0, cudaEvent_t e1)
+/* Copy the output back (timing that copy into d2h_ms once) and check every
+ * element against the float64 reference; a mismatch makes the run `wrong`.
+ * Returns 1 when it checked (right or wrong), 0 on a CUDA error. */
+static int check_output(struct gh_job *j, const double *ref, cudaEvent_t e0, cudaEvent_t e1)
 {
     struct gl_result *r = j->r;
-    size_t bytes = j->out.count * sizeof(float);
     double ms = 0.0;
-    gl_fill_nan(j->out.host, j->out.count);
-    if (j->mem == GH_MEM_DEVICE &&
-        !gh_ok(r, cudaMemcpy(j->out.dev, j->out.host, bytes, cudaMemcpyHostToDevice),
-               "cudaMemcpy(poison H2D)"))
-        return 0;
-    if (!place_output(j))
-        return 0;
-    if (!launch_run(j, "launch (verification run)") ||
-        !gh_ok(r, cudaDeviceSynchronize(), "kernel (verification run)"))
-        return 0;
     if (!copy_output(j, e0, e1, &ms))
         return 0;
     if (r->d2h_ms < 0)
@@ -599,16 +588,37 @@ static int verify_run(struct gh_job *j, const double *ref, cudaEvent_t e0, cudaE
     return 1;
 }
 
-static int timed_samples(struct gh_job *j, cudaEvent_t e0, cudaEvent_t e1)
+/* The sample-free verification run: poison the output with NaN (so an element
+ * the kernel never writes is caught), run, check. */
+static int verify_run(struct gh_job *j, const double *ref, cudaEvent_t e0, cudaEvent_t e1)
+{
+    struct gl_result *r = j->r;
+    size_t bytes = j->out.count * sizeof(float);
+    gl_fill_nan(j->out.host, j->out.count);
+    if (j->mem == GH_MEM_DEVICE &&
+        !gh_ok(r, cudaMemcpy(j->out.dev, j->out.host, bytes, cudaMemcpyHostToDevice),
+               "cudaMemcpy(poison H2D)"))
+        return 0;
+    if (!place_output(j))
+        return 0;
+    if (!launch_run(j, "launch (verification run)") ||
+        !gh_ok(r, cudaDeviceSynchronize(), "kernel (verification run)"))
+        return 0;
+    return check_output(j, ref, e0, e1);
+}
+
+/* Warm-up, then samples until gl_sampling_done. `since` is when the
+ * verification run started: warm-up stops early once verification and warm-up
+ * together have lasted max_seconds (as the CPU harness's), so a run that takes
+ * a minute is not run four times before its one sample. */
+static int timed_samples(struct gh_job *j, cudaEvent_t e0, cudaEvent_t e1, double since)
 {
     struct gl_result *r = j->r;
     const struct gl_timing *t = j->t;
-    int warmup = t->warmup > 0 ? t->warmup : 0;
-    for (int i = 0; i < warmup; i++)
-        if (!launch_run(j, "launch (warm-up)"))
+    for (int i = 0; i < t->warmup && now_s() - since < t->max_seconds; i++)
+        if (!launch_run(j, "launch (warm-up)") ||
+            !gh_ok(r, cudaDeviceSynchronize(), "kernel (warm-up)"))
             return 0;
-    if (!gh_ok(r, cudaDeviceSynchronize(), "kernel (warm-up)"))
-        return 0;
     double start = now_s();
     r->nsamples = 0;
     for (;;) {
@@ -807,6 +817,7 @@ int gh_execute(struct gh_job *j)
     char err[GL_REASON_MAX];
     int nalloc = 0, out_alloc = 0, parked = 0;
     long seed;
+    double since;
 
     if (gh.sticky) {
         gh_fail(r, "CUDA context unusable after an earlier error");
@@ -867,12 +878,15 @@ int gh_execute(struct gh_job *j)
         goto out;
 
     /* Verify first: a wrong kernel is not timed or profiled. */
+    since = now_s();
     if (!verify_run(j, ref, e0, e1) || r->status != GL_OK)
         goto out;
-    if (!place_output(j) || !timed_samples(j, e0, e1))
+    if (!place_output(j) || !timed_samples(j, e0, e1, since))
         goto out;
-    /* Verify again after timing: catches results that change from run to run. */
-    if (!verify_run(j, ref, e0, e1) || r->status != GL_OK)
+    /* Check the last sample's output too: catches results that change from
+     * run to run without running the kernel once more. */
+    if (!gh_ok(r, cudaDeviceSynchronize(), "kernel (timed)") ||
+        !check_output(j, ref, e0, e1) || r->status != GL_OK)
         goto out;
     if (gh.passes > 0) {
         if (!place_output(j))

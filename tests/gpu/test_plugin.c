@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 static const struct gl_gpu_api *api;
 static struct gl_timing tm = { 1, 3, 5, 0.5, 1.0, 60.0 };
@@ -212,6 +213,28 @@ static void test_vecadd(void)
     bad_run("vecadd", "global", &p, "BS=2048");
 }
 
+/* Warm-up is cut once verification and warm-up have lasted time_cap: a
+ * 1024-launch run asked for 100000 warm-ups under a 50 ms cap must come back in
+ * well under the minutes those warm-ups would take, still verified and timed. */
+static void test_warmup_cut(void)
+{
+    struct gl_params p;
+    struct gl_timing t = tm;
+    struct timespec a, b;
+    params(&p, 512, 16, 1, "block", "device");
+    t.warmup = 100000;
+    t.max_seconds = 0.05;
+    clock_gettime(CLOCK_MONOTONIC, &a);
+    int rc = api->run("matmul", "global", &p, &t, &res);
+    clock_gettime(CLOCK_MONOTONIC, &b);
+    double s = (double)(b.tv_sec - a.tv_sec) + (double)(b.tv_nsec - a.tv_nsec) * 1e-9;
+    printf("warm-up cut: 100000 warm-ups asked, time_cap 0.05 s: %.2f s, %d samples, status %d\n",
+           s, res.nsamples, res.status);
+    CHECK(rc == 0 && res.status == GL_OK);
+    CHECK(res.nsamples >= 1);
+    CHECK(s < 10.0);
+}
+
 /* Counters through the CUPTI engine: a few runs with two metrics. */
 static void test_profiled(void)
 {
@@ -356,6 +379,7 @@ int main(void)
     test_matmul();
     test_stencil();
     test_vecadd();
+    test_warmup_cut();
     test_profiled();
     test_batch();
 
