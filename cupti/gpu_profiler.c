@@ -893,7 +893,10 @@ static int collect_passes(const struct glc_replay *const *rp, int n, int m,
     cp.pCounterDataImage = g.counter_data;
     cp.range = m == MODE_AUTO ? CUPTI_AutoRange : CUPTI_UserRange;
     cp.replayMode = CUPTI_UserReplay;
-    cp.maxRangesPerPass = m == MODE_AUTO ? (size_t)(2 * n + 1) : (size_t)(g.drain ? 2 * n : n);
+    /* Always the most the counter data image is sized for, never the session's
+     * own count: a session with more runs than the object's earlier user
+     * sessions lost some runs' ranges (H100, CUPTI 13.0) when this was n. */
+    cp.maxRangesPerPass = MAX_RANGES;
     cp.numNestingLevels = 1;
     cp.minNestingLevel = 1;
     cp.passIndex = 0;
@@ -1088,8 +1091,10 @@ static int session(const struct glc_replay *const *rp, int n, int m, struct gl_r
 
 /* A user-range session that decoded some runs' ranges but not the others' (seen
  * on the H100, CUPTI 13.0, in a session with more runs than the object's earlier
- * user sessions; cause not found): the runs without ranges once more, on a fresh
- * object. Their reasons stay if that fails too. */
+ * user sessions, while maxRangesPerPass was the session's own count; with it
+ * fixed at MAX_RANGES test_plugin's growing session gets every range, whether or
+ * not this retry was needed there): the runs without ranges once more, on a
+ * fresh object. Their reasons stay if that fails too. */
 static void retry_missing(const struct glc_replay *const *rp, struct gl_result *const *r, int n)
 {
     const struct glc_replay *again[GLC_BATCH_MAX];

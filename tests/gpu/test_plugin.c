@@ -327,6 +327,24 @@ static void test_batch(void)
     printf("vecadd dram read: batched %.0f, alone %.0f\n", batched, alone);
     CHECK(batched > 0.9 * 2 * 16777216.0 && alone > 0.9 * 2 * 16777216.0);
     CHECK(batched < 1.02 * alone && alone < 1.02 * batched);
+
+    /* a user-range session of one run, then one of five on the same object:
+     * every run of the larger session must have its ranges */
+    params(&bp[0], 128, 16, 1, "1d", "device");
+    CHECK(api->run("matmul", "global", &bp[0], &tm, &res) == 0);
+    CHECK(res.status == GL_OK && res.nmetrics == 4);
+    static const char *const grow_grid[5] = { "1d", "block", "1d", "block", "1d" };
+    api->batch_begin();
+    for (int i = 0; i < 5; i++) {
+        params(&bp[i], 64 + 32 * i, 16, 1, grow_grid[i], "device");
+        CHECK(api->run("matmul", i % 2 ? "shared" : "global", &bp[i], &tm, &br[i]) == 0);
+    }
+    CHECK(api->batch_end() == 0);
+    for (int i = 0; i < 5; i++) {
+        printf("growing session run %d: passes %d, %d metrics%s%s\n", i, br[i].passes,
+               br[i].nmetrics, br[i].metrics_reason[0] ? ": " : "", br[i].metrics_reason);
+        CHECK(br[i].status == GL_OK && br[i].nmetrics == 4 && br[i].metrics_reason[0] == '\0');
+    }
     req.n = 0;
     req.drain = 0;
     CHECK(api->profiler_setup(&req, err, sizeof err) == 0);
