@@ -786,7 +786,9 @@ static void range_name(char *buf, size_t len, const char *prefix, int i)
 }
 
 /* One pass over every run of the session (see MODE_*). Sets *all when CUPTI has
- * every pass it needs. */
+ * every pass it needs. Every flush is called with the run it prepares (its ctx
+ * names the buffers to keep mapped, gpu_harness.cu); the flush after the last
+ * run, with the last run. */
 static int one_pass(const struct glc_replay *const *rp, int n, int m, struct gl_result *const *r,
                     int *all)
 {
@@ -805,10 +807,11 @@ static int one_pass(const struct glc_replay *const *rp, int n, int m, struct gl_
     const char *call = "";
     char name[64];
     for (int i = 0; i < n && rc == CUPTI_SUCCESS; i++) {
+        const struct glc_replay *next = rp[i + 1 < n ? i + 1 : i];
         if (m == MODE_AUTO) {
             rp[i]->run(rp[i]->ctx);
             lap(T_RUN, &t0);
-            rp[i]->flush(rp[i]->ctx);
+            next->flush(next->ctx);
             lap(T_FLUSH, &t0);
             continue;
         }
@@ -831,12 +834,12 @@ static int one_pass(const struct glc_replay *const *rp, int n, int m, struct gl_
             rc = push(name);
             if (rc != CUPTI_SUCCESS)
                 break;
-            rp[i]->flush(rp[i]->ctx);
+            next->flush(next->ctx);
             call = "cuptiRangeProfilerPopRange";
             rc = pop();
             lap(T_RANGE, &t0);
         } else if (i + 1 < n) {
-            rp[i]->flush(rp[i]->ctx);   /* the next run's cold L2, outside any range */
+            next->flush(next->ctx);   /* the next run's cold L2, outside any range */
             lap(T_FLUSH, &t0);
         }
     }
@@ -1095,6 +1098,7 @@ static int session(const struct glc_replay *const *rp, int n, int m, struct gl_r
  * fixed at MAX_RANGES test_plugin's growing session gets every range, whether or
  * not this retry was needed there): the runs without ranges once more, on a
  * fresh object. Their reasons stay if that fails too. */
+
 static void retry_missing(const struct glc_replay *const *rp, struct gl_result *const *r, int n)
 {
     const struct glc_replay *again[GLC_BATCH_MAX];

@@ -17,7 +17,9 @@ extern "C" {
  * stream of the current context and return; the engine synchronizes. */
 struct glc_replay {
     void (*run)(void *ctx);    /* every launch that makes up one run (all of a 1-D or single-block geometry) */
-    void (*flush)(void *ctx);  /* read a buffer of >= 2x L2 size: leaves L2 holding clean lines */
+    void (*flush)(void *ctx);  /* read a buffer of >= 2x L2 size: leaves L2 holding clean lines;
+                                  called with the ctx of the run it comes before (the last
+                                  flush of a pass, after the last run: that run's) */
     void *ctx;
     int single_kernel;         /* 1: run() is exactly one kernel launch (auto range, as ncu);
                                   0: several launches or a library call (one user range) */

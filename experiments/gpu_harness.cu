@@ -5,6 +5,7 @@
 
 #include <math.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -188,11 +189,33 @@ void gh_set_profiling(int passes)
  * straight-line code (512 KiB of SASS): that evicts the SMs' instruction caches
  * and the GPC-level constant/instruction cache, which the data reads cannot
  * reach, so the next kernel fetches its code from L2 as it does after ncu's
- * cache invalidation. ca and cb are runtime values so the chain cannot fold. */
+ * cache invalidation. ca and cb are runtime values so the chain cannot fold.
+ * Last, every block reads the words of `touch` (see gh_touch). */
 #define GH_CODE_STEPS 4096
 
+/* Words whose pages the next profiled run uses, one per 2 MiB page. Reading
+ * 100 MB of flush buffer also evicts the address translations of the run's
+ * buffers, which ncu's cache invalidation leaves in place (its replay keeps the
+ * kernel's pages mapped and hot): the first accesses of a 5-10 us kernel then
+ * pay for page walks: over the smoke kernels gpulab's durations were a median
+ * 1.9 % above ncu's without this and 0.7 % with it (H100, the same ncu records,
+ * 5 processes each side; 2-3 % on the 128^2 global and 100x90x70 naive matmuls).
+ * Each block reading the first word of every page puts the translations back on
+ * every SM.
+ * The price: that word's sector is in L2 when the run starts, one L2 hit and
+ * 32 bytes of DRAM read less per page (1 in 2,048 sectors of a 64 KiB buffer,
+ * 1 in 65,536 of a large one). Padding buffers to touch outside them was tried
+ * and dropped: it moves where buffers land, which alone shifts a small
+ * kernel's time by a few percent. */
+#define GH_TOUCH_MAX 32
+#define GH_PAGE ((size_t)2 << 20)
+struct gh_touch {
+    const float *p[GH_TOUCH_MAX];
+    int n;
+};
+
 __global__ void gh_flush_kernel(const float4 *__restrict__ buf, size_t n4, float *sink, float never,
-                                int code, float ca, float cb)
+                                int code, float ca, float cb, struct gh_touch touch)
 {
     if (code && threadIdx.x < 32) {
         float x0 = ca, x1 = cb, x2 = ca + cb, x3 = ca - cb;
@@ -220,19 +243,38 @@ __global__ void gh_flush_kernel(const float4 *__restrict__ buf, size_t n4, float
         float4 a = buf[i];
         acc0 += a.x + a.y + a.z + a.w;
     }
+    if ((int)threadIdx.x < touch.n)
+        acc1 += __ldcg(touch.p[threadIdx.x]);
     if (acc0 + acc1 == never)
         *sink = acc0 + acc1;
 }
 
 /* code: also evict the instruction caches (the profiled replay's flush, which
  * stands in for ncu's "flush all caches"); the timing phase's cold flush is L2
- * only, as nvbench's. */
-static cudaError_t flush_enqueue(int code)
+ * only, as nvbench's. touch: NULL, or the next run's pages. */
+static cudaError_t flush_enqueue(int code, const struct gh_touch *touch)
 {
+    struct gh_touch none;
+    if (!touch) {
+        memset(&none, 0, sizeof none);
+        touch = &none;
+    }
     int blocks = gh.dev.sm_count > 0 ? 4 * gh.dev.sm_count : 128;
     gh_flush_kernel<<<blocks, GH_FLUSH_THREADS>>>(gh.flush_buf, gh.flush_n4, gh.flush_sink, nanf(""),
-                                                  code, 0.5f, 0.25f);
+                                                  code, 0.5f, 0.25f, *touch);
     return cudaGetLastError();
+}
+
+/* Add the pages of b to t (device memory only: mapped host memory and managed
+ * memory are translated elsewhere). */
+static void touch_add(struct gh_touch *t, const struct gh_buf *b, enum gh_mem mem)
+{
+    if (mem != GH_MEM_DEVICE || !b->dev)
+        return;
+    uintptr_t end = (uintptr_t)b->dev + b->count * sizeof(float);
+    for (uintptr_t a = (uintptr_t)b->dev; a < end && t->n < GH_TOUCH_MAX;
+         a = (a / GH_PAGE + 1) * GH_PAGE)
+        t->p[t->n++] = (const float *)a;
 }
 
 /* Allocate the flush buffer (2 x L2) once per process and run one flush right
@@ -255,7 +297,7 @@ static int flush_ready(struct gl_result *r)
     gh.flush_buf = buf;
     gh.flush_n4 = bytes / 16;
     gh.flush_sink = sink;
-    if (!gh_ok(r, flush_enqueue(0), "L2 flush launch") ||
+    if (!gh_ok(r, flush_enqueue(0, NULL), "L2 flush launch") ||
         !gh_ok(r, cudaDeviceSynchronize(), "L2 flush"))
         return 0;
     return 1;
@@ -623,7 +665,7 @@ static int timed_samples(struct gh_job *j, cudaEvent_t e0, cudaEvent_t e1, doubl
     r->nsamples = 0;
     for (;;) {
         double ms = 0.0;
-        if (j->cold && !gh_ok(r, flush_enqueue(0), "L2 flush launch"))
+        if (j->cold && !gh_ok(r, flush_enqueue(0, NULL), "L2 flush launch"))
             return 0;
         if (!gh_ok(r, cudaEventRecord(e0, 0), "cudaEventRecord") ||
             !launch_run(j, "launch (timed)") ||
@@ -656,7 +698,12 @@ static void replay_run(void *c)
 static void replay_flush(void *c)
 {
     struct replay_ctx *x = (struct replay_ctx *)c;
-    cudaError_t e = flush_enqueue(1);
+    struct gh_touch t;
+    memset(&t, 0, sizeof t);
+    for (int i = 0; i < x->j->nin; i++)
+        touch_add(&t, &x->j->in[i], x->j->mem);
+    touch_add(&t, &x->j->out, x->j->mem);
+    cudaError_t e = flush_enqueue(1, &t);
     if (e != cudaSuccess && x->err == cudaSuccess)
         x->err = e;
 }
