@@ -3,7 +3,8 @@
 # GPU: a real gpulab database with hand-made GPU rows (three repeats of two runs)
 # stands in for the gpulab sweeps, a recorded-format ncu CSV (NCU_CSV) for ncu, and
 # the medians, worst, bias and noise floor it prints are checked against values
-# worked out by hand. Must not touch anything outside its temporary directory.
+# worked out by hand, first with one ncu process, then with three. Must not
+# touch anything outside its temporary directory.
 G=./build/gpulab
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
@@ -69,5 +70,24 @@ chk 'line lts__t_sector_hit_rate.pct | grep -q "ncu vs itself: median *1.00pt  w
 chk 'grep -q "dram__bytes_read.sum *no comparable runs" "$T/out"' "metrics without values are not compared"
 chk '! grep -q "no ncu record" "$T/out"' "a run with ncu records reported as unmatched"
 [ "$fail" -eq 0 ] || cat "$T/out"
+
+# several ncu processes: a kernel's ncu value is the median of the process
+# medians (not of all launches), and the noise floor compares processes
+{
+    echo '"ID","Process ID","Process Name","Host Name","Kernel Name","Context","Stream","Block Size","Grid Size","Device","CC","Section Name","Metric Name","Metric Unit","Metric Value"'
+    id=0
+    for v in "1 10,000" "1 12,000" "2 13,000" "2 13,000" "3 11,000"; do
+        set -- $v
+        echo "\"$id\",\"$1\",\"gpulab\",\"h\",\"void matmul_global<1>(const float *, const float *, float *, int, int, int)\",\"1\",\"7\",\"(16, 16, 1)\",\"(8, 8, 1)\",\"0\",\"9.0\",\"x\",\"gpu__time_duration.sum\",\"ns\",\"$2\""
+        echo "\"$id\",\"$1\",\"gpulab\",\"h\",\"void stencil_shared(const float *, float *, int, int, int)\",\"1\",\"7\",\"(16, 16, 1)\",\"(2, 8, 1)\",\"0\",\"9.0\",\"x\",\"gpu__time_duration.sum\",\"ns\",\"5,000\""
+        id=$((id + 1))
+    done
+} >"$T/ncu3.csv"
+GPULAB="$T/g" NCU=/bin/true NCU_CSV="$T/ncu3.csv" REPEAT=3 sh bench/ncu_agree bench/agree.conf >"$T/out3" 2>&1
+chk 'grep -q "ncu records: 10 (3 processes)" "$T/out3"' "process count ($(grep 'runs profiled' "$T/out3"))"
+chk 'grep -Eq "^1 +matmul/global +gpu__time_duration.sum +11550 +11000 +\+5.00%" "$T/out3"' "matmul time: ncu median of process medians 11000 (not 12000)"
+chk 'grep -A1 "^  gpu__time_duration.sum " "$T/out3" | grep -q "ncu vs itself: median *0.00%  worst *18.18%  (6 pairs of processes)"' \
+    "process noise floor: $(grep -A1 "^  gpu__time_duration.sum " "$T/out3" | tail -1)"
+[ "$fail" -eq 0 ] || cat "$T/out3"
 echo "bench: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
