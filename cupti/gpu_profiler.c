@@ -1092,12 +1092,13 @@ static int session(const struct glc_replay *const *rp, int n, int m, struct gl_r
     return 1;
 }
 
-/* A user-range session that decoded some runs' ranges but not the others' (seen
- * on the H100, CUPTI 13.0, in a session with more runs than the object's earlier
- * user sessions, while maxRangesPerPass was the session's own count; with it
- * fixed at MAX_RANGES test_plugin's growing session gets every range, whether or
- * not this retry was needed there): the runs without ranges once more, on a
- * fresh object. Their reasons stay if that fails too. */
+/* A user-range session that decoded some runs' ranges but not the others': the
+ * runs without ranges once more, on a fresh object; their reasons stay if that
+ * fails too. Seen on the H100 (CUPTI 13.0) in a session with more runs than the
+ * object's earlier user sessions while maxRangesPerPass was the session's own
+ * count: test_plugin's growing session then lost 3 of 5 runs' ranges and this
+ * retry recovered them; with MAX_RANGES it loses none and the retry does not
+ * run (bench/results/2026-11-23-h100-test_plugin_ranges.log). Kept as a net. */
 
 static void retry_missing(const struct glc_replay *const *rp, struct gl_result *const *r, int n)
 {
