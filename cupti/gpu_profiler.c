@@ -1099,7 +1099,6 @@ static int session(const struct glc_replay *const *rp, int n, int m, struct gl_r
  * count: test_plugin's growing session then lost 3 of 5 runs' ranges and this
  * retry recovered them; with MAX_RANGES it loses none and the retry does not
  * run (bench/results/2026-11-23-h100-test_plugin_ranges.log). Kept as a net. */
-
 static void retry_missing(const struct glc_replay *const *rp, struct gl_result *const *r, int n)
 {
     const struct glc_replay *again[GLC_BATCH_MAX];

@@ -254,11 +254,9 @@ __global__ void gh_flush_kernel(const float4 *__restrict__ buf, size_t n4, float
  * only, as nvbench's. touch: NULL, or the next run's pages. */
 static cudaError_t flush_enqueue(int code, const struct gh_touch *touch)
 {
-    struct gh_touch none;
-    if (!touch) {
-        memset(&none, 0, sizeof none);
+    static const struct gh_touch none = {};
+    if (!touch)
         touch = &none;
-    }
     int blocks = gh.dev.sm_count > 0 ? 4 * gh.dev.sm_count : 128;
     gh_flush_kernel<<<blocks, GH_FLUSH_THREADS>>>(gh.flush_buf, gh.flush_n4, gh.flush_sink, nanf(""),
                                                   code, 0.5f, 0.25f, *touch);
@@ -685,6 +683,7 @@ static int timed_samples(struct gh_job *j, cudaEvent_t e0, cudaEvent_t e1, doubl
 struct replay_ctx {
     struct gh_job *j;
     cudaError_t err;
+    struct gh_touch touch;   /* j's pages, read by the flush before j */
 };
 
 static void replay_run(void *c)
@@ -698,12 +697,7 @@ static void replay_run(void *c)
 static void replay_flush(void *c)
 {
     struct replay_ctx *x = (struct replay_ctx *)c;
-    struct gh_touch t;
-    memset(&t, 0, sizeof t);
-    for (int i = 0; i < x->j->nin; i++)
-        touch_add(&t, &x->j->in[i], x->j->mem);
-    touch_add(&t, &x->j->out, x->j->mem);
-    cudaError_t e = flush_enqueue(1, &t);
+    cudaError_t e = flush_enqueue(1, &x->touch);
     if (e != cudaSuccess && x->err == cudaSuccess)
         x->err = e;
 }
@@ -720,6 +714,10 @@ static void profile_jobs(struct gh_job *const *jobs, int n)
     for (int i = 0; i < n; i++) {
         x[i].j = jobs[i];
         x[i].err = cudaSuccess;
+        memset(&x[i].touch, 0, sizeof x[i].touch);
+        for (int k = 0; k < jobs[i]->nin; k++)
+            touch_add(&x[i].touch, &jobs[i]->in[k], jobs[i]->mem);
+        touch_add(&x[i].touch, &jobs[i]->out, jobs[i]->mem);
         rp[i].run = replay_run;
         rp[i].flush = replay_flush;
         rp[i].ctx = &x[i];
