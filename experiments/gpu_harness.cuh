@@ -68,6 +68,7 @@ struct gh_job {
     /* set by the harness */
     struct gh_buf in[GH_MAX_IN];
     struct gh_buf out;
+    void *spacer;                 /* GPULAB_PAD bytes allocated just before in[0], or NULL */
 };
 
 /* ---- the device, as the plugin's init found it ---------------------------- */

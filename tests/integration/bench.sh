@@ -3,8 +3,8 @@
 # GPU: a real gpulab database with hand-made GPU rows (three repeats of two runs)
 # stands in for the gpulab sweeps, a recorded-format ncu CSV (NCU_CSV) for ncu, and
 # the medians, worst, bias and noise floor it prints are checked against values
-# worked out by hand, first with one ncu process, then with three. Must not
-# touch anything outside its temporary directory.
+# worked out by hand, first with one ncu process, then with an EXTRA metric and
+# PADS, then with three processes. Must not touch anything outside its temporary directory.
 G=./build/gpulab
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
@@ -29,7 +29,8 @@ while [ $i -le 3 ]; do
             (2, 1, 1, 's', 'stencil', 'shared', 'ok', 1, 2, 8, 1, 16, 16, 1, 2, 130, 16);
         insert into metric (run_id, name, value, unit) values
             (1, 'gpu__time_duration.sum', $a, 'ns'), (1, 'lts__t_sector_hit_rate.pct', $b, '%'),
-            (2, 'gpu__time_duration.sum', $c, 'ns'), (2, 'lts__t_sector_hit_rate.pct', $d, '%');" \
+            (2, 'gpu__time_duration.sum', $c, 'ns'), (2, 'lts__t_sector_hit_rate.pct', $d, '%'),
+            (1, 'gpc__cycles_elapsed.max', $((a * 2)), 'cycle');" \
         >/dev/null || fail=$((fail + 1))
     i=$((i + 1))
 done
@@ -52,7 +53,7 @@ done
 # form) answers from the hand-made sweep whose number DB's name carries
 cat >"$T/g" <<EOS
 #!/bin/sh
-[ "\$1" = run ] && exit 0
+[ "\$1" = run ] && echo "gl \${GPULAB_PAD:-unset}" >>"$T/pads" && exit 0
 [ "\$1" = query ] && [ "\$2" = --db ] && [ "\$4" = --csv ] || exit 2
 cp "$T/gl\$(basename "\$3" .db | tr -dc 0-9).src.db" "\$3" || exit 2
 exec "$PWD/$G" query --db "\$3" --csv "\$5"
@@ -70,6 +71,34 @@ chk 'line lts__t_sector_hit_rate.pct | grep -q "ncu vs itself: median *1.00pt  w
 chk 'grep -q "dram__bytes_read.sum *no comparable runs" "$T/out"' "metrics without values are not compared"
 chk '! grep -q "no ncu record" "$T/out"' "a run with ncu records reported as unmatched"
 [ "$fail" -eq 0 ] || cat "$T/out"
+
+# EXTRA: a metric outside the default set, read from the metric table and compared
+cp "$T/ncu.csv" "$T/ncux.csv"
+for c in 19,000 20,000 21,000; do
+    echo "\"9\",\"1\",\"gpulab\",\"h\",\"void matmul_global<1>(const float *, const float *, float *, int, int, int)\",\"1\",\"7\",\"(16, 16, 1)\",\"(8, 8, 1)\",\"0\",\"9.0\",\"x\",\"gpc__cycles_elapsed.max\",\"cycle\",\"$c\""
+done >>"$T/ncux.csv"
+GPULAB="$T/g" NCU=/bin/true NCU_CSV="$T/ncux.csv" REPEAT=3 EXTRA=gpc__cycles_elapsed.max \
+    sh bench/ncu_agree bench/agree.conf >"$T/outx" 2>&1
+chk 'grep -Eq "^1 +matmul/global +gpc__cycles_elapsed.max +23100 +20000 +\+15.50%" "$T/outx"' \
+    "EXTRA metric: cycles median 23100 vs 20000 ($(grep gpc__cycles "$T/outx" | head -1))"
+chk 'grep -Eq "^1 +matmul/global +gpu__time_duration.sum +11550 +11000 +\+5.00%" "$T/outx"' "EXTRA keeps the default metrics"
+EXTRA="x; drop" NCU=/bin/true sh bench/ncu_agree bench/agree.conf >"$T/outbad" 2>&1; rc=$?
+chk '[ $rc -ne 0 ] && grep -q "EXTRA must be metric names" "$T/outbad"' "a bad EXTRA is refused"
+[ "$fail" -eq 0 ] || cat "$T/outx"
+
+# PADS: process i of each side gets the i-th pad (cycling); ncu stands in as a
+# script that notes its GPULAB_PAD and prints the recorded CSV
+printf '#!/bin/sh\necho "ncu ${GPULAB_PAD:-unset}" >>"%s/pads"\ncat "%s/ncu.csv"\n' "$T" "$T" >"$T/ncu"
+chmod +x "$T/ncu"
+: >"$T/pads"
+GPULAB="$T/g" NCU="$T/ncu" REPEAT=3 PADS="0 4096" sh bench/ncu_agree bench/agree.conf >"$T/outp" 2>&1
+chk '[ "$(tr "\n" " " <"$T/pads")" = "gl 0 gl 4096 gl 0 ncu 0 ncu 4096 ncu 0 " ]' "pads per process: $(tr '\n' ' ' <"$T/pads")"
+chk 'grep -q "GPULAB_PAD per process: 0 4096" "$T/outp"' "the pads are announced"
+: >"$T/pads"
+GPULAB="$T/g" NCU="$T/ncu" REPEAT=1 sh bench/ncu_agree bench/agree.conf >"$T/outp" 2>&1
+chk '[ "$(tr "\n" " " <"$T/pads")" = "gl unset ncu unset " ]' "no PADS, GPULAB_PAD empty: $(tr '\n' ' ' <"$T/pads")"
+PADS="0 4k" NCU=/bin/true sh bench/ncu_agree bench/agree.conf >"$T/outbad" 2>&1; rc=$?
+chk '[ $rc -ne 0 ] && grep -q "PADS must be byte counts" "$T/outbad"' "a bad PADS is refused"
 
 # several ncu processes: a kernel's ncu value is the median of the process
 # medians (not of all launches), and the noise floor compares processes
