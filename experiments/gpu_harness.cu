@@ -986,10 +986,11 @@ out:
         buf_free(&j->out, j->mem);
     for (int i = 0; i < nalloc && !parked; i++)
         buf_free(&j->in[i], j->mem);
-    if (j->spacer && !parked)
-        cudaFree(j->spacer);
-    if (!parked)
+    if (!parked) {
+        if (j->spacer)
+            cudaFree(j->spacer);
         j->spacer = NULL;
+    }
     if (r->status != GL_OK && r->nmetrics == 0 && r->metrics_reason[0] == '\0')
         snprintf(r->metrics_reason, sizeof r->metrics_reason, "not profiled: run was not ok");
     return gh.sticky ? -1 : 0;
