@@ -199,7 +199,8 @@ void gh_set_profiling(int passes)
  * kernel's pages mapped and hot): the first accesses of a 5-10 us kernel then
  * pay for page walks: over the smoke kernels gpulab's durations were a median
  * 1.9 % above ncu's without this and 0.7 % with it (H100, the same ncu records,
- * 5 processes each side; 2-3 % on the 128^2 global and 100x90x70 naive matmuls).
+ * 5 processes each side, buffers padded so that the touched word lay outside
+ * them; 2-3 % on the 128^2 global and 100x90x70 naive matmuls).
  * Each block reading the first word of every page puts the translations back on
  * every SM.
  * The price: that word's sector is in L2 when the run starts, one L2 hit and
@@ -446,10 +447,10 @@ static int guidance(dim3 grid, dim3 block, int sm_count)
 /* GPULAB_PAD=bytes: allocate that much device memory just before each run's
  * buffers, so that they land elsewhere. Where a small kernel's buffers lie moves
  * its duration by up to ~10 % (H100, stencil/global: 4.45 us with no pad or 256
- * bytes, 4.8-4.95 us with 4 KiB to 1 MiB); bench/ncu_agree gives each of
- * its processes, on both sides, another pad (PADS) to compare gpulab with ncu
- * over the same placements instead of at one. 0 when unset; -1 when it is not
- * a byte count. */
+ * bytes, 4.8-4.95 us with 4 KiB to 1 MiB); bench/ncu_agree can give each of
+ * its processes, on both sides, another pad (PADS) to spread both over several
+ * placements (not the same ones: ncu allocates in the process too). 0 when
+ * unset; -1 when it is not a byte count. */
 static long long pad_bytes(void)
 {
     static long long v = -2;
@@ -786,14 +787,19 @@ static struct {
     struct gh_parked runs[GLC_BATCH_MAX];
 } batch;
 
+static void spacer_free(struct gh_job *j)
+{
+    if (j->spacer)
+        cudaFree(j->spacer);
+    j->spacer = NULL;
+}
+
 static void job_free(struct gh_job *j)
 {
     buf_free(&j->out, j->mem);
     for (int i = 0; i < j->nin; i++)
         buf_free(&j->in[i], j->mem);
-    if (j->spacer)
-        cudaFree(j->spacer);
-    j->spacer = NULL;
+    spacer_free(j);
 }
 
 static size_t job_bytes(const struct gh_job *j)
@@ -986,11 +992,8 @@ out:
         buf_free(&j->out, j->mem);
     for (int i = 0; i < nalloc && !parked; i++)
         buf_free(&j->in[i], j->mem);
-    if (!parked) {
-        if (j->spacer)
-            cudaFree(j->spacer);
-        j->spacer = NULL;
-    }
+    if (!parked)
+        spacer_free(j);
     if (r->status != GL_OK && r->nmetrics == 0 && r->metrics_reason[0] == '\0')
         snprintf(r->metrics_reason, sizeof r->metrics_reason, "not profiled: run was not ok");
     return gh.sticky ? -1 : 0;
