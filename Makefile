@@ -17,92 +17,127 @@ CUPTI_INC := $(firstword $(wildcard $(CUDA_HOME)/extras/CUPTI/include) $(CUDA_HO
 CUPTI_LIB := $(firstword $(wildcard $(CUDA_HOME)/extras/CUPTI/lib64) $(CUDA_HOME)/lib64)
 
 CFLAGS   ?= -O2 -g
-CFLAGS   += -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -fopenmp -fPIC -Isrc -Iexperiments -Icupti
+CFLAGS   += -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -fopenmp -fPIC
 CXXFLAGS ?= -O2 -g
-CXXFLAGS += -std=c++17 -Wall -Wextra -Werror -fPIC -Isrc -Icupti -I$(CUDA_HOME)/include -I$(CUPTI_INC)
+CXXFLAGS += -std=c++17 -Wall -Wextra -Werror -fPIC -I$(CUDA_HOME)/include -I$(CUPTI_INC)
 NVFLAGS  ?= -O3 -lineinfo
-NVFLAGS  += -std=c++17 $(CUDA_ARCH) -Xcompiler -fPIC,-Wall -Isrc -Iexperiments -Icupti -I$(CUPTI_INC)
+NVFLAGS  += -std=c++17 $(CUDA_ARCH) -Xcompiler -fPIC,-Wall -I$(CUPTI_INC)
 LDLIBS   := -lsqlite3 -ldl -lm -fopenmp
 
-# Driver: every C file under src/ and experiments/, and the pure-C files of cupti/
-# (metric sets and names). cupti/gpu_*.c and cupti/*.cpp need CUDA headers and go
-# into the plugin only.
-DRIVER_SRC := $(wildcard src/*.c) $(wildcard experiments/*.c) \
-              $(filter-out cupti/gpu_%.c,$(wildcard cupti/*.c))
-DRIVER_OBJ := $(DRIVER_SRC:%.c=$(B)/obj/%.o) $(B)/obj/gen/db_sql.o $(B)/obj/gen/version.o
-LIB_OBJ    := $(filter-out $(B)/obj/src/main.o,$(DRIVER_OBJ))
+# One rule per folder; a folder's files all go where the folder goes:
+#   src/core/          every binary (structs, parameters, metrics, plugin interface)
+#   src/               the driver, build/gpulab (no variant in it: it loads plugins)
+#   experiments/       both built-in plugins (random inputs, float64 references)
+#   experiments/cpu/   build/libgpulab_cpu.so, the CPU baselines
+#   experiments/gpu/   build/libgpulab_gpu.so, the GPU kernels and their harness,
+#   cupti/             with the CUPTI engine (needs the CUDA headers)
+# Each folder sees its own headers and those of the folders below it.
+INC_CORE   := -Isrc/core
+INC_DRIVER := $(INC_CORE) -Isrc
+INC_FAMILY := $(INC_CORE) -Iexperiments
+INC_CPU    := $(INC_FAMILY) -Iexperiments/cpu
+INC_CUPTI  := $(INC_CORE) -Icupti -I$(CUDA_HOME)/include -I$(CUPTI_INC)
+INC_GPU    := $(INC_FAMILY) -Icupti -Iexperiments/gpu
 
-# GPU plugin: kernels + harness (.cu), CUPTI engine, and the C pieces it shares
-# with the driver (parameters, statistics, float64 references).
-PLUGIN_CU  := $(wildcard experiments/*.cu)
-PLUGIN_C   := $(wildcard cupti/gpu_*.c)
-PLUGIN_CPP := $(wildcard cupti/*.cpp)
-PLUGIN_SHARED := $(B)/obj/src/params.o $(B)/obj/src/stats.o $(B)/obj/experiments/reference.o \
-                 $(B)/obj/cupti/metric_sets.o
-PLUGIN_OBJ := $(PLUGIN_CU:%.cu=$(B)/obj/%.o) $(PLUGIN_C:%.c=$(B)/obj/gpu/%.o) \
-              $(PLUGIN_CPP:%.cpp=$(B)/obj/%.o)
+CORE_OBJ   := $(patsubst %.c,$(B)/obj/%.o,$(wildcard src/core/*.c))
+DRIVER_OBJ := $(patsubst %.c,$(B)/obj/%.o,$(wildcard src/*.c)) $(B)/obj/gen/db_sql.o \
+              $(B)/obj/gen/version.o
+FAMILY_OBJ := $(patsubst %.c,$(B)/obj/%.o,$(wildcard experiments/*.c))
+CPU_OBJ    := $(patsubst %.c,$(B)/obj/%.o,$(wildcard experiments/cpu/*.c))
+GPU_OBJ    := $(patsubst %.cu,$(B)/obj/%.o,$(wildcard experiments/gpu/*.cu))
+CUPTI_OBJ  := $(patsubst %.c,$(B)/obj/%.o,$(wildcard cupti/*.c)) \
+              $(patsubst %.cpp,$(B)/obj/%.o,$(wildcard cupti/*.cpp))
+CPU_PLUGIN := $(B)/libgpulab_cpu.so
 PLUGIN     := $(B)/libgpulab_gpu.so
 
+# Tests link the driver's code (not its main) and the CPU baselines directly.
+TEST_OBJ := $(filter-out $(B)/obj/src/main.o,$(DRIVER_OBJ)) $(CORE_OBJ) $(FAMILY_OBJ) $(CPU_OBJ)
 TEST_SRC := $(wildcard tests/test_*.c)
 TEST_BIN := $(TEST_SRC:tests/%.c=$(B)/tests/%)
 GPU_TEST_SRC := $(wildcard tests/gpu/test_*.c)
 GPU_TEST_BIN := $(GPU_TEST_SRC:tests/gpu/%.c=$(B)/tests/gpu/%)
 
-.PHONY: all driver plugin deps experiments smoke report test test-gpu bench clean
+H_CORE   := $(wildcard src/core/*.h)
+H_DRIVER := $(H_CORE) $(wildcard src/*.h)
+H_FAMILY := $(H_CORE) $(wildcard experiments/*.h)
+H_CPU    := $(H_FAMILY) $(wildcard experiments/cpu/*.h)
+H_CUPTI  := $(H_CORE) $(wildcard cupti/*.h)
+H_GPU    := $(H_FAMILY) $(wildcard cupti/*.h) $(wildcard experiments/gpu/*.cuh experiments/gpu/*.h)
+
+.PHONY: all driver plugin deps deps-build deps-check experiments smoke report test test-gpu bench clean
 .DELETE_ON_ERROR:
 
-all: deps-check $(B)/gpulab plugin $(GPU_TEST_BIN)
+all: deps-check $(B)/gpulab $(CPU_PLUGIN) plugin $(GPU_TEST_BIN)
 
-driver: $(B)/gpulab
+driver: $(B)/gpulab $(CPU_PLUGIN)
 plugin: $(PLUGIN)
 
-$(B)/gpulab: $(DRIVER_OBJ)
+$(B)/gpulab: $(DRIVER_OBJ) $(CORE_OBJ)
 	$(CC) -o $@ $^ $(LDLIBS)
 	ln -sf $(B)/gpulab gpulab
 
-$(B)/obj/%.o: %.c $(wildcard src/*.h experiments/*.h cupti/*.h)
+$(B)/obj/src/core/%.o: src/core/%.c $(H_CORE)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -c -o $@ $<
+	$(CC) $(CFLAGS) $(INC_CORE) -c -o $@ $<
 
-$(B)/obj/gpu/%.o: %.c $(wildcard src/*.h cupti/*.h)
+$(B)/obj/src/%.o: src/%.c $(H_DRIVER)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -I$(CUDA_HOME)/include -I$(CUPTI_INC) -c -o $@ $<
+	$(CC) $(CFLAGS) $(INC_DRIVER) -c -o $@ $<
 
-$(B)/obj/%.o: %.cpp $(wildcard src/*.h cupti/*.h)
+$(B)/obj/experiments/%.o: experiments/%.c $(H_FAMILY)
 	@mkdir -p $(dir $@)
-	$(CXX) $(CXXFLAGS) -c -o $@ $<
+	$(CC) $(CFLAGS) $(INC_FAMILY) -c -o $@ $<
 
-$(B)/obj/%.o: %.cu $(wildcard src/*.h experiments/*.h experiments/*.cuh cupti/*.h)
+$(B)/obj/experiments/cpu/%.o: experiments/cpu/%.c $(H_CPU)
 	@mkdir -p $(dir $@)
-	$(NVCC) $(NVFLAGS) -c -o $@ $<
+	$(CC) $(CFLAGS) $(INC_CPU) -c -o $@ $<
+
+$(B)/obj/experiments/gpu/%.o: experiments/gpu/%.cu $(H_GPU)
+	@mkdir -p $(dir $@)
+	$(NVCC) $(NVFLAGS) $(INC_GPU) -c -o $@ $<
+
+$(B)/obj/cupti/%.o: cupti/%.c $(H_CUPTI)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(INC_CUPTI) -c -o $@ $<
+
+$(B)/obj/cupti/%.o: cupti/%.cpp $(H_CUPTI)
+	@mkdir -p $(dir $@)
+	$(CXX) $(CXXFLAGS) $(INC_CUPTI) -c -o $@ $<
+
+$(CPU_PLUGIN): $(CPU_OBJ) $(FAMILY_OBJ) $(CORE_OBJ)
+	$(CC) -shared -o $@ $^ -lm -fopenmp
 
 # No -lcuda: the CUDA runtime finds the driver itself, so the plugin loads (and
 # reports "no CUDA driver") on machines without one.
-$(PLUGIN): $(PLUGIN_OBJ) $(PLUGIN_SHARED)
+$(PLUGIN): $(GPU_OBJ) $(CUPTI_OBJ) $(FAMILY_OBJ) $(CORE_OBJ)
 	$(NVCC) $(CUDA_ARCH) -shared -o $@ $^ -cudart static -L$(CUDA_HOME)/lib64 -L$(CUPTI_LIB) \
 	  -lcublas -lcupti -Xlinker -rpath,'$$ORIGIN',-rpath,$(CUDA_HOME)/lib64,-rpath,$(CUPTI_LIB) \
 	  -Xcompiler -fopenmp
 
-$(B)/tests/%: tests/%.c tests/t.h $(LIB_OBJ)
+$(B)/tests/%: tests/%.c tests/t.h $(TEST_OBJ) $(H_CPU) $(H_DRIVER)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -Itests -o $@ $< $(LIB_OBJ) $(LDLIBS)
+	$(CC) $(CFLAGS) $(INC_DRIVER) $(INC_CPU) -Itests -o $@ $< $(TEST_OBJ) $(LDLIBS)
 
 # GPU tests are built here with the rest and run on the GPU machine (make test-gpu).
-$(B)/tests/gpu/%: tests/gpu/%.c tests/t.h $(LIB_OBJ)
+$(B)/tests/gpu/%: tests/gpu/%.c tests/t.h $(TEST_OBJ) $(H_CPU) $(H_DRIVER)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -Itests -o $@ $< $(LIB_OBJ) $(LDLIBS)
+	$(CC) $(CFLAGS) $(INC_DRIVER) $(INC_CPU) -Itests -o $@ $< $(TEST_OBJ) $(LDLIBS)
 
-# Debian packages the build, the report and the tests need.
-DEPS_PKGS := libsqlite3-dev sqlite3 gnuplot-nox
+# Debian packages: the build needs SQLite's headers; the report gnuplot; the
+# tests both, and the sqlite3 shell.
+BUILD_PKGS := libsqlite3-dev
+DEPS_PKGS  := $(BUILD_PKGS) sqlite3 gnuplot-nox
 deps:
 	@sh tests/deps.sh $(DEPS_PKGS)
+deps-build:
+	@sh tests/deps.sh $(BUILD_PKGS)
 deps-check:
-	@sh tests/deps.sh --check $(DEPS_PKGS)
+	@sh tests/deps.sh --check $(BUILD_PKGS)
 
-experiments: deps all
+experiments: deps-build all
 	./$(B)/gpulab run $(CONFIG) --db $(DB)
 
-smoke: deps all
+smoke: deps-build all
 	./$(B)/gpulab run configs/smoke.conf --db $(DB)
 
 test: deps all $(TEST_BIN)
@@ -131,12 +166,12 @@ $(B)/gen/version.c: FORCE
 	@cmp -s $@.tmp $@ && rm -f $@.tmp || mv $@.tmp $@
 $(B)/obj/gen/version.o: $(B)/gen/version.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -c -o $@ $<
+	$(CC) $(CFLAGS) $(INC_DRIVER) -c -o $@ $<
 .PHONY: FORCE
 FORCE:
 $(B)/obj/gen/db_sql.o: $(B)/gen/db_sql.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -c -o $@ $<
+	$(CC) $(CFLAGS) $(INC_DRIVER) -c -o $@ $<
 
 # The report's rules (figures, tables, report.md) live with the report.
 include report/report.mk

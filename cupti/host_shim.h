@@ -2,7 +2,7 @@
  * (cupti_profiler_host.h) includes <string> and so cannot be compiled as C.
  * Implemented in cupti/gpu_host_shim.cpp, the only C++ file of gpulab. Each
  * function returns the CUptiResult of the call it wraps (0 = success). Must not
- * hold state or policy: cupti/gpu_profiler.c decides what to call and when. */
+ * hold state or policy: the engine (cupti/profiler_*.c) decides what to call and when. */
 #ifndef GL_HOST_SHIM_H
 #define GL_HOST_SHIM_H
 

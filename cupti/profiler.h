@@ -1,13 +1,14 @@
 /* profiler.h - the CUPTI measurement engine as the GPU harness sees it: set up the
  * Range Profiler once per worker for a metric list, then profile runs (one, or a
  * batch together) by replaying them once per pass (user replay), with an L2 flush
- * before each run in each pass, and evaluate every metric. Implemented in cupti/gpu_profiler.c (+ the C++ shim for
- * cupti_profiler_host.h). C header; must not include CUDA or CUPTI headers. */
+ * before each run in each pass, and evaluate every metric. Implemented in
+ * cupti/profiler_*.c (profiler_int.h says which file does what) and the C++
+ * shim for cupti_profiler_host.h. C header; must not include CUDA or CUPTI headers. */
 #ifndef GL_PROFILER_H
 #define GL_PROFILER_H
 
 #include "gpulab.h"
-#include "gpu_api.h"
+#include "plugin.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -4,7 +4,6 @@
  * GPU supports). Must not run sweeps. */
 #include "commands.h"
 #include "cpuinfo.h"
-#include "gpu_load.h"
 #include "metric_sets.h"
 #include "registry.h"
 
@@ -17,24 +16,30 @@ int gl_cmd_list(const char *family)
         fprintf(stderr, "gpulab: unknown family '%s'\n", family);
         return 2;
     }
-    const char *last = "";
-    for (int i = 0; i < gl_nvariants; i++) {
-        const struct gl_variant *v = &gl_variants[i];
-        if (family && strcmp(v->family, family) != 0)
+    /* by family, in the order the families first appear in the plugins */
+    int shown = 0;
+    for (int f = 0; f < gl_registry_count(); f++) {
+        const char *fam = gl_registry_at(f)->family;
+        int first = 1;
+        for (int j = 0; j < f && first; j++)
+            first = strcmp(gl_registry_at(j)->family, fam) != 0;
+        if (!first || (family && strcmp(fam, family) != 0))
             continue;
-        if (strcmp(v->family, last) != 0) {
-            printf("%s%s\n", last[0] ? "\n" : "", v->family);
-            last = v->family;
-        }
-        char params[128] = "";
-        for (int p = 0; p < GL_NPARAMS; p++) {
-            if (!(v->params & GL_PBIT(p)))
+        printf("%s%s\n", shown++ ? "\n" : "", fam);
+        for (int i = f; i < gl_registry_count(); i++) {
+            const struct gl_variant *v = gl_registry_at(i);
+            if (strcmp(v->family, fam) != 0)
                 continue;
-            if (params[0])
-                strncat(params, " ", sizeof params - strlen(params) - 1);
-            strncat(params, gl_param_table[p].name, sizeof params - strlen(params) - 1);
+            char params[128] = "";
+            for (int p = 0; p < GL_NPARAMS; p++) {
+                if (!(v->params & GL_PBIT(p)))
+                    continue;
+                if (params[0])
+                    strncat(params, " ", sizeof params - strlen(params) - 1);
+                strncat(params, gl_param_table[p].name, sizeof params - strlen(params) - 1);
+            }
+            printf("  %-3s %-12s [%s]\n        %s\n", v->device, v->name, params, v->desc);
         }
-        printf("  %-3s %-12s [%s]\n        %s\n", v->device, v->name, params, v->desc);
     }
     printf("\nparameters:\n");
     for (int p = 0; p < GL_NPARAMS; p++)
@@ -105,7 +110,9 @@ int gl_cmd_device(const char *db)
     }
     if (gl_store_device(store, &cpu) < 0)
         rc = 1;
-    const struct gl_gpu_api *api = gl_gpu_load(err, sizeof err);
+    const struct gl_device_ops *api = gl_registry_gpu();
+    if (!api)
+        snprintf(err, sizeof err, "%s", gl_registry_gpu_why());
     if (!api || api->init(0, &gpu, err, sizeof err) != 0) {
         printf("GPU: none usable: %s\n", err);
     } else {
@@ -142,7 +149,9 @@ int gl_cmd_metrics(int npats, char *const *pats)
 {
     char err[1024];
     struct gl_device gpu;
-    const struct gl_gpu_api *api = gl_gpu_load(err, sizeof err);
+    const struct gl_device_ops *api = gl_registry_gpu();
+    if (!api)
+        snprintf(err, sizeof err, "%s", gl_registry_gpu_why());
     if (!api || api->init(0, &gpu, err, sizeof err) != 0) {
         fprintf(stderr, "gpulab: no usable GPU: %s\n", err);
         return 1;

@@ -53,7 +53,8 @@ static void result_line(const struct gl_job *job, const struct gl_result *r, cha
     double fl = job->v->flops ? job->v->flops(&job->p) : -1;
     double by = job->v->min_bytes ? job->v->min_bytes(&job->p) : -1;
     char rate[64] = "";
-    if (s.median > 0 && fl > 0 && strcmp(job->v->family, "vecadd") != 0)
+    /* Below one FLOP per byte a kernel is judged by its bandwidth (vecadd). */
+    if (s.median > 0 && fl > 0 && !(by > 0 && fl < by))
         snprintf(rate, sizeof rate, "  %.1f GFLOP/s", fl / s.median / 1e6);
     else if (s.median > 0 && by > 0)
         snprintf(rate, sizeof rate, "  %.1f GB/s", by / s.median / 1e6);
@@ -245,7 +246,7 @@ int gl_cmd_run(int npaths, char **paths, const struct gl_run_opts *o)
     st.store = store;
     st.batch_max = batch_size();
     gl_progress_init(&st.pg, stdout, count_jobs(&sw));
-    int n_done = 0, n_rejected = 0, n_nogpu = 0, n_notbuilt = 0;
+    int n_done = 0, n_rejected = 0, n_nogpu = 0;
     char host[128], *argv_text = gl_join_argv(o->argc, o->argv);
     gl_hostname(host, sizeof host);
     static struct gl_result res;
@@ -283,11 +284,12 @@ int gl_cmd_run(int npaths, char **paths, const struct gl_run_opts *o)
                 n_nogpu++;
                 gl_progress_finish(&st.pg, NULL, 0, 0);
                 continue;
-            case GL_JOB_NOT_BUILT:
-                n_notbuilt++;
-                gl_progress_finish(&st.pg, NULL, 0, 0);
-                continue;
             case GL_JOB_REJECTED:
+                if (key.device_id <= 0) {   /* a GPU variant, no GPU: no device to store it for */
+                    n_nogpu++;
+                    gl_progress_finish(&st.pg, NULL, 0, 0);
+                    continue;
+                }
                 n_rejected++;
                 if (gl_store_has_status(store, &key, "skipped") == 0) {
                     memset(&res, 0, sizeof res);
@@ -340,8 +342,6 @@ int gl_cmd_run(int npaths, char **paths, const struct gl_run_opts *o)
            n_ok + n_wrong + n_failed, n_ok, n_wrong, n_failed, n_done, n_rejected);
     if (n_nogpu)
         printf(", %d GPU runs skipped (no GPU: %s)", n_nogpu, sw.gpu_why);
-    if (n_notbuilt)
-        printf(", %d GPU runs of variants not built yet", n_notbuilt);
     printf("\n");
     if (interrupted)
         printf("gpulab: interrupted: every stored result is kept; run again to resume\n");
@@ -360,8 +360,7 @@ static const char *state_word(enum gl_job_state st)
     case GL_JOB_RUN: return "run";
     case GL_JOB_DONE: return "done";
     case GL_JOB_REJECTED: return "skip";
-    case GL_JOB_NO_GPU: return "no-gpu";
-    default: return "not-built";
+    default: return "no-gpu";
     }
 }
 
@@ -382,7 +381,7 @@ int gl_cmd_plan(int npaths, char **paths, const struct gl_run_opts *o, int list_
         return rc;
     }
     print_gpu_banner(&sw);
-    int total[5] = { 0 };
+    int total[GL_JOB_STATES] = { 0 };
     for (int ci = 0; ci < sw.nconfigs; ci++) {
         const struct gl_config *c = &sw.configs[ci];
         const struct gl_expansion *e = &sw.exps[ci];
@@ -391,7 +390,7 @@ int gl_cmd_plan(int npaths, char **paths, const struct gl_run_opts *o, int list_
             const struct gl_section *s = &c->sections[si];
             printf("  [%s] family %s\n", s->name, s->family);
             for (int vi = 0; vi < s->nvariants; vi++) {
-                int cnt[5] = { 0 }, n = 0;
+                int cnt[GL_JOB_STATES] = { 0 }, n = 0;
                 const struct gl_variant *v = gl_variant_find(s->family, s->variants[vi]);
                 for (int ji = 0; ji < e->njobs; ji++) {
                     const struct gl_job *job = &e->jobs[ji];
@@ -414,8 +413,6 @@ int gl_cmd_plan(int npaths, char **paths, const struct gl_run_opts *o, int list_
                        v->device, v->name, n, cnt[GL_JOB_RUN], cnt[GL_JOB_DONE], cnt[GL_JOB_REJECTED]);
                 if (cnt[GL_JOB_NO_GPU])
                     printf(", %d need a GPU (%s)", cnt[GL_JOB_NO_GPU], sw.gpu_why);
-                if (cnt[GL_JOB_NOT_BUILT])
-                    printf(", variant not built yet");
                 printf("\n");
                 /* Why check() rejected launches, grouped by reason (first 16 reasons). */
                 const char *why[16];
@@ -445,9 +442,8 @@ int gl_cmd_plan(int npaths, char **paths, const struct gl_run_opts *o, int list_
             printf("  %d points collapsed into jobs above (parameters a variant does not read)\n",
                    e->nduplicates);
     }
-    printf("total: %d to run, %d done, %d rejected by check, %d need a GPU, %d not built yet\n",
-           total[GL_JOB_RUN], total[GL_JOB_DONE], total[GL_JOB_REJECTED], total[GL_JOB_NO_GPU],
-           total[GL_JOB_NOT_BUILT]);
+    printf("total: %d to run, %d done, %d rejected by check, %d need a GPU\n",
+           total[GL_JOB_RUN], total[GL_JOB_DONE], total[GL_JOB_REJECTED], total[GL_JOB_NO_GPU]);
     gl_sweep_free(&sw);
     gl_store_close(store);
     return 0;

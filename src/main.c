@@ -2,6 +2,7 @@
  * subcommand (commands.h). Exit codes: 0 ok, 1 runs failed or were wrong,
  * 2 usage or config error. Must not do any subcommand's work itself. */
 #include "commands.h"
+#include "registry.h"
 #include "util.h"
 
 #include <stdio.h>
@@ -32,7 +33,7 @@ static const char *usage_run =
 
 static const char *usage_plan =
     "usage: gpulab plan CONFIG... [--db PATH] [--only VARIANT] [--force] [--summary]\n"
-    "  lists every configuration with its state (run, done, skip, no-gpu, not-built),\n"
+    "  lists every configuration with its state (run, done, skip, no-gpu),\n"
     "  then counts per section and variant and the reasons for what is skipped.\n"
     "  --summary       counts only, no per-configuration lines\n";
 
@@ -131,6 +132,17 @@ static int cmd_query(int argc, char **argv)
     return gl_cmd_query(db, sql, fmt);
 }
 
+/* The variants come from the plugins built next to the executable. */
+static int load_plugins(void)
+{
+    char dir[1024], err[1024];
+    gl_exe_dir(dir, sizeof dir);
+    if (gl_registry_load(dir, err, sizeof err) == 0)
+        return 0;
+    fprintf(stderr, "gpulab: %s (rebuild: make)\n", err);
+    return 1;
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2)
@@ -159,6 +171,8 @@ int main(int argc, char **argv)
             return 2;
         int rc = parse_run_opts(rest, args, usage, &o, paths, &npaths, is_run ? NULL : &summary);
         if (rc == 0)
+            rc = load_plugins();
+        if (rc == 0)
             rc = is_run ? gl_cmd_run(npaths, paths, &o) : gl_cmd_plan(npaths, paths, &o, !summary);
         free(paths);
         return rc;
@@ -175,6 +189,8 @@ int main(int argc, char **argv)
             fputs(usage_simple, rest > 1 ? stderr : stdout);
             return rest > 1 ? 2 : 0;
         }
+        if (load_plugins() != 0)
+            return 1;
         return gl_cmd_list(rest == 1 ? args[0] : NULL);
     }
     if (strcmp(cmd, "device") == 0) {
@@ -187,6 +203,8 @@ int main(int argc, char **argv)
             db = args[1];
         else if (rest != 0)
             return usage_error(usage_simple, "unexpected argument", args[0]);
+        if (load_plugins() != 0)
+            return 1;
         return gl_cmd_device(db);
     }
     if (strcmp(cmd, "metrics") == 0) {
@@ -197,6 +215,8 @@ int main(int argc, char **argv)
         for (int i = 0; i < rest; i++)
             if (args[i][0] == '-' || args[i][0] == '\0')
                 return usage_error(usage_simple, "unexpected argument", args[i]);
+        if (load_plugins() != 0)
+            return 1;
         return gl_cmd_metrics(rest, args);
     }
     return usage_error(usage_main, "unknown command", cmd);

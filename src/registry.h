@@ -1,46 +1,47 @@
-/* registry.h - the variant registry: every kernel variant and CPU baseline gpulab
- * knows, with the parameters it reads, the launches it rejects, and its analytic
- * FLOP and byte counts. The table itself is experiments/registry.c, the one place
- * a variant is declared. Must not contain kernels or timing code. */
+/* registry.h - every variant gpulab can run, as the loaded plugins declare them
+ * (src/core/plugin.h): the built-in CPU baselines and GPU kernels from build/,
+ * and any plugin named on the command line. Lookup by family and name, "did you
+ * mean", and the device operations of the GPU plugin.
+ * Must not declare variants itself (each is declared once, in its plugin), run
+ * anything, or call a device operation: the worker does that. */
 #ifndef GL_REGISTRY_H
 #define GL_REGISTRY_H
 
-#include "gpulab.h"
+#include <stddef.h>
+
 #include "params.h"
+#include "plugin.h"
 
-/* CPU family entry points (experiments/cpu_*.c): run one variant of the family
- * with params p: set up random inputs (seed p->seed), warm up, take samples as
- * policy t says, verify against the float64 reference; fill r. Return 0, or -1
- * on an internal error (r->status = GL_FAILED, r->reason set). */
-typedef int (*gl_cpu_fn)(const char *variant, const struct gl_params *p,
-                         const struct gl_timing *t, struct gl_result *r);
+#define GL_MAX_VARIANTS_ALL 256
+#define GL_MAX_PLUGINS 16
 
-struct gl_variant {
-    const char *family;   /* matmul | stencil | vecadd */
-    const char *name;     /* unique within the family; the table row's name */
-    const char *device;   /* "cpu" | "gpu" */
-    const char *desc;     /* one line */
-    unsigned params;      /* GL_PBIT() of each parameter the variant reads */
-    /* NULL if the run can be made, else the reason it cannot (static string or
-     * written into buf). gpu is NULL when no GPU is known: static limits apply. */
-    const char *(*check)(const struct gl_params *p, const struct gl_device *gpu,
-                         char *buf, size_t len);
-    double (*flops)(const struct gl_params *p);      /* analytic FLOP count */
-    double (*min_bytes)(const struct gl_params *p);  /* each input read once, output written once */
-    gl_cpu_fn cpu_run;    /* CPU variants only; NULL for GPU variants */
-};
+/* Load the built-in plugins from dir (libgpulab_cpu.so, libgpulab_gpu.so),
+ * unless already loaded. The CPU plugin must load (-1 + err); a GPU plugin that
+ * does not load leaves its variants out and says why in gl_registry_gpu_why().
+ * 0, or -1 with err. Environment: GPULAB_PLUGIN overrides the GPU plugin's path. */
+int gl_registry_load(const char *dir, char *err, size_t errlen);
+/* Add a plugin from a shared object: 0, or -1 with err (not loadable, no
+ * gpulab_plugin symbol, another GL_PLUGIN_API, a variant named twice). */
+int gl_registry_add_file(const char *path, char *err, size_t errlen);
+/* Add a plugin already in memory (tests). 0, or -1 with err. */
+int gl_registry_add(const struct gl_plugin *pl, const char *origin, char *err, size_t errlen);
 
-extern const struct gl_variant gl_variants[];
-extern const int gl_nvariants;
+int gl_registry_count(void);
+const struct gl_variant *gl_registry_at(int i);
+/* The GPU's operations (from the plugin that declares GPU variants), or NULL. */
+const struct gl_device_ops *gl_registry_gpu(void);
+/* Why no GPU plugin is loaded ("" when one is). */
+const char *gl_registry_gpu_why(void);
 
 const struct gl_variant *gl_variant_find(const char *family, const char *name);
 /* Nearest variant name within the family (for "did you mean"), or NULL. */
 const char *gl_variant_nearest(const char *family, const char *name);
 int gl_family_known(const char *family);
+/* Nearest known family name, or NULL. */
+const char *gl_family_nearest(const char *family);
 
-/* Fill the defaults a variant needs for parameters the config left unset
- * (seed 42, threads 0 -> all cores, cache cold, mem device, grid 2d, K 1, G 0,
- * M and P = N for square problems), then drop those it does not read. */
+/* Fill the defaults of the parameters the variant reads and the config left
+ * unset (gl_params_complete), then drop those it does not read. */
 void gl_variant_complete(const struct gl_variant *v, struct gl_params *p);
 
 #endif

@@ -23,11 +23,6 @@ static const char *section_metrics(const struct gl_section *s)
     return s->metrics[0] ? s->metrics : "default";
 }
 
-static int registry_index(const struct gl_variant *v)
-{
-    return (int)(v - gl_variants);
-}
-
 int gl_sweep_prepare(struct gl_sweep *sw, int npaths, char **paths, const char *only,
                      int force, gl_store *store, char *err, size_t errlen)
 {
@@ -130,20 +125,17 @@ void gl_sweep_key(const struct gl_sweep *sw, const struct gl_job *job, struct gl
 
 enum gl_job_state gl_sweep_state(struct gl_sweep *sw, gl_store *store, const struct gl_job *job)
 {
-    int gpu = strcmp(job->v->device, "gpu") == 0;
-    if (gpu && sw->worker.ready.plugin && !sw->worker.ready.built[registry_index(job->v)])
-        return GL_JOB_NOT_BUILT;
-    if (gpu && !sw->gpu_ok)
+    /* A rejected point is shown as such with or without a GPU: check() used
+     * the GPU's limits when there is one, every GPU's static limits if not. */
+    if (job->skip[0])
+        return GL_JOB_REJECTED;
+    if (strcmp(job->v->device, "gpu") == 0 && !sw->gpu_ok)
         return GL_JOB_NO_GPU;
-    if (store) {
+    if (store && !sw->force) {
         struct gl_run_key k;
         gl_sweep_key(sw, job, &k);
-        if (job->skip[0])
-            return GL_JOB_REJECTED;
-        if (!sw->force && gl_store_has_ok(store, &k) == 1)
+        if (gl_store_has_ok(store, &k) == 1)
             return GL_JOB_DONE;
-    } else if (job->skip[0]) {
-        return GL_JOB_REJECTED;
     }
     return GL_JOB_RUN;
 }

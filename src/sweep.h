@@ -1,7 +1,6 @@
 /* sweep.h - what `gpulab run` and `gpulab plan` share: load and check the configs,
- * start the worker (which tells whether a GPU is here and which GPU variants are
- * built), expand every config against that device, validate metric names on the
- * GPU, and classify each job (run, done, skipped by check, no GPU, not built).
+ * start the worker (which tells whether a GPU is here), expand every config against that device, validate metric names on the
+ * GPU, and classify each job (run, done, rejected by check, no GPU).
  * Must not print progress or results: the commands do. */
 #ifndef GL_SWEEP_H
 #define GL_SWEEP_H
@@ -14,9 +13,9 @@ enum gl_job_state {
     GL_JOB_RUN,        /* will run */
     GL_JOB_DONE,       /* an ok result with the same key is stored */
     GL_JOB_REJECTED,   /* the variant's check() refused the launch: stored as skipped */
-    GL_JOB_NO_GPU,     /* GPU variant, no usable GPU here */
-    GL_JOB_NOT_BUILT   /* GPU variant the plugin does not implement yet */
+    GL_JOB_NO_GPU      /* GPU variant, no usable GPU here */
 };
+#define GL_JOB_STATES 4
 
 struct gl_sweep {
     int nconfigs;

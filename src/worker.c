@@ -1,8 +1,8 @@
-/* worker.c - see worker.h. The child side runs CPU jobs through the registry and
- * GPU jobs through the dlopen'd plugin; messages are fixed-size structs written
- * whole (parent and child are the same binary). */
+/* worker.c - see worker.h. The child side runs every job through its variant's
+ * run (the plugins were loaded by the parent before the fork) and drives the
+ * GPU's device operations; messages are fixed-size structs written whole
+ * (parent and child are the same binary). */
 #include "worker.h"
-#include "gpu_load.h"
 #include "metric_sets.h"
 #include "registry.h"
 #include "util.h"
@@ -91,7 +91,7 @@ static int read_all(int fd, void *buf, size_t len, double deadline)
 /* ---- child ------------------------------------------------------------------ */
 
 struct child_state {
-    const struct gl_gpu_api *api;
+    const struct gl_device_ops *api;   /* the GPU's, when one is wanted and its plugin loaded */
     int gpu_ok;
     char current_spec[512];   /* metrics spec the profiler is configured for */
     int counters;             /* passes of the current configuration; <0 unavailable */
@@ -133,7 +133,7 @@ static void child_run_job(struct child_state *cs, const struct gl_job *job, stru
     *fatal = 0;
     const struct gl_variant *v = job->v;
     if (strcmp(v->device, "cpu") == 0) {
-        v->cpu_run(v->name, &job->p, &job->t, r);
+        v->run(v, &job->p, &job->t, r);
         snprintf(r->metrics_reason, sizeof r->metrics_reason,
                  "CPU run: no hardware counters are collected");
         return;
@@ -160,7 +160,7 @@ static void child_run_job(struct child_state *cs, const struct gl_job *job, stru
         if (in_batch)
             cs->api->batch_begin();
     }
-    if (cs->api->run(v->family, v->name, &job->p, &job->t, r) != 0)
+    if (v->run(v, &job->p, &job->t, r) != 0)
         *fatal = 1;
     if (!in_batch)
         child_metrics_reason(cs, r);
@@ -198,16 +198,11 @@ static void child_main(int in, int out, int want_gpu)
     signal(SIGINT, SIG_DFL);
     signal(SIGPIPE, SIG_DFL);
     if (want_gpu) {
-        cs.api = gl_gpu_load(ready.why, sizeof ready.why);
-        if (cs.api) {
-            ready.plugin = 1;
-            for (int i = 0; i < gl_nvariants && i < GL_MAX_REGISTRY; i++)
-                if (strcmp(gl_variants[i].device, "gpu") == 0)
-                    ready.built[i] = (unsigned char)cs.api->has_variant(gl_variants[i].family,
-                                                                        gl_variants[i].name);
-            if (cs.api->init(0, &ready.gpu, ready.why, sizeof ready.why) == 0)
-                ready.gpu_ok = 1;
-        }
+        cs.api = gl_registry_gpu();
+        if (!cs.api)
+            snprintf(ready.why, sizeof ready.why, "%s", gl_registry_gpu_why());
+        else if (cs.api->init(0, &ready.gpu, ready.why, sizeof ready.why) == 0)
+            ready.gpu_ok = 1;
     } else {
         snprintf(ready.why, sizeof ready.why, "GPU not needed");
     }

@@ -10,15 +10,11 @@
 #include "gpulab.h"
 #include "config.h"
 
-#define GL_MAX_REGISTRY 64
-
 /* What the worker reports when it starts. */
 struct gl_ready {
-    int plugin;                       /* 1 = the GPU plugin loaded (built[] is valid) */
     int gpu_ok;                       /* 1 = GPU initialised */
     char why[GL_REASON_MAX];          /* why not, when gpu_ok == 0 */
     struct gl_device gpu;
-    unsigned char built[GL_MAX_REGISTRY]; /* per gl_variants[i]: 1 = GPU plugin implements it */
 };
 
 struct gl_worker {
@@ -29,7 +25,8 @@ struct gl_worker {
     int starts;             /* how many times a worker was started */
 };
 
-/* Fork a worker; want_gpu loads the plugin and initialises device 0 in it.
+/* Fork a worker; want_gpu initialises device 0 in it through the GPU plugin's
+ * device operations (gl_registry_load must have run: the child inherits it).
  * Waits for its ready report. 0, or -1 + err if the worker could not start. */
 int gl_worker_start(struct gl_worker *w, int want_gpu, char *err, size_t errlen);
 

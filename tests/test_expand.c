@@ -1,5 +1,5 @@
 /* test_expand.c - sweep expansion (src/expand.c), the where language
- * (src/expr.c) and the variant registry (experiments/registry.c): product order,
+ * (src/expr.c) and the variant registry (src/registry.c and its plugins): product order,
  * zip, where filtering and reject counts, de-duplication, defaults and masking,
  * check() skips with their reasons, analytic counts, and every shipped config
  * (every configs/NAME.conf, run from the repository root) parsing and expanding.
@@ -146,16 +146,32 @@ static void test_registry_table(void)
         "stencil/global/gpu", "stencil/shared/gpu", "vecadd/seq/cpu", "vecadd/omp/cpu",
         "vecadd/global/gpu", "vecadd/gridstride/gpu",
     };
-    CHECK(gl_nvariants == (int)(sizeof names / sizeof names[0]));
-    for (int i = 0; i < gl_nvariants && i < (int)(sizeof names / sizeof names[0]); i++) {
-        const struct gl_variant *v = &gl_variants[i];
-        char id[96];
-        snprintf(id, sizeof id, "%s/%s/%s", v->family, v->name, v->device);
-        CHECK_STR(id, names[i]);
+    /* every declared variant once; within each family in the order of names[] */
+    int nnames = (int)(sizeof names / sizeof names[0]);
+    CHECK(gl_registry_count() == nnames);
+    for (int k = 0; k < nnames; k++) {
+        size_t flen = (size_t)(strchr(names[k], '/') - names[k]);
+        int want = 0, got = -1, rank = 0;
+        for (int j = 0; j < k; j++)
+            want += strncmp(names[j], names[k], flen + 1) == 0;
+        for (int i = 0; i < gl_registry_count(); i++) {
+            const struct gl_variant *v = gl_registry_at(i);
+            char id[96];
+            snprintf(id, sizeof id, "%s/%s/%s", v->family, v->name, v->device);
+            if (strncmp(id, names[k], flen + 1) != 0)
+                continue;
+            if (strcmp(id, names[k]) == 0)
+                got = rank;
+            rank++;
+        }
+        if (!CHECK(got == want))
+            printf("  %s is variant %d of its family, want %d\n", names[k], got, want);
+    }
+    for (int i = 0; i < gl_registry_count(); i++) {
+        const struct gl_variant *v = gl_registry_at(i);
         CHECK(gl_variant_find(v->family, v->name) == v);
         CHECK(v->desc && v->desc[0] && !strchr(v->desc, '\n'));
-        CHECK(v->flops && v->min_bytes);
-        CHECK((strcmp(v->device, "cpu") == 0) == (v->cpu_run != NULL));
+        CHECK(v->flops && v->min_bytes && v->run);
         CHECK(v->params & GL_PBIT(GL_P_N));
         CHECK(v->params & GL_PBIT(GL_P_SEED));
         CHECK((strcmp(v->device, "cpu") == 0) == ((v->params & GL_PBIT(GL_P_CACHE)) == 0));
@@ -556,10 +572,11 @@ static void test_shipped_configs(void)
     /* smoke.conf covers every variant of the registry, each CPU one in one section only */
     CHECK(gl_config_load("configs/smoke.conf", &cfg, err, sizeof err) == 0);
     CHECK(gl_expand(&cfg, &d, NULL, &ex, err, sizeof err) == 0);
-    for (int v = 0; v < gl_nvariants; v++) {
+    for (int v = 0; v < gl_registry_count(); v++) {
+        const struct gl_variant *var = gl_registry_at(v);
         int n = 0, skips = 0, sections = 0, last = -1;
         for (int j = 0; j < ex.njobs; j++) {
-            if (ex.jobs[j].v != &gl_variants[v])
+            if (ex.jobs[j].v != var)
                 continue;
             n++;
             skips += ex.jobs[j].skip[0] != 0;
@@ -568,9 +585,8 @@ static void test_shipped_configs(void)
             last = ex.jobs[j].section;
         }
         if (!CHECK(n > 0 && skips == 0))
-            printf("  smoke: %s/%s has %d jobs, %d skipped\n", gl_variants[v].family,
-                   gl_variants[v].name, n, skips);
-        if (strcmp(gl_variants[v].device, "cpu") == 0)
+            printf("  smoke: %s/%s has %d jobs, %d skipped\n", var->family, var->name, n, skips);
+        if (strcmp(var->device, "cpu") == 0)
             CHECK(sections == 1);
     }
     done();
@@ -592,6 +608,8 @@ static void test_shipped_configs(void)
 
 int main(void)
 {
+    if (!t_load_plugins())
+        return t_done("test_expand");
     test_expr();
     test_registry_table();
     test_counts();

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "params.h"
+#include "nearest.h"
 #include "t.h"
 
 static void test_table(void)

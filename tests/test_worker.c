@@ -30,6 +30,8 @@ int main(void)
     struct gl_worker w;
     char err[1024] = "";
     memset(&w, 0, sizeof w);
+    if (!t_load_plugins())
+        return t_done("worker");
     if (!CHECK(gl_worker_start(&w, 0, err, sizeof err) == 0)) {
         printf("start: %s\n", err);
         return t_done("worker");

@@ -1,13 +1,15 @@
 /* test_plugin.c - the GPU plugin end to end on a real device: dlopen
- * build/libgpulab_gpu.so, describe device 0, run every GPU variant at small sizes
- * through the plugin's table and check status, error against the float64
- * reference, samples, resources and launch counts; check that impossible
- * parameters give a skipped/failed result instead of a crash; profile a few runs
- * when counters are available. Needs a GPU (make test-gpu).
+ * build/libgpulab_gpu.so, take its table from gpulab_plugin(), describe device 0,
+ * run every GPU variant at small sizes through its row and check status, error
+ * against the float64 reference, samples, resources and launch counts; check
+ * that impossible parameters give a skipped/failed result instead of a crash,
+ * and that the variant's check (with the device, and with none) rejects every
+ * point its run skips and accepts every point it runs; profile a few runs when
+ * counters are available. Needs a GPU (make test-gpu).
  * Must not call CUDA itself: everything goes through the plugin's table. */
 #include "t.h"
-#include "gpu_api.h"
 #include "params.h"
+#include "plugin.h"
 #include "util.h"
 
 #include <dlfcn.h>
@@ -17,11 +19,13 @@
 #include <string.h>
 #include <time.h>
 
-static const struct gl_gpu_api *api;
+static const struct gl_plugin *plugin;
+static const struct gl_device_ops *ops;
+static struct gl_device gpu;   /* device 0, as init described it */
 static struct gl_timing tm = { 1, 3, 5, 0.5, 1.0, 60.0 };
 static struct gl_result res;   /* large: not on the stack */
 
-static const struct gl_gpu_api *load(void)
+static const struct gl_plugin *load(void)
 {
     char dir[1024], path[1200];
     const char *env = getenv("GPULAB_PLUGIN");
@@ -36,9 +40,39 @@ static const struct gl_gpu_api *load(void)
         printf("dlopen %s: %s\n", path, dlerror());
         return NULL;
     }
-    gl_gpu_api_fn fn;
-    *(void **)&fn = dlsym(h, GL_GPU_SYMBOL);
+    gl_plugin_fn fn;
+    *(void **)&fn = dlsym(h, GL_PLUGIN_SYMBOL);
     return fn ? fn() : NULL;
+}
+
+/* The plugin's row of family/name, or NULL. */
+static const struct gl_variant *find(const char *fam, const char *var)
+{
+    for (int i = 0; i < plugin->nvariants; i++)
+        if (strcmp(plugin->variants[i].family, fam) == 0 &&
+            strcmp(plugin->variants[i].name, var) == 0)
+            return &plugin->variants[i];
+    return NULL;
+}
+
+/* Run family/var through its row (as the worker does); -2 when there is no such row. */
+static int run(const char *fam, const char *var, const struct gl_params *p,
+               const struct gl_timing *t, struct gl_result *r)
+{
+    const struct gl_variant *v = find(fam, var);
+    if (!CHECK(v != NULL)) {
+        printf("no variant %s/%s\n", fam, var);
+        return -2;
+    }
+    return v->run(v, p, t, r);
+}
+
+/* The variant's plan-time check of p on dev (NULL: any GPU): NULL = accepted. */
+static const char *check(const char *fam, const char *var, const struct gl_params *p,
+                         const struct gl_device *dev, char *buf, size_t len)
+{
+    const struct gl_variant *v = find(fam, var);
+    return v && v->check ? v->check(p, dev, buf, len) : NULL;
 }
 
 static void params(struct gl_params *p, long n, long bs, long k, const char *grid, const char *mem)
@@ -66,7 +100,9 @@ static void ok_run(const char *fam, const char *var, const struct gl_params *p, 
 {
     char label[256];
     gl_params_format(p, label, sizeof label);
-    int rc = api->run(fam, var, p, &tm, &res);
+    char why[GL_REASON_MAX];
+    const char *c = check(fam, var, p, &gpu, why, sizeof why);
+    int rc = run(fam, var, p, &tm, &res);
     const struct gl_result *r = &res;
     double tol = (double)tol_len * FLT_EPSILON + 1e-6;
     double best = r->nsamples > 0 ? r->samples_ms[0] : -1.0;
@@ -76,6 +112,8 @@ static void ok_run(const char *fam, const char *var, const struct gl_params *p, 
            "%s%s%s\n", fam, var, label, r->status, r->max_rel_err, r->nsamples, best, r->launches,
            r->regs_per_thread, r->theo_occupancy, r->limiter, r->reason[0] ? " -- " : "",
            r->reason);
+    if (!CHECK(c == NULL))   /* plan and run agree: a point that runs passes the check */
+        printf("  check: %s\n", c);
     if (!CHECK(rc == 0) || !CHECK(r->status == GL_OK))
         return;
     CHECK(r->max_rel_err >= 0.0 && r->max_rel_err <= tol);
@@ -99,15 +137,22 @@ static void ok_run(const char *fam, const char *var, const struct gl_params *p, 
     CHECK(r->limiter[0] != '\0');
 }
 
-/* Run one variant with impossible parameters: must come back skipped/failed. */
+/* Run one variant with impossible parameters: must come back skipped/failed,
+ * and a skipped point must be one the variant's check rejects, on this device
+ * and on none. */
 static void bad_run(const char *fam, const char *var, const struct gl_params *p, const char *what)
 {
-    int rc = api->run(fam, var, p, &tm, &res);
+    char why[GL_REASON_MAX], why0[GL_REASON_MAX];
+    int rc = run(fam, var, p, &tm, &res);
     printf("bad     %-10s %-30s status %d: %s\n", var, what, res.status, res.reason);
     CHECK(rc == 0);
     CHECK(res.status == GL_SKIPPED || res.status == GL_FAILED);
     CHECK(res.reason[0] != '\0');
     CHECK(res.nsamples == 0);
+    if (res.status == GL_SKIPPED) {
+        CHECK(check(fam, var, p, &gpu, why, sizeof why) != NULL);
+        CHECK(check(fam, var, p, NULL, why0, sizeof why0) != NULL);
+    }
 }
 
 static void test_matmul(void)
@@ -166,8 +211,16 @@ static void test_matmul(void)
     p.m = 100;
     p.p = 90;
     bad_run("matmul", "naive_rect", &p, "BS=64: 4096 threads");
-    params(&p, n, 16, 1, "2d", "device");
-    bad_run("matmul", "nosuch", &p, "unknown variant");
+    /* shared is built for some BS only: the check says so before the run */
+    char why[GL_REASON_MAX];
+    params(&p, 768, 12, 1, "2d", "device");
+    bad_run("matmul", "shared", &p, "BS=12: not built");
+    const char *c = check("matmul", "shared", &p, NULL, why, sizeof why);
+    CHECK(c != NULL && strstr(c, "built for BS in") != NULL);
+    params(&p, 768, 16, 1, "2d", "device");
+    CHECK(check("matmul", "shared", &p, NULL, why, sizeof why) == NULL);
+    /* an unknown variant is not in the table: nothing to run */
+    CHECK(find("matmul", "nosuch") == NULL);
 }
 
 static void test_stencil(void)
@@ -225,7 +278,7 @@ static void test_warmup_cut(void)
     t.warmup = 100000;
     t.max_seconds = 0.05;
     clock_gettime(CLOCK_MONOTONIC, &a);
-    int rc = api->run("matmul", "global", &p, &t, &res);
+    int rc = run("matmul", "global", &p, &t, &res);
     clock_gettime(CLOCK_MONOTONIC, &b);
     double s = (double)(b.tv_sec - a.tv_sec) + (double)(b.tv_nsec - a.tv_nsec) * 1e-9;
     printf("warm-up cut: 100000 warm-ups asked, time_cap 0.05 s: %.2f s, %d samples, status %d\n",
@@ -244,7 +297,7 @@ static void test_profiled(void)
     req.n = 2;
     snprintf(req.names[0], sizeof req.names[0], "gpu__time_duration.sum");
     snprintf(req.names[1], sizeof req.names[1], "dram__bytes_read.sum");
-    int passes = api->profiler_setup(&req, err, sizeof err);
+    int passes = ops->profiler_setup(&req, err, sizeof err);
     printf("profiler_setup: %d %s\n", passes, err);
     if (!CHECK(passes >= 1))
         return;
@@ -262,7 +315,7 @@ static void test_profiled(void)
         if (strcmp(res.metrics[i].name, "dram__bytes_read.sum") == 0)
             CHECK(res.metrics[i].value > 0.0);
     req.n = 0;
-    CHECK(api->profiler_setup(&req, err, sizeof err) == 0);
+    CHECK(ops->profiler_setup(&req, err, sizeof err) == 0);
 }
 
 static double metric(const struct gl_result *r, const char *name)
@@ -291,7 +344,7 @@ static void test_batch(void)
     snprintf(req.names[1], sizeof req.names[1], "dram__bytes_read.sum");
     snprintf(req.names[2], sizeof req.names[2], "l1tex__t_sector_hit_rate.pct");
     req.drain = 1;
-    int passes = api->profiler_setup(&req, err, sizeof err);
+    int passes = ops->profiler_setup(&req, err, sizeof err);
     printf("profiler_setup (batch): %d %s\n", passes, err);
     if (!CHECK(passes >= 1))
         return;
@@ -307,12 +360,12 @@ static void test_batch(void)
     bp[4].r = 2;
     params(&bp[5], 1000, 32, 12, NULL, "device");
     bp[5].r = 2;
-    api->batch_begin();
+    ops->batch_begin();
     for (int i = 0; i < NB; i++)
-        CHECK(api->run(fam[i], var[i], &bp[i], &tm, &br[i]) == 0);
+        CHECK(run(fam[i], var[i], &bp[i], &tm, &br[i]) == 0);
     for (int i = 0; i < NB; i++)   /* parked: timed and verified, not yet profiled */
         CHECK(br[i].status == GL_OK && br[i].nsamples > 0 && br[i].nmetrics == 0);
-    CHECK(api->batch_end() == 0);
+    CHECK(ops->batch_end() == 0);
     for (int i = 0; i < NB; i++) {
         printf("batch %s/%s: passes %d, %d metrics%s%s\n", fam[i], var[i], br[i].passes,
                br[i].nmetrics, br[i].metrics_reason[0] ? ": " : "", br[i].metrics_reason);
@@ -322,7 +375,7 @@ static void test_batch(void)
     }
     /* 3 x 16 MiB in and out of a 4M-float vecadd: read from DRAM, batched or not */
     double batched = metric(&br[0], "dram__bytes_read.sum");
-    CHECK(api->run(fam[0], var[0], &bp[0], &tm, &res) == 0);
+    CHECK(run(fam[0], var[0], &bp[0], &tm, &res) == 0);
     double alone = metric(&res, "dram__bytes_read.sum");
     printf("vecadd dram read: batched %.0f, alone %.0f\n", batched, alone);
     CHECK(batched > 0.9 * 2 * 16777216.0 && alone > 0.9 * 2 * 16777216.0);
@@ -331,15 +384,15 @@ static void test_batch(void)
     /* a user-range session of one run, then one of five on the same object:
      * every run of the larger session must have its ranges */
     params(&bp[0], 128, 16, 1, "1d", "device");
-    CHECK(api->run("matmul", "global", &bp[0], &tm, &res) == 0);
+    CHECK(run("matmul", "global", &bp[0], &tm, &res) == 0);
     CHECK(res.status == GL_OK && res.nmetrics == 4);
     static const char *const grow_grid[5] = { "1d", "block", "1d", "block", "1d" };
-    api->batch_begin();
+    ops->batch_begin();
     for (int i = 0; i < 5; i++) {
         params(&bp[i], 64 + 32 * i, 16, 1, grow_grid[i], "device");
-        CHECK(api->run("matmul", i % 2 ? "shared" : "global", &bp[i], &tm, &br[i]) == 0);
+        CHECK(run("matmul", i % 2 ? "shared" : "global", &bp[i], &tm, &br[i]) == 0);
     }
-    CHECK(api->batch_end() == 0);
+    CHECK(ops->batch_end() == 0);
     for (int i = 0; i < 5; i++) {
         printf("growing session run %d: passes %d, %d metrics%s%s\n", i, br[i].passes,
                br[i].nmetrics, br[i].metrics_reason[0] ? ": " : "", br[i].metrics_reason);
@@ -347,7 +400,7 @@ static void test_batch(void)
     }
     req.n = 0;
     req.drain = 0;
-    CHECK(api->profiler_setup(&req, err, sizeof err) == 0);
+    CHECK(ops->profiler_setup(&req, err, sizeof err) == 0);
 }
 
 static void on_metric(const char *name, void *ctx)
@@ -361,10 +414,18 @@ int main(void)
     char err[1024] = "";
     struct gl_device dev;
     static struct gl_metric_req none;
-    api = load();
-    if (!CHECK(api != NULL) || !CHECK(api->abi == GL_GPU_ABI))
+    plugin = load();
+    if (!CHECK(plugin != NULL) || !CHECK(plugin->api == GL_PLUGIN_API) ||
+        !CHECK(plugin->device != NULL))
         return t_done("gpu_plugin");
-    int rc = api->init(0, &dev, err, sizeof err);
+    ops = plugin->device;
+    CHECK_STR(plugin->name, "gpu");
+    for (int i = 0; i < plugin->nvariants; i++) {
+        const struct gl_variant *v = &plugin->variants[i];
+        CHECK_STR(v->device, "gpu");
+        CHECK(v->run != NULL && v->check != NULL && v->flops != NULL && v->min_bytes != NULL);
+    }
+    int rc = ops->init(0, &dev, err, sizeof err);
     if (!CHECK(rc == 0)) {
         printf("init: %s\n", err);
         return t_done("gpu_plugin");
@@ -381,6 +442,7 @@ int main(void)
     CHECK(dev.theo_bw_gbs > 0.0 && dev.fp32_peak_gflops > 0.0);
     /* a copy cannot beat the bus; and anything under a tenth of it is a broken measurement */
     CHECK(dev.copy_bw_gbs > 0.1 * dev.theo_bw_gbs && dev.copy_bw_gbs <= 1.05 * dev.theo_bw_gbs);
+    gpu = dev;
 
     static const char *const have[][2] = {
         { "matmul", "global" }, { "matmul", "shared" }, { "matmul", "naive_rect" },
@@ -388,12 +450,13 @@ int main(void)
         { "stencil", "shared" }, { "vecadd", "global" }, { "vecadd", "gridstride" },
     };
     for (size_t i = 0; i < sizeof have / sizeof have[0]; i++)
-        CHECK(api->has_variant(have[i][0], have[i][1]) == 1);
-    CHECK(api->has_variant("matmul", "omp_ikj") == 0);
-    CHECK(api->has_variant("nosuch", "global") == 0);
+        CHECK(find(have[i][0], have[i][1]) != NULL);
+    CHECK(plugin->nvariants == (int)(sizeof have / sizeof have[0]));
+    CHECK(find("matmul", "omp_ikj") == NULL);
+    CHECK(find("nosuch", "global") == NULL);
 
     none.n = 0;
-    CHECK(api->profiler_setup(&none, err, sizeof err) == 0);
+    CHECK(ops->profiler_setup(&none, err, sizeof err) == 0);
     test_matmul();
     test_stencil();
     test_vecadd();
@@ -403,9 +466,9 @@ int main(void)
 
     int count = 0;
     err[0] = '\0';
-    rc = api->list_metrics(on_metric, &count, err, sizeof err);
+    rc = ops->list_metrics(on_metric, &count, err, sizeof err);
     printf("list_metrics: rc %d, %d names %s\n", rc, count, err);
     CHECK(rc == 0 && count > 100);
-    api->shutdown();
+    ops->shutdown();
     return t_done("gpu_plugin");
 }

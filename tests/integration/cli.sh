@@ -72,6 +72,16 @@ check 'grep -E "gpu +global +81 configurations" "$T/plan" >/dev/null' "plan: no 
 check 'grep -E "gpu +shared +81 configurations" "$T/plan" >/dev/null' "plan: no 81 shared configurations"
 check 'grep -E "cpu +seq +9 configurations" "$T/plan" >/dev/null' "plan: no 9 CPU seq rows"
 
+# --- plan rejects what the GPU would reject, with the reason, without a GPU -------
+# BS=12: no template of shared was built for it; BS=64: 4096 threads in a block.
+printf 'study = rej\n[a]\nfamily = matmul\nvariants = shared\nN = 768\nBS = 12, 64\n' >"$T/rej.conf"
+$G plan "$T/rej.conf" --db "$T/rej.db" >"$T/rej.out" 2>&1; rc=$?
+check '[ $rc -eq 0 ]' "plan rej.conf exit $rc"
+check '[ "$(grep -c "^ *skip " "$T/rej.out")" -eq 2 ]' "plan: both BS values not shown as skip: $(cat "$T/rej.out")"
+check 'grep -q "skip .*BS=12 .*built for BS in 1, 2, 4, 8, 16, 32" "$T/rej.out"' "plan: no reason for BS=12"
+check 'grep -q "skip .*BS=64 .*4096 threads" "$T/rej.out"' "plan: no reason for BS=64"
+check 'grep -q "0 to run, 0 done, 2 rejected by check" "$T/rej.out"' "plan: counts are not 2 rejected"
+
 # --- config errors: exit 2, file:line, the offending text ------------------------
 printf 'study = e\n[a]\nfamily = matmul\nvariants = global\nBs = 16\nN = 64\n' >"$T/e1.conf"
 printf 'study = e\n[a]\nfamily = matmul\nvariants = global\nN = 10:1:2\n' >"$T/e2.conf"

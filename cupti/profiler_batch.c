@@ -1,0 +1,259 @@
+/* profiler_batch.c - glc_profile_batch: a batch of runs split into one
+ * auto-range and one user-range session, each session's ranges found and
+ * evaluated into its runs' metrics, and the runs whose ranges went missing
+ * tried once more.
+ * Must not call the range profiler's Start/Stop itself (profiler_passes.c). */
+#include "profiler_int.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* i when name is "<prefix>_<i>" with 0 <= i < n, else -1. */
+static int range_index(const char *name, const char *prefix, int n)
+{
+    size_t lp = strlen(prefix);
+    if (strncmp(name, prefix, lp) != 0 || name[lp] != '_' || name[lp + 1] == '\0')
+        return -1;
+    char *end;
+    long i = strtol(name + lp + 1, &end, 10);
+    return *end == '\0' && i >= 0 && i < n ? (int)i : -1;
+}
+
+/* Where each of n runs' user ranges (run[i], drain[i]) lies in the decoded
+ * counter data: one walk over its nranges ranges, -1 where one is missing. */
+static void user_ranges(size_t nranges, int n, long *run, long *drain)
+{
+    for (int i = 0; i < n; i++)
+        run[i] = drain[i] = -1;
+    for (size_t k = 0; k < nranges; k++) {
+        CUpti_RangeProfiler_CounterData_GetRangeInfo_Params p;
+        memset(&p, 0, sizeof p);
+        p.structSize = CUpti_RangeProfiler_CounterData_GetRangeInfo_Params_STRUCT_SIZE;
+        p.pCounterDataImage = glc_st.counter_data;
+        p.counterDataImageSize = glc_st.counter_size;
+        p.rangeIndex = k;
+        p.rangeDelimiter = "/";
+        if (cuptiRangeProfilerCounterDataGetRangeInfo(&p) != CUPTI_SUCCESS || !p.rangeName)
+            continue;
+        int i = range_index(p.rangeName, RANGE_RUN, n);
+        if (i >= 0)
+            run[i] = (long)k;
+        else if ((i = range_index(p.rangeName, RANGE_DRAIN, n)) >= 0)
+            drain[i] = (long)k;
+    }
+}
+
+/* Ranges decoded in the counter data, or -1 with every run's reason. */
+static long count_ranges(struct gl_result *const *r, int n)
+{
+    CUpti_RangeProfiler_GetCounterDataInfo_Params ip;
+    memset(&ip, 0, sizeof ip);
+    ip.structSize = CUpti_RangeProfiler_GetCounterDataInfo_Params_STRUCT_SIZE;
+    ip.pCounterDataImage = glc_st.counter_data;
+    ip.counterDataImageSize = glc_st.counter_size;
+    if (!glc_rp_call(cuptiRangeProfilerGetCounterDataInfo(&ip),
+                     "cuptiRangeProfilerGetCounterDataInfo", r, n))
+        return -1;
+    return (long)ip.numTotalRanges;
+}
+
+/* Metrics of run i (range run, drain range drain or -1) into r. 1, or 0 with
+ * r's reason. */
+static int evaluate(int m, long run, long drain, struct gl_result *r, int passes)
+{
+    const struct mode_config *c = &glc_st.mode[m];
+    double v[GL_MAX_METRICS];
+    int rc = glh_evaluate(c->host, glc_st.counter_data, glc_st.counter_size, (size_t)run,
+                          glc_st.ptrs, (size_t)glc_st.n, v);
+    if (rc != 0) {
+        glc_fmt(r->metrics_reason, sizeof r->metrics_reason,
+            "cuptiProfilerHostEvaluateToGpuValues failed: %s", glc_cupti_str((CUptiResult)rc));
+        return 0;
+    }
+    double dv = NAN;
+    if (glc_st.drain) {
+        const char *dw = GL_METRIC_DRAM_WRITE;
+        rc = glh_evaluate(c->host, glc_st.counter_data, glc_st.counter_size, (size_t)drain, &dw, 1,
+                          &dv);
+        if (rc != 0) {
+            glc_fmt(r->metrics_reason, sizeof r->metrics_reason,
+                "cuptiProfilerHostEvaluateToGpuValues (drain) failed: %s",
+                glc_cupti_str((CUptiResult)rc));
+            return 0;
+        }
+    }
+    int k = 0;
+    for (int i = 0; i < glc_st.n && k < GL_MAX_METRICS; i++) {
+        if (!glc_st.stored[i] || !isfinite(v[i]))
+            continue;   /* not measured: absent, never 0 */
+        struct gl_metric *mt = &r->metrics[k++];
+        glc_fmt(mt->name, sizeof mt->name, "%s", glc_st.names[i]);
+        glc_fmt(mt->unit, sizeof mt->unit, "%s", gl_metric_unit(glc_st.names[i]));
+        mt->value = v[i];
+    }
+    if (glc_st.drain && isfinite(dv) && k < GL_MAX_METRICS) {
+        struct gl_metric *mt = &r->metrics[k++];
+        glc_fmt(mt->name, sizeof mt->name, "%s", GL_METRIC_DRAIN);
+        glc_fmt(mt->unit, sizeof mt->unit, "%s", gl_metric_unit(GL_METRIC_DRAIN));
+        mt->value = dv;
+    }
+    r->nmetrics = k;
+    r->passes = passes;
+    return 1;
+}
+
+/* One session: every run of rp[0..n) in mode m. 1 when it ran (each run then
+ * has its metrics or its own reason), 0 when the session failed (reasons set). */
+static int session(const struct glc_replay *const *rp, int n, int m, struct gl_result *const *r)
+{
+    double t0 = glc_trace.on ? glc_now_s() : 0.0, tall = t0;
+    double start0 = glc_trace.sum[T_START], stop0 = glc_trace.sum[T_STOP];
+    double total0 = glc_trace.sum[T_TOTAL];
+    int passes = 0;
+    if (!glc_collect_passes(rp, n, m, r, &passes)) {
+        glc_st.broken = 1;
+        return 0;
+    }
+    if (glc_trace.on)
+        t0 = glc_now_s();
+    long nr = count_ranges(r, n);
+    if (nr < 0)
+        return 0;
+    if (m == MODE_AUTO && nr != 2L * n + 1) {
+        glc_reason_all(r, n, "%ld kernel ranges decoded where %d runs of one kernel and their "
+                   "flushes make %d: did a run launch more or fewer kernels?", nr, n, 2 * n + 1);
+        return 0;
+    }
+    long urun[GLC_BATCH_MAX], udrain[GLC_BATCH_MAX];
+    if (m == MODE_USER)
+        user_ranges((size_t)nr, n, urun, udrain);
+    for (int i = 0; i < n; i++) {
+        long run, drain = -1;
+        if (m == MODE_AUTO) {
+            run = 2L * i + 1;
+            drain = glc_st.drain ? 2L * i + 2 : -1;
+        } else {
+            run = urun[i];
+            drain = glc_st.drain ? udrain[i] : -1;
+            if (run < 0 || (glc_st.drain && drain < 0)) {
+                glc_fmt(r[i]->metrics_reason, sizeof r[i]->metrics_reason,
+                    RANGES_MISSING " (%ld range(s) decoded): did the run launch any kernel?", nr);
+                continue;
+            }
+        }
+        if (!evaluate(m, run, drain, r[i], passes)) {
+            r[i]->nmetrics = 0;
+            r[i]->passes = 0;
+        }
+    }
+    glc_lap(T_EVAL, &t0);
+    glc_lap(T_TOTAL, &tall);
+    if (glc_trace.on) {
+        fprintf(stderr, "gpulab cupti session: %s ranges, %d run(s), %d pass(es), counter data "
+                "%zu B: start %.2f ms, stop %.2f ms, whole %.2f ms\n",
+                m == MODE_AUTO ? "auto" : "user", n, passes, glc_st.counter_size,
+                (glc_trace.sum[T_START] - start0) * 1e3, (glc_trace.sum[T_STOP] - stop0) * 1e3,
+                (glc_trace.sum[T_TOTAL] - total0) * 1e3);
+        glc_trace.sessions++;
+        glc_trace.profiles += n;
+        glc_trace.passes += (long)passes * n;
+    }
+    return 1;
+}
+
+/* A user-range session that decoded some runs' ranges but not the others': the
+ * runs without ranges once more, on a fresh object; their reasons stay if that
+ * fails too. Seen on the H100 (CUPTI 13.0) in a session with more runs than the
+ * object's earlier user sessions while maxRangesPerPass was the session's own
+ * count: test_plugin's growing session then lost 3 of 5 runs' ranges and this
+ * retry recovered them; with MAX_RANGES it loses none and the retry does not
+ * run (bench/results/2026-11-23-h100-test_plugin_ranges.log). Kept as a net. */
+static void retry_missing(const struct glc_replay *const *rp, struct gl_result *const *r, int n)
+{
+    const struct glc_replay *again[GLC_BATCH_MAX];
+    struct gl_result *ra[GLC_BATCH_MAX];
+    int k = 0, got = 0;
+    for (int i = 0; i < n; i++) {
+        if (r[i]->nmetrics > 0)
+            got++;
+        else if (strncmp(r[i]->metrics_reason, RANGES_MISSING, strlen(RANGES_MISSING)) == 0) {
+            again[k] = rp[i];
+            ra[k++] = r[i];
+        }
+    }
+    if (k == 0 || got == 0)
+        return;
+    char why[GL_REASON_MAX];
+    if (glc_fresh_object(why, sizeof why) != 0) {
+        glc_st.broken = 1;
+        return;
+    }
+    if (glc_trace.on)
+        fprintf(stderr, "gpulab cupti: %d of %d user-range runs had no ranges; again on a fresh "
+                "object\n", k, n);
+    for (int i = 0; i < k; i++)
+        ra[i]->metrics_reason[0] = '\0';   /* set again if the retry fails too */
+    (void)session(again, k, MODE_USER, ra);
+}
+
+int glc_profile_batch(const struct glc_replay *const *rp, struct gl_result *const *r, int n)
+{
+    if (n <= 0)
+        return 0;
+    for (int i = 0; i < n; i++) {
+        r[i]->passes = 0;
+        r[i]->nmetrics = 0;
+        r[i]->metrics_reason[0] = '\0';
+    }
+    if (n > GLC_BATCH_MAX) {
+        glc_reason_all(r, n, "internal: %d runs in one profiling batch (at most %d)", n,
+                   GLC_BATCH_MAX);
+        return -1;
+    }
+    if (!glc_st.configured) {
+        glc_reason_all(r, n, "%s", glc_st.notready[0] ? glc_st.notready : "profiler not set up");
+        return -1;
+    }
+    for (int i = 0; i < n; i++)
+        if (!rp[i] || !rp[i]->run || !rp[i]->flush) {
+            glc_reason_all(r, n, "internal: incomplete replay callbacks");
+            return -1;
+        }
+    if (glc_st.broken) {
+        char why[GL_REASON_MAX];
+        if (glc_fresh_object(why, sizeof why) != 0) {
+            glc_reason_all(r, n, "after an earlier failure: %s", why);
+            return -1;
+        }
+        glc_st.broken = 0;
+    }
+    /* runs of one kernel in one auto-range session, the others in one user-range
+     * session; the current mode's session first (no re-enable between batches of
+     * the same kind) */
+    const struct glc_replay *grp[2][GLC_BATCH_MAX];
+    struct gl_result *gr[2][GLC_BATCH_MAX];
+    int cnt[2] = { 0, 0 };
+    for (int i = 0; i < n; i++) {
+        int m = rp[i]->single_kernel ? MODE_AUTO : MODE_USER;
+        grp[m][cnt[m]] = rp[i];
+        gr[m][cnt[m]++] = r[i];
+    }
+    int first = glc_st.last_mode == MODE_USER ? MODE_USER : MODE_AUTO;
+    int ok = 1;
+    for (int k = 0; k < 2; k++) {
+        int m = k == 0 ? first : 1 - first;
+        if (cnt[m] > 0 && !session(grp[m], cnt[m], m, gr[m]))
+            ok = 0;
+        else if (cnt[m] > 0 && m == MODE_USER)
+            retry_missing(grp[m], gr[m], cnt[m]);
+    }
+    for (int i = 0; i < n; i++)
+        if (r[i]->nmetrics == 0) {
+            if (r[i]->metrics_reason[0] == '\0')
+                glc_fmt(r[i]->metrics_reason, sizeof r[i]->metrics_reason, "profiling failed");
+            ok = 0;
+        }
+    return ok ? 0 : -1;
+}

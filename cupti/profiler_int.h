@@ -1,0 +1,164 @@
+/* profiler_int.h - what the files of the CUPTI measurement engine
+ * (cupti/profiler.h; profiler_*.c) share, and why the engine is the way it is.
+ * The engine: hardware
+ * counters of runs through the CUPTI Range Profiler, user replay, the L2
+ * flushed before every run of every pass, and the optional drain measured on
+ * the flush right after each run. Runs come one at a time or in batches.
+ *
+ * Two range modes, chosen per run:
+ * - a run that is one kernel launch gets AUTO ranges (one per kernel: flush,
+ *   run, flush), which is how Nsight Compute brackets a kernel; the counters
+ *   start and stop with the kernel itself.
+ * - a run of several launches (grid = 1d or block) or a library call gets one
+ *   USER range around all of its launches, so CUPTI aggregates the counters over
+ *   the whole run and ratios (hit rates, occupancy) come out as the whole run's
+ *   ratio rather than something we would have to re-weight. The cost: a user
+ *   range adds ~2 us to gpu__time_duration.sum and its boundaries add L2 traffic
+ *   (H100): negligible for multi-launch runs, which are long, but 30-50 % of a
+ *   5 us kernel (bench/ncu_agree) - why single kernels use auto ranges.
+ *
+ * Measured on the H100 (CUPTI 13.0), and why the code is the way it is:
+ * - CUPTI packs counters into passes per ConfigAddMetrics call: names are
+ *   validated one by one on a scratch host object, the configuration is built
+ *   with one call (default set: 2 passes, not 9).
+ * - In a user range with many counters PopRange waits for the GPU and the range
+ *   ends ~10 us after the last kernel: in user mode gpu__time_duration.sum gets
+ *   a pass of its own (see isolated()). Other *.pct_of_peak_sustained_elapsed
+ *   metrics keep that ~10 us in their elapsed cycles. Auto ranges need neither.
+ * - Cost: each collection session (SetConfig .. DecodeData) costs ~42 ms of
+ *   Start/Stop whatever it holds, plus ~1.5 ms per run per pass; the first
+ *   session of a range profiler object ~150 ms more. Hence batches (many runs
+ *   per session) and as few fresh objects as possible.
+ * - ncu's cache control also invalidates the instruction caches: after it a small
+ *   kernel's code fetch misses L2 (srcunit gcc, 300-550 sectors). The harness's
+ *   replay flush evicts them too (experiments/gpu/harness_flush.cu), or L2 hit rates of 5-10 us
+ *   kernels come out 2-3 pt above ncu's. CUPTI 13.4 adds a cache-control mode to
+ *   cuptiRangeProfilerEnable; 13.0 has none.
+ * - One range profiler object per configuration (re-enabled on each glc_setup):
+ *   reusing one across configurations crashed in cuptiRangeProfilerStart; one
+ *   that ran an auto-range session refuses user ranges, so a mode change takes
+ *   a fresh object too - and every fresh object needs its counter-data size
+ *   asked again (size_counter_data), or Start crashes.
+ *
+ * No libcuda link: the plugin must load where there is no driver, so the current
+ * CUcontext comes from cuCtxGetCurrent found through the runtime's
+ * cudaGetDriverEntryPointByVersion. Must not launch kernels itself or know about
+ * families: the harness's callbacks do all GPU work.
+ *
+ * The files: profiler_state.c (CUPTI brought up once, the range profiler
+ * object, teardown, the trace), profiler_names.c (names: listing, one-by-one
+ * validation, suggestions), profiler_setup.c (glc_setup: configuration images),
+ * profiler_passes.c (one session's passes), profiler_batch.c (glc_profile_batch:
+ * sessions, ranges, evaluation). This header must not be included outside cupti/. */
+#ifndef GL_PROFILER_INT_H
+#define GL_PROFILER_INT_H
+
+#include "profiler.h"
+#include "host_shim.h"
+#include "metric_sets.h"
+
+#include <cuda.h>
+#include <cuda_runtime_api.h>
+#include <cupti_profiler_target.h>
+#include <cupti_range_profiler.h>
+#include <cupti_result.h>
+#include <cupti_target.h>
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define RANGE_RUN "gpulab_run"
+#define RANGE_DRAIN "gpulab_drain"
+/* a run's reason; retry_missing (profiler_batch.c) looks for it */
+#define RANGES_MISSING "profiled ranges missing"
+/* Range modes. AUTO: one range per kernel; a session of n runs is flush, run 1,
+ * flush, run 2, ..., run n, flush: 2n + 1 ranges, run i at 2i + 1, and the flush
+ * after it (its drain, and the next run's cold L2) at 2i + 2. USER: ranges named
+ * gpulab_run_<i> and gpulab_drain_<i> around each run's launches and the flush
+ * after them. */
+enum { MODE_USER = 0, MODE_AUTO = 1 };
+#define MAX_RANGES (2 * GLC_BATCH_MAX + 1)
+
+/* Where profiling time goes, summed over a worker's life and printed to stderr
+ * at shutdown when GPULAB_CUPTI_TRACE is set (for bench/ and for users asking
+ * why profiling is slow). */
+enum { T_REENABLE, T_SETCONFIG, T_CTRINIT, T_SYNC, T_START, T_FLUSH, T_RUN, T_RANGE, T_STOP,
+       T_DECODE, T_EVAL, T_TOTAL, T_N };
+struct glc_trace_sums {
+    int on;
+    long profiles, passes, sessions;
+    double sum[T_N];
+};
+extern struct glc_trace_sums glc_trace;
+
+/* The engine's state, one per worker process (profiler_state.c). */
+struct glc_state {
+    int init_tried;            /* ensure_init ran (its outcome is kept) */
+    int unavailable;           /* counters cannot be used in this process */
+    char why[GL_REASON_MAX];   /* ... and why */
+    int cupti_init;            /* cuptiProfilerInitialize succeeded */
+    CUcontext ctx;
+    char chip[64];             /* "" until known */
+    uint8_t *avail;            /* counter availability image */
+    CUpti_RangeProfiler_Object *rp;  /* range profiler enabled on ctx */
+    int broken;                /* a profile failed half-way: re-enable before the next */
+    int configs_made;          /* configurations built on the current range profiler */
+    /* the current configuration (glc_setup): one per range mode, see MODE_* */
+    int configured;
+    char notready[GL_REASON_MAX];   /* why glc_profile_batch cannot run */
+    struct mode_config {
+        glh_host *host;        /* built the image; evaluates its counter data */
+        uint8_t *config;
+        size_t config_size;
+        size_t passes;
+    } mode[2];
+    int last_mode;             /* mode of the last session on rp: -1 none yet */
+    int n;                     /* metrics in the configuration */
+    char names[GL_MAX_METRICS][GL_METRIC_NAME];
+    const char *ptrs[GL_MAX_METRICS];
+    int stored[GL_MAX_METRICS];  /* 1 = asked for (goes into the result) */
+    int drain;
+    uint8_t *counter_data;
+    size_t counter_size;
+};
+extern struct glc_state glc_st;
+
+/* profiler_state.c */
+double glc_now_s(void);
+/* Add the time since *t0 to phase k of the trace and restart the clock. */
+void glc_lap(int k, double *t0);
+/* snprintf that accepts a NULL or empty buf. */
+void glc_fmt(char *buf, size_t len, const char *f, ...) __attribute__((format(printf, 3, 4)));
+const char *glc_cupti_str(CUptiResult rc);
+/* 1 with the reason in buf when rc means counters are unavailable here
+ * (permission, support, another profiler), else 0. */
+int glc_unavailable_reason(CUptiResult rc, const char *call, char *buf, size_t len);
+/* Once per process: context, CUPTI, chip, counter availability, range
+ * profiler. 0, or -1 with glc_st.why. */
+int glc_ensure_init(void);
+/* Disable and enable the range profiler again: a clean object. */
+CUptiResult glc_reenable(void);
+/* Forget the current configuration. */
+void glc_drop_config(void);
+
+/* profiler_names.c */
+/* Try each configured name alone: 0, -1 (no host object) or -2 with err naming
+ * each refused name and the nearest valid ones. */
+int glc_validate_names(char *err, size_t errlen);
+
+/* profiler_setup.c */
+/* A fresh range profiler object for the current configuration. 0, or -1 + err. */
+int glc_fresh_object(char *err, size_t errlen);
+
+/* profiler_passes.c */
+/* The same metrics reason into every run of a session (no metrics). */
+void glc_reason_all(struct gl_result *const *r, int n, const char *f, ...)
+    __attribute__((format(printf, 3, 4)));
+/* 1 when rc is success, else its reason into every run and 0. */
+int glc_rp_call(CUptiResult rc, const char *call, struct gl_result *const *r, int n);
+/* Every pass of one session of n runs in mode m, decoded; passes into *passes.
+ * 1, or 0 with every run's reason. */
+int glc_collect_passes(const struct glc_replay *const *rp, int n, int m,
+                       struct gl_result *const *r, int *passes);
+
+#endif

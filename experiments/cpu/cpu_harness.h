@@ -1,0 +1,88 @@
+/* cpu_harness.h - the harness every CPU baseline family shares, the CPU
+ * counterpart of experiments/gpu/gpu_harness.cuh. A family (cpu_matmul.c,
+ * cpu_stencil.c, cpu_vecadd.c) checks its sizes and describes one run as a
+ * struct gl_cpu_job: its inputs, its output, its kernel and its reference.
+ * gl_cpu_execute() does everything else the same way for all of them: a fresh
+ * result, the thread count, the buffers, the random inputs from the seed, the
+ * float64 reference, the timing loop (NaN poisoning, warm-up, samples timed
+ * with CLOCK_MONOTONIC until gl_sampling_done) and the verification of the last
+ * run.
+ * Must not contain a family's kernels nor know which variants exist. */
+#ifndef GL_CPU_HARNESS_H
+#define GL_CPU_HARNESS_H
+
+#include <stddef.h>
+
+#include "gpulab.h"
+
+#define GL_CPU_MAX_IN 2          /* input arrays of one problem */
+#define GL_CPU_MAX_THREADS 4096  /* more OpenMP threads than this: the run is skipped */
+
+struct gl_cpu_job;
+
+/* One run of a kernel: computes every element of j->out from j->in, with
+ * j->threads OpenMP threads and the family's j->ctx. */
+typedef void (*gl_cpu_kernel)(const struct gl_cpu_job *j);
+
+/* The float64 reference of the job's inputs (j->in), j->out_count values,
+ * owned by the reference cache (valid until the next gl_ref_* call). NULL with
+ * err on failure. */
+typedef const double *(*gl_cpu_reference)(const struct gl_cpu_job *j, char *err,
+                                          size_t errlen);
+
+/* One run of one variant, as the family describes it to gl_cpu_execute(). */
+struct gl_cpu_job {
+    /* set by the family */
+    const struct gl_params *p;
+    const struct gl_timing *t;
+    struct gl_result *r;
+    int nin;                                   /* 1..GL_CPU_MAX_IN */
+    size_t in_count[GL_CPU_MAX_IN];            /* floats per input (>= 1) */
+    unsigned long long in_stream[GL_CPU_MAX_IN]; /* random stream: 0 for A or the
+                                                    stencil input, 1 for B */
+    size_t out_count;                          /* floats of the output (>= 1) */
+    gl_cpu_kernel kernel;
+    gl_cpu_reference reference;
+    const void *ctx;                           /* the family's own data (sizes) */
+    long tol_len;                              /* reduction length for the tolerance */
+    long row_len;                              /* output row length, to place mismatches */
+    /* Non-empty when the sizes are out of range: the run is skipped with this
+     * reason (after the thread check, before anything is allocated); the
+     * counts above are then ignored. */
+    char size_err[GL_REASON_MAX];
+    /* set by the harness */
+    unsigned long long seed;                   /* the input seed (unset: 42) */
+    int threads;                               /* OpenMP threads for the kernel */
+    float *in[GL_CPU_MAX_IN];
+    float *out;
+};
+
+/* Run the job and fill j->r completely (but for the metrics_reason, which is
+ * the worker's): status ok, wrong (verification), skipped (threads over
+ * GL_CPU_MAX_THREADS or j->size_err set) or failed (out of memory, reference,
+ * clock, a malformed job), each but ok with a reason. Always returns 0: the
+ * host CPU is never left unusable (the gl_variant.run convention). */
+int gl_cpu_execute(struct gl_cpu_job *j);
+
+/* ---- the parts of gl_cpu_execute, for tests -------------------------------- */
+
+/* A fresh result: status ok, no samples, nothing verified yet (max_rel_err -1),
+ * no host<->device copies (h2d_ms = d2h_ms = -1), no launch shape. */
+void gl_cpu_result_init(struct gl_result *r);
+
+/* Time j->kernel(j): j->t->warmup untimed runs (cut short once they have taken
+ * t->max_seconds), then timed runs until gl_sampling_done (or GL_MAX_SAMPLES),
+ * each preceded by filling j->out[0..out_count) with NaN outside the timed
+ * interval. Samples (ms) go to j->r->samples_ms / nsamples. j->out holds the
+ * last timed run's output afterwards. Returns 0, or -1 when the clock fails
+ * (j->r then failed with the reason). */
+int gl_cpu_time(const struct gl_cpu_job *j);
+
+/* Verify out[0..n) against ref with the tolerance of a reduction of tol_len
+ * terms; sets r->max_rel_err, and on a mismatch r->status = GL_WRONG with the
+ * verification summary as reason. row_len places mismatches as (row, col).
+ * Returns 1 when every element is within tolerance. */
+int gl_cpu_check(struct gl_result *r, const float *out, const double *ref, size_t n,
+                 long row_len, long tol_len);
+
+#endif

@@ -1,0 +1,45 @@
+/* cpu_plugin.c - the one symbol of build/libgpulab_cpu.so: gpulab_plugin(),
+ * the CPU baselines of every family as one plugin (src/core/plugin.h) for the
+ * host CPU (no device operations). The rows themselves are declared next to
+ * their baselines; this file only puts the families' tables end to end.
+ * Must not declare a variant, nor need anything but the host CPU to load. */
+#include <string.h>
+
+#include "cpu.h"
+
+/* Each family's table, in the order `gpulab list` shows them. */
+static const struct {
+    const struct gl_variant *rows;
+    const int *n;
+} tables[] = {
+    { gl_cpu_matmul_variants, &gl_cpu_matmul_nvariants },
+    { gl_cpu_stencil_variants, &gl_cpu_stencil_nvariants },
+    { gl_cpu_vecadd_variants, &gl_cpu_vecadd_nvariants },
+};
+
+#define CPU_MAX_VARIANTS 64
+
+static struct gl_variant variants[CPU_MAX_VARIANTS];
+static struct gl_plugin plugin;
+
+/* Built on the first call (the driver calls it once, from one thread, at load).
+ * NULL only if the tables outgrow CPU_MAX_VARIANTS; the loader reports it. */
+const struct gl_plugin *gpulab_plugin(void)
+{
+    if (plugin.api == GL_PLUGIN_API)
+        return &plugin;
+    int n = 0;
+    for (size_t i = 0; i < sizeof tables / sizeof tables[0]; i++) {
+        int m = *tables[i].n;
+        if (m < 0 || m > CPU_MAX_VARIANTS - n)
+            return NULL;
+        memcpy(&variants[n], tables[i].rows, (size_t)m * sizeof variants[0]);
+        n += m;
+    }
+    plugin.name = "cpu";
+    plugin.nvariants = n;
+    plugin.variants = variants;
+    plugin.device = NULL;
+    plugin.api = GL_PLUGIN_API;
+    return &plugin;
+}

@@ -1,0 +1,156 @@
+/* gpu_harness.cuh - the harness every GPU kernel family shares. A family
+ * (matmul.cu, stencil.cu, vecadd.cu) checks its parameters, picks its kernel,
+ * says how many inputs and outputs it has and enqueues its launches; the
+ * harness does everything else the same way for all of them: CUDA error
+ * checking (sticky vs ordinary), buffers for mem = device | zerocopy | managed,
+ * random inputs, timed host<->device copies, NaN-poisoned verification runs
+ * against the float64 reference, warm-up and event-timed samples with the L2
+ * flush, per-kernel resources and occupancy limits, launch guidance, and the
+ * profiled replay through cupti/profiler.h. The harness is split by job into
+ * harness_*.cu (harness_int.cuh is their private header).
+ * Must not contain a family's kernels, nor decide which variants exist. */
+#ifndef GL_GPU_HARNESS_CUH
+#define GL_GPU_HARNESS_CUH
+
+#include <cuda_runtime.h>
+#include <stddef.h>
+
+extern "C" {
+#include "gpulab.h"
+#include "params.h"
+#include "plugin.h"
+}
+
+#define GH_MAX_IN 2   /* input buffers of one problem */
+
+enum gh_mem { GH_MEM_DEVICE, GH_MEM_ZEROCOPY, GH_MEM_MANAGED };
+
+/* One float array as both sides see it. device: host is pinned host memory and
+ * dev a cudaMalloc copy; zerocopy: host is mapped pinned memory and dev its
+ * device alias; managed: host == dev (cudaMallocManaged). */
+struct gh_buf {
+    float *host;
+    float *dev;
+    size_t count;   /* floats */
+};
+
+struct gh_job;
+
+/* Enqueue every launch that makes up one run on the default stream, without
+ * synchronizing. Returns cudaSuccess or the first error; a library failure
+ * that is no CUDA error writes j->lib_err and returns cudaErrorUnknown. */
+typedef cudaError_t (*gh_enqueue_fn)(struct gh_job *j);
+
+/* The float64 reference of the job's inputs (j->in[i].host), j->out.count
+ * values, owned by the reference cache or by the family (valid until the next
+ * reference call). NULL with err on failure. */
+typedef const double *(*gh_reference_fn)(const struct gh_job *j, char *err, size_t errlen);
+
+/* One run of one variant, as the family describes it to gh_execute(). */
+struct gh_job {
+    /* set by the family */
+    const struct gl_params *p;
+    const struct gl_timing *t;
+    struct gl_result *r;
+    int nin;
+    size_t in_count[GH_MAX_IN];   /* floats per input */
+    size_t out_count;             /* floats of the output */
+    enum gh_mem mem;
+    int cold;                     /* flush L2 before each timed sample */
+    const void *kernel;           /* the variant's kernel; NULL for a library call */
+    dim3 grid, block;             /* shape of one launch (0 when unknown: library) */
+    size_t dyn_smem;              /* dynamic shared memory per block, bytes */
+    int launches;                 /* launches that make up one run */
+    long tol_len;                 /* reduction length for the tolerance */
+    gh_enqueue_fn enqueue;
+    gh_reference_fn reference;
+    const void *ctx;              /* the family's own data for enqueue/reference */
+    size_t ctx_size;              /* ... its size: plain values, copied when the run is
+                                     parked for a profiling batch (<= GH_CTX_MAX) */
+    char lib_err[128];            /* set by enqueue on a library (non-CUDA) failure */
+    /* set by the harness */
+    struct gh_buf in[GH_MAX_IN];
+    struct gh_buf out;
+    void *spacer;                 /* GPULAB_PAD bytes allocated just before in[0], or NULL */
+};
+
+/* ---- the device, as the plugin's init found it ---------------------------- */
+
+/* Record the device (after init succeeded); reads the per-block reserved shared
+ * memory itself. 0, or -1 with err. */
+int gh_device_set(int ordinal, const struct gl_device *dev, char *err, size_t errlen);
+/* The device, or NULL before a successful init. */
+const struct gl_device *gh_device(void);
+int gh_device_ordinal(void);
+/* Profiler passes of the current counter configuration (<= 0: no profiling). */
+void gh_set_profiling(int passes);
+/* 1 once a sticky CUDA error has left the context unusable. */
+int gh_context_lost(void);
+/* Free the flush buffer and the harness's events. */
+void gh_shutdown(void);
+
+/* ---- helpers for families ------------------------------------------------- */
+
+/* A fresh result: status ok, nothing measured yet. */
+void gh_result_init(struct gl_result *r);
+/* Mark the run skipped (it cannot be made as asked) with a reason; returns 0. */
+int gh_skip(struct gl_result *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Mark the run failed with a reason; returns 0 (the context is still usable). */
+int gh_fail(struct gl_result *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* 1 if e is cudaSuccess; otherwise record "what: error" in r (status failed),
+ * decide whether the error is sticky, and return 0. */
+int gh_ok(struct gl_result *r, cudaError_t e, const char *what);
+/* Parse mem / cache words ("" = the default: device, cold). 0, or -1. Pure
+ * string functions: the variants' plan-time checks call them too. */
+int gh_parse_mem(const char *s, enum gh_mem *m);
+int gh_parse_cold(const char *s, int *cold);
+/* Check a launch shape against the device limits: block threads and sides,
+ * grid sides, static + dynamic shared memory (raising the kernel's dynamic
+ * limit when more than the default is needed). 1 if it can launch; else
+ * records a skip reason in r and returns 0. */
+int gh_check_launch(struct gl_result *r, const void *kernel, dim3 grid, dim3 block,
+                    size_t dyn_smem);
+/* Sizes must stay in int arithmetic inside kernels: 1 if n floats fit. */
+int gh_fits_int(size_t n);
+
+/* Run the job: allocate, fill, copy, verify, time, measure resources, profile,
+ * free. Fills j->r completely - except inside a profiling batch, where a run to
+ * be profiled is parked instead (its device buffers kept, j->r filled but for
+ * the metrics) and profiled with the others by gh_batch_end(). Returns 0, or -1
+ * when the CUDA context is unusable afterwards (the worker must exit). */
+int gh_execute(struct gh_job *j);
+
+/* Space for a parked run's copy of the family's ctx. */
+#define GH_CTX_MAX 256
+
+/* Open a profiling batch: gh_execute parks the runs it would profile (as many
+ * as GLC_BATCH_MAX, and as device memory allows) until gh_batch_end profiles
+ * them together and frees their buffers. Each parked run's j->r, j->p and j->t
+ * must stay valid until then. gh_batch_end returns 0, or -1 when the CUDA
+ * context is unusable (parked runs then carry the reason instead of metrics). */
+void gh_batch_begin(void);
+int gh_batch_end(void);
+
+/* ---- the families, as the plugin puts them together ------------------------ */
+
+/* The start of every variant's run (struct gl_variant.run): a fresh result,
+ * then the checks the plugin made before a run (parameters given, device
+ * initialised, context usable) and the variant's own check against the device.
+ * 1 when the run can go on; else r says why and the run must return the value
+ * (0, or -1 when the context is lost). */
+int gh_begin(const struct gl_variant *v, const struct gl_params *p, const struct gl_timing *t,
+             struct gl_result *r);
+
+/* Each family's variants, declared once next to its kernels (matmul.cu,
+ * stencil.cu, vecadd.cu); gpu_plugin.cu puts them end to end. */
+extern const struct gl_variant gh_matmul_variants[];
+extern const int gh_matmul_nvariants;
+extern const struct gl_variant gh_stencil_variants[];
+extern const int gh_stencil_nvariants;
+extern const struct gl_variant gh_vecadd_variants[];
+extern const int gh_vecadd_nvariants;
+
+/* Free what a family keeps between runs (the cuBLAS handle); from the plugin's shutdown. */
+void gh_matmul_shutdown(void);
+
+#endif

@@ -1,0 +1,199 @@
+/* harness_batch.cu - the profiled replay: runs handed to the CUPTI engine
+ * (cupti/profiler.h) with the replay flush before each, alone or parked in a
+ * batch (buffers and ctx kept) until gh_batch_end profiles them together.
+ * Must not time or verify: a run is parked only once it is timed and right. */
+#include "harness_int.cuh"
+
+#include <stdio.h>
+#include <string.h>
+
+extern "C" {
+#include "profiler.h"
+}
+
+struct replay_ctx {
+    struct gh_job *j;
+    cudaError_t err;
+    struct gh_touch touch;   /* j's pages, read by the flush before j */
+};
+
+static void replay_run(void *c)
+{
+    struct replay_ctx *x = (struct replay_ctx *)c;
+    cudaError_t e = x->j->enqueue(x->j);
+    if (e != cudaSuccess && x->err == cudaSuccess)
+        x->err = e;
+}
+
+static void replay_flush(void *c)
+{
+    struct replay_ctx *x = (struct replay_ctx *)c;
+    cudaError_t e = gh_flush_enqueue(1, &x->touch);
+    if (e != cudaSuccess && x->err == cudaSuccess)
+        x->err = e;
+}
+
+/* Profile jobs[0..n) together (n <= GLC_BATCH_MAX). A CUDA error during the
+ * replay takes every run's metrics and fails the run that caused it (all of
+ * them when the error surfaced only at the final synchronize). */
+void gh_profile_jobs(struct gh_job *const *jobs, int n)
+{
+    struct replay_ctx x[GLC_BATCH_MAX];
+    struct glc_replay rp[GLC_BATCH_MAX];
+    const struct glc_replay *rpp[GLC_BATCH_MAX] = {};
+    struct gl_result *rs[GLC_BATCH_MAX] = {};
+    for (int i = 0; i < n; i++) {
+        x[i].j = jobs[i];
+        x[i].err = cudaSuccess;
+        memset(&x[i].touch, 0, sizeof x[i].touch);
+        for (int k = 0; k < jobs[i]->nin; k++)
+            gh_touch_add(&x[i].touch, &jobs[i]->in[k], jobs[i]->mem);
+        gh_touch_add(&x[i].touch, &jobs[i]->out, jobs[i]->mem);
+        rp[i].run = replay_run;
+        rp[i].flush = replay_flush;
+        rp[i].ctx = &x[i];
+        rp[i].single_kernel = jobs[i]->kernel != NULL && jobs[i]->launches == 1;
+        rpp[i] = &rp[i];
+        rs[i] = jobs[i]->r;
+    }
+    (void)glc_profile_batch(rpp, rs, n);
+    int culprit = -1;
+    for (int i = 0; i < n && culprit < 0; i++)
+        if (x[i].err != cudaSuccess)
+            culprit = i;
+    cudaError_t e = culprit >= 0 ? x[culprit].err : cudaDeviceSynchronize();
+    if (e == cudaSuccess)
+        return;
+    for (int i = 0; i < n; i++) {
+        rs[i]->nmetrics = 0;
+        rs[i]->passes = 0;
+        snprintf(rs[i]->metrics_reason, sizeof rs[i]->metrics_reason,
+                 "profiled replay failed: %s%s", cudaGetErrorName(e),
+                 culprit >= 0 && culprit != i ? " (in another run of the batch)" : "");
+        if (culprit < 0 || culprit == i)
+            (void)gh_ok(rs[i], e, "profiled replay");
+    }
+}
+
+/* Runs parked for the current profiling batch: a copy of each job (its ctx
+ * copied too) whose device buffers are kept until the batch is profiled. */
+#define GH_BATCH_HOST_MAX (1ull << 30)   /* zero-copy bytes parked at most */
+
+struct gh_parked {
+    struct gh_job j;
+    union {
+        unsigned char bytes[GH_CTX_MAX];
+        double align_d;
+        void *align_p;
+    } ctx;
+};
+
+static struct {
+    int open;
+    int n;
+    size_t host_bytes;   /* mapped host memory held by parked zero-copy runs */
+    struct gh_parked runs[GLC_BATCH_MAX];
+} batch;
+
+void gh_spacer_free(struct gh_job *j)
+{
+    if (j->spacer)
+        cudaFree(j->spacer);
+    j->spacer = NULL;
+}
+
+static void job_free(struct gh_job *j)
+{
+    gh_buf_free(&j->out, j->mem);
+    for (int i = 0; i < j->nin; i++)
+        gh_buf_free(&j->in[i], j->mem);
+    gh_spacer_free(j);
+}
+
+static size_t job_bytes(const struct gh_job *j)
+{
+    size_t b = j->out_count * sizeof(float);
+    for (int i = 0; i < j->nin; i++)
+        b += j->in_count[i] * sizeof(float);
+    return b;
+}
+
+/* Profile the parked runs and free their buffers. */
+static void batch_flush(void)
+{
+    struct gh_job *jobs[GLC_BATCH_MAX] = {};
+    int n = batch.n;
+    if (n == 0)
+        return;
+    for (int i = 0; i < n; i++)
+        jobs[i] = &batch.runs[i].j;
+    if (gh_st.sticky) {
+        for (int i = 0; i < n; i++) {
+            jobs[i]->r->nmetrics = 0;
+            jobs[i]->r->passes = 0;
+            snprintf(jobs[i]->r->metrics_reason, sizeof jobs[i]->r->metrics_reason,
+                     "not profiled: the CUDA context was lost in a later run of its batch");
+        }
+    } else {
+        gh_profile_jobs(jobs, n);
+    }
+    for (int i = 0; i < n; i++)
+        job_free(jobs[i]);
+    batch.n = 0;
+    batch.host_bytes = 0;
+}
+
+/* Would j's buffers fit next to the parked ones? */
+static int batch_has_room(const struct gh_job *j)
+{
+    if (batch.n >= GLC_BATCH_MAX)
+        return 0;
+    if (j->mem == GH_MEM_ZEROCOPY)
+        return batch.host_bytes + job_bytes(j) <= GH_BATCH_HOST_MAX;
+    size_t free_b = 0, total_b = 0;
+    if (cudaMemGetInfo(&free_b, &total_b) != cudaSuccess)
+        return 0;
+    return job_bytes(j) + 2 * GH_MEM_MARGIN <= free_b;
+}
+
+/* Keep j (buffers and all) for batch_flush. 1 when parked. */
+int gh_park(struct gh_job *j)
+{
+    if (!batch.open || batch.n >= GLC_BATCH_MAX || j->ctx_size > GH_CTX_MAX)
+        return 0;
+    struct gh_parked *p = &batch.runs[batch.n++];
+    p->j = *j;
+    memcpy(p->ctx.bytes, j->ctx, j->ctx_size);
+    p->j.ctx = p->ctx.bytes;
+    if (j->mem == GH_MEM_DEVICE) {   /* the pinned host copies are not replayed: free now */
+        for (int i = 0; i < j->nin; i++) {
+            cudaFreeHost(p->j.in[i].host);
+            p->j.in[i].host = NULL;
+        }
+        cudaFreeHost(p->j.out.host);
+        p->j.out.host = NULL;
+    } else if (j->mem == GH_MEM_ZEROCOPY) {
+        batch.host_bytes += job_bytes(j);
+    }
+    return 1;
+}
+
+void gh_batch_begin(void)
+{
+    batch_flush();
+    batch.open = 1;
+}
+
+int gh_batch_end(void)
+{
+    batch_flush();
+    batch.open = 0;
+    return gh_st.sticky ? -1 : 0;
+}
+
+/* Profile the parked runs now if j's buffers would not fit next to them. */
+void gh_batch_make_room(const struct gh_job *j)
+{
+    if (batch.n > 0 && !batch_has_room(j))
+        batch_flush();
+}

@@ -1,0 +1,177 @@
+/* harness_buffers.cu - a run's buffers for mem = device | zerocopy | managed:
+ * allocation (after the optional GPULAB_PAD spacer), the free-memory check, and
+ * the timed host <-> device copies of inputs and output.
+ * Must not launch kernels, verify or take samples. */
+#include "harness_int.cuh"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* GPULAB_PAD=bytes: allocate that much device memory just before each run's
+ * buffers, so that they land elsewhere. Where a small kernel's buffers lie moves
+ * its duration by up to ~10 % (H100, stencil/global: 4.45 us with no pad or 256
+ * bytes, 4.8-4.95 us with 4 KiB to 1 MiB); bench/ncu_agree can give each of
+ * its processes, on both sides, another pad (PADS) to spread both over several
+ * placements (not the same ones: ncu allocates in the process too). 0 when
+ * unset; -1 when it is not a byte count. */
+long long gh_pad_bytes(void)
+{
+    static long long v = -2;
+    if (v == -2) {
+        const char *e = getenv("GPULAB_PAD");
+        char *end = NULL;
+        v = 0;
+        if (e && *e) {
+            long long x = strtoll(e, &end, 10);
+            v = (*end || x < 0 || x > ((long long)1 << 40)) ? -1 : x;
+        }
+    }
+    return v;
+}
+
+int gh_buf_alloc(struct gl_result *r, struct gh_buf *b, size_t count, enum gh_mem mem)
+{
+    size_t bytes = count * sizeof(float);
+    b->count = count;
+    b->host = b->dev = NULL;
+    switch (mem) {
+    case GH_MEM_DEVICE:
+        if (!gh_ok(r, cudaMallocHost((void **)&b->host, bytes), "cudaMallocHost"))
+            return 0;
+        return gh_ok(r, cudaMalloc((void **)&b->dev, bytes), "cudaMalloc");
+    case GH_MEM_ZEROCOPY:
+        if (!gh_ok(r, cudaHostAlloc((void **)&b->host, bytes, cudaHostAllocMapped),
+                   "cudaHostAlloc(mapped)"))
+            return 0;
+        return gh_ok(r, cudaHostGetDevicePointer((void **)&b->dev, b->host, 0),
+                     "cudaHostGetDevicePointer");
+    case GH_MEM_MANAGED:
+        if (!gh_ok(r, cudaMallocManaged((void **)&b->dev, bytes, cudaMemAttachGlobal),
+                   "cudaMallocManaged"))
+            return 0;
+        b->host = b->dev;
+        return 1;
+    }
+    return 0;
+}
+
+void gh_buf_free(struct gh_buf *b, enum gh_mem mem)
+{
+    if (gh_st.sticky) {   /* the context is gone: freeing would only fail */
+        b->host = b->dev = NULL;
+        return;
+    }
+    switch (mem) {
+    case GH_MEM_DEVICE:
+        if (b->dev)
+            cudaFree(b->dev);
+        if (b->host)
+            cudaFreeHost(b->host);
+        break;
+    case GH_MEM_ZEROCOPY:
+        if (b->host)
+            cudaFreeHost(b->host);
+        break;
+    case GH_MEM_MANAGED:
+        if (b->dev)
+            cudaFree(b->dev);
+        break;
+    }
+    b->host = b->dev = NULL;
+}
+
+/* Device memory the run needs must fit in what the card has free (managed
+ * memory included: over-subscribing it can hang the GPU). */
+int gh_memory_fits(struct gh_job *j)
+{
+    if (j->mem == GH_MEM_ZEROCOPY)
+        return 1;
+    size_t need = j->out_count * sizeof(float);
+    for (int i = 0; i < j->nin; i++)
+        need += j->in_count[i] * sizeof(float);
+    if (!gh_st.flush_buf && gh_st.dev.l2_bytes > 0)
+        need += 2 * (size_t)gh_st.dev.l2_bytes;
+    size_t free_b = 0, total_b = 0;
+    if (!gh_ok(j->r, cudaMemGetInfo(&free_b, &total_b), "cudaMemGetInfo"))
+        return 0;
+    if (need + GH_MEM_MARGIN > free_b)
+        return gh_skip(j->r, "needs %.1f MiB of device memory, %.1f MiB free",
+                       (double)need / 1048576.0, (double)free_b / 1048576.0);
+    return 1;
+}
+
+static struct cudaMemLocation location(int host)
+{
+    struct cudaMemLocation loc;
+    memset(&loc, 0, sizeof loc);
+    loc.type = host ? cudaMemLocationTypeHost : cudaMemLocationTypeDevice;
+    loc.id = host ? 0 : gh_st.ordinal;
+    return loc;
+}
+
+int gh_elapsed_ms(struct gl_result *r, cudaEvent_t a, cudaEvent_t b, double *ms)
+{
+    float f = 0.0f;
+    if (!gh_ok(r, cudaEventSynchronize(b), "cudaEventSynchronize") ||
+        !gh_ok(r, cudaEventElapsedTime(&f, a, b), "cudaEventElapsedTime"))
+        return 0;
+    *ms = f;
+    return 1;
+}
+
+/* Inputs host -> device, timed: device = cudaMemcpy; managed = prefetch to the
+ * device; zerocopy = 0 (no copy exists). The output's pages are placed too
+ * (untimed) so that the first kernel does not fault them in. */
+int gh_copy_inputs(struct gh_job *j, cudaEvent_t e0, cudaEvent_t e1)
+{
+    struct gl_result *r = j->r;
+    double ms = 0.0;
+    if (j->mem == GH_MEM_ZEROCOPY) {
+        r->h2d_ms = 0.0;
+        return 1;
+    }
+    if (!gh_ok(r, cudaEventRecord(e0, 0), "cudaEventRecord"))
+        return 0;
+    for (int i = 0; i < j->nin; i++) {
+        size_t bytes = j->in[i].count * sizeof(float);
+        cudaError_t e = j->mem == GH_MEM_DEVICE
+            ? cudaMemcpyAsync(j->in[i].dev, j->in[i].host, bytes, cudaMemcpyHostToDevice, 0)
+            : cudaMemPrefetchAsync(j->in[i].dev, bytes, location(0), 0, 0);
+        if (!gh_ok(r, e, j->mem == GH_MEM_DEVICE ? "cudaMemcpy(H2D)" : "cudaMemPrefetchAsync(device)"))
+            return 0;
+    }
+    if (!gh_ok(r, cudaEventRecord(e1, 0), "cudaEventRecord") || !gh_elapsed_ms(r, e0, e1, &ms))
+        return 0;
+    r->h2d_ms = ms;
+    return 1;
+}
+
+/* Output pages to the device before runs (managed only; untimed). */
+int gh_place_output(struct gh_job *j)
+{
+    if (j->mem != GH_MEM_MANAGED)
+        return 1;
+    return gh_ok(j->r, cudaMemPrefetchAsync(j->out.dev, j->out.count * sizeof(float), location(0),
+                                            0, 0),
+                 "cudaMemPrefetchAsync(output to device)") &&
+           gh_ok(j->r, cudaDeviceSynchronize(), "cudaDeviceSynchronize");
+}
+
+/* Output device -> host, timed into *ms (device = cudaMemcpy, managed =
+ * prefetch to the host, zerocopy = 0). */
+int gh_copy_output(struct gh_job *j, cudaEvent_t e0, cudaEvent_t e1, double *ms)
+{
+    struct gl_result *r = j->r;
+    size_t bytes = j->out.count * sizeof(float);
+    *ms = 0.0;
+    if (j->mem == GH_MEM_ZEROCOPY)
+        return gh_ok(r, cudaDeviceSynchronize(), "cudaDeviceSynchronize");
+    if (!gh_ok(r, cudaEventRecord(e0, 0), "cudaEventRecord"))
+        return 0;
+    cudaError_t e = j->mem == GH_MEM_DEVICE
+        ? cudaMemcpyAsync(j->out.host, j->out.dev, bytes, cudaMemcpyDeviceToHost, 0)
+        : cudaMemPrefetchAsync(j->out.dev, bytes, location(1), 0, 0);
+    if (!gh_ok(r, e, j->mem == GH_MEM_DEVICE ? "cudaMemcpy(D2H)" : "cudaMemPrefetchAsync(host)"))
+        return 0;
+    return gh_ok(r, cudaEventRecord(e1, 0), "cudaEventRecord") && gh_elapsed_ms(r, e0, e1, ms);
+}

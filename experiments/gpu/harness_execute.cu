@@ -1,0 +1,145 @@
+/* harness_execute.cu - one run from start to end, in the order every family's
+ * run shares: the plugin-level checks and the variant's own check (gh_begin),
+ * then allocate, fill, copy, verify, time, measure resources, profile (or
+ * park), free (gh_execute).
+ * Must not contain the steps themselves: they live in the other harness_*.cu. */
+#include "harness_int.cuh"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+extern "C" {
+#include "reference.h"
+}
+
+int gh_begin(const struct gl_variant *v, const struct gl_params *p, const struct gl_timing *t,
+             struct gl_result *r)
+{
+    char buf[GL_REASON_MAX];
+    gh_result_init(r);
+    if (!v || !p || !t)
+        return gh_fail(r, "internal: run without variant, parameters or timing policy");
+    if (!gh_st.ready)
+        return gh_fail(r, "GPU not initialised");
+    if (gh_st.sticky) {
+        gh_fail(r, "CUDA context unusable after an earlier error");
+        return -1;
+    }
+    const char *why = v->check ? v->check(p, &gh_st.dev, buf, sizeof buf) : NULL;
+    if (why)
+        return gh_skip(r, "%s", why);
+    return 1;
+}
+
+int gh_execute(struct gh_job *j)
+{
+    struct gl_result *r = j->r;
+    cudaEvent_t e0 = NULL, e1 = NULL;
+    const double *ref = NULL;
+    char err[GL_REASON_MAX];
+    int nalloc = 0, out_alloc = 0, parked = 0;
+    long seed;
+    double since;
+
+    j->spacer = NULL;
+    if (gh_st.sticky) {
+        gh_fail(r, "CUDA context unusable after an earlier error");
+        return -1;
+    }
+    if (!gh_st.ready) {
+        gh_fail(r, "GPU not initialised");
+        return 0;
+    }
+    if (j->nin < 1 || j->nin > GH_MAX_IN || !j->enqueue || !j->reference) {
+        gh_fail(r, "internal: incomplete job description");
+        return 0;
+    }
+    r->launches = j->launches;
+    if (j->kernel) {   /* a library call's launch shape is its own: left 0 */
+        r->grid[0] = (int)j->grid.x;
+        r->grid[1] = (int)j->grid.y;
+        r->grid[2] = (int)j->grid.z;
+        r->block[0] = (int)j->block.x;
+        r->block[1] = (int)j->block.y;
+        r->block[2] = (int)j->block.z;
+        r->dynamic_smem = (int)j->dyn_smem;
+        r->guide_flags = gh_guidance(j->grid, j->block, gh_st.dev.sm_count);
+        if (!gh_resources(j))
+            goto out;
+        if (r->blocks_per_sm == 0) {
+            gh_skip(r, "no block of this shape fits on an SM (occupancy 0)");
+            goto out;
+        }
+    }
+    gh_batch_make_room(j);   /* profile the parked runs to make room */
+    if (!gh_memory_fits(j))
+        goto out;
+
+    if (gh_pad_bytes() < 0) {
+        gh_fail(r, "GPULAB_PAD: not a byte count: '%s'", getenv("GPULAB_PAD"));
+        goto out;
+    }
+    if (gh_pad_bytes() > 0 && j->mem == GH_MEM_DEVICE &&
+        !gh_ok(r, cudaMalloc(&j->spacer, (size_t)gh_pad_bytes()), "cudaMalloc(GPULAB_PAD spacer)"))
+        goto out;
+    for (; nalloc < j->nin; nalloc++)
+        if (!gh_buf_alloc(r, &j->in[nalloc], j->in_count[nalloc], j->mem)) {
+            nalloc++;
+            goto out;
+        }
+    out_alloc = 1;
+    if (!gh_buf_alloc(r, &j->out, j->out_count, j->mem))
+        goto out;
+    seed = j->p->seed == GL_UNSET ? 42 : j->p->seed;
+    for (int i = 0; i < j->nin; i++)
+        gl_fill_random(j->in[i].host, j->in[i].count, (unsigned long long)seed, i);
+    ref = j->reference(j, err, sizeof err);
+    if (!ref) {
+        gh_fail(r, "reference: %s", err);
+        goto out;
+    }
+    if (!gh_ok(r, cudaEventCreate(&e0), "cudaEventCreate") ||
+        !gh_ok(r, cudaEventCreate(&e1), "cudaEventCreate"))
+        goto out;
+    if (!gh_copy_inputs(j, e0, e1))
+        goto out;
+    if ((j->cold || gh_st.passes > 0) && !gh_flush_ready(r))
+        goto out;
+
+    /* Verify first: a wrong kernel is not timed or profiled. */
+    since = gh_now_s();
+    if (!gh_verify_run(j, ref, e0, e1) || r->status != GL_OK)
+        goto out;
+    if (!gh_place_output(j) || !gh_timed_samples(j, e0, e1, since))
+        goto out;
+    /* Check the last sample's output too: catches results that change from
+     * run to run without running the kernel once more. */
+    if (!gh_ok(r, cudaDeviceSynchronize(), "kernel (timed)") ||
+        !gh_check_output(j, ref, e0, e1) || r->status != GL_OK)
+        goto out;
+    if (gh_st.passes > 0) {
+        if (!gh_place_output(j))
+            goto out;
+        if (gh_park(j)) {
+            parked = 1;
+        } else {
+            struct gh_job *one = j;
+            gh_profile_jobs(&one, 1);
+        }
+    }
+
+out:
+    if (e0 && !gh_st.sticky)
+        cudaEventDestroy(e0);
+    if (e1 && !gh_st.sticky)
+        cudaEventDestroy(e1);
+    if (out_alloc && !parked)
+        gh_buf_free(&j->out, j->mem);
+    for (int i = 0; i < nalloc && !parked; i++)
+        gh_buf_free(&j->in[i], j->mem);
+    if (!parked)
+        gh_spacer_free(j);
+    if (r->status != GL_OK && r->nmetrics == 0 && r->metrics_reason[0] == '\0')
+        snprintf(r->metrics_reason, sizeof r->metrics_reason, "not profiled: run was not ok");
+    return gh_st.sticky ? -1 : 0;
+}

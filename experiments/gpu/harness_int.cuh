@@ -1,0 +1,101 @@
+/* harness_int.cuh - what the harness's own files (harness_*.cu) share and the
+ * families must not see: the harness state (the device, stickiness, the flush
+ * buffer), the pages the replay flush touches, and each step of a run that
+ * gh_execute strings together. Each step fills j->r (through gh_ok / gh_skip /
+ * gh_fail) and returns 1 when the run can go on, 0 when it cannot.
+ * Must not be included by a family (matmul.cu ...) or by the plugin entry. */
+#ifndef GL_HARNESS_INT_CUH
+#define GL_HARNESS_INT_CUH
+
+#include "gpu_harness.cuh"
+
+#define GH_MEM_MARGIN (64ull << 20)   /* device memory left free beyond a run's buffers */
+
+/* The harness state: one device per worker process (harness_device.cu). */
+struct gh_state {
+    int ready;                /* gh_device_set succeeded */
+    int ordinal;
+    struct gl_device dev;
+    int reserved_smem;        /* shared memory the driver reserves per block, bytes */
+    int sticky;               /* a sticky error made the context unusable */
+    int passes;               /* current profiler configuration; <= 0: none */
+    float4 *flush_buf;        /* 2 x L2, read by the flush kernel */
+    size_t flush_n4;
+    float *flush_sink;        /* the one word the flush kernel may write */
+};
+
+extern struct gh_state gh_st;
+
+/* Words whose pages the next profiled run uses, one per 2 MiB page. Reading
+ * 100 MB of flush buffer also evicts the address translations of the run's
+ * buffers, which ncu's cache invalidation leaves in place (its replay keeps the
+ * kernel's pages mapped and hot): the first accesses of a 5-10 us kernel then
+ * pay for page walks: over the smoke kernels gpulab's durations were a median
+ * 1.9 % above ncu's without this and 0.7 % with it (H100, the same ncu records,
+ * 5 processes each side, buffers padded so that the touched word lay outside
+ * them; 2-3 % on the 128^2 global and 100x90x70 naive matmuls).
+ * Each block reading the first word of every page puts the translations back on
+ * every SM.
+ * The price: that word's sector is in L2 when the run starts, one L2 hit and
+ * 32 bytes of DRAM read less per page (1 in 2,048 sectors of a 64 KiB buffer,
+ * 1 in 65,536 of a large one). Padding buffers to touch outside them was tried
+ * and dropped: it moves where buffers land, which alone shifts a small
+ * kernel's time by a few percent. */
+#define GH_TOUCH_MAX 32
+#define GH_PAGE ((size_t)2 << 20)
+struct gh_touch {
+    const float *p[GH_TOUCH_MAX];
+    int n;
+};
+
+/* harness_errors.cu */
+double gh_now_s(void);   /* monotonic seconds */
+
+/* harness_flush.cu */
+/* Enqueue one flush: code = also evict the instruction caches (the replay's);
+ * touch = NULL or the next run's pages. */
+cudaError_t gh_flush_enqueue(int code, const struct gh_touch *touch);
+/* Add b's device pages to t (device memory only). */
+void gh_touch_add(struct gh_touch *t, const struct gh_buf *b, enum gh_mem mem);
+/* Allocate the flush buffer once per process and flush once. */
+int gh_flush_ready(struct gl_result *r);
+
+/* harness_resources.cu */
+/* Registers, shared memory, occupancy and the blocks/SM each resource allows, into j->r. */
+int gh_resources(struct gh_job *j);
+/* GL_GUIDE_* flags of one launch shape. */
+int gh_guidance(dim3 grid, dim3 block, int sm_count);
+
+/* harness_buffers.cu */
+/* GPULAB_PAD in bytes: 0 when unset, -1 when not a byte count. */
+long long gh_pad_bytes(void);
+int gh_buf_alloc(struct gl_result *r, struct gh_buf *b, size_t count, enum gh_mem mem);
+void gh_buf_free(struct gh_buf *b, enum gh_mem mem);
+/* The run's device memory fits in what is free (else skipped). */
+int gh_memory_fits(struct gh_job *j);
+int gh_elapsed_ms(struct gl_result *r, cudaEvent_t a, cudaEvent_t b, double *ms);
+/* Inputs to the device, timed into r->h2d_ms. */
+int gh_copy_inputs(struct gh_job *j, cudaEvent_t e0, cudaEvent_t e1);
+/* Output pages to the device (managed only; untimed). */
+int gh_place_output(struct gh_job *j);
+/* Output to the host, timed into *ms. */
+int gh_copy_output(struct gh_job *j, cudaEvent_t e0, cudaEvent_t e1, double *ms);
+
+/* harness_measure.cu */
+/* Copy the output back and check it against ref (a mismatch: status wrong). */
+int gh_check_output(struct gh_job *j, const double *ref, cudaEvent_t e0, cudaEvent_t e1);
+/* The verification run on a NaN-poisoned output. */
+int gh_verify_run(struct gh_job *j, const double *ref, cudaEvent_t e0, cudaEvent_t e1);
+/* Warm-up, then timed samples until the timing policy is met. */
+int gh_timed_samples(struct gh_job *j, cudaEvent_t e0, cudaEvent_t e1, double since);
+
+/* harness_batch.cu */
+/* Profile jobs[0..n) together now (n <= GLC_BATCH_MAX). */
+void gh_profile_jobs(struct gh_job *const *jobs, int n);
+/* Keep j, buffers and all, for the open batch: 1 when parked. */
+int gh_park(struct gh_job *j);
+/* Profile the parked runs now if j's buffers would not fit next to them. */
+void gh_batch_make_room(const struct gh_job *j);
+void gh_spacer_free(struct gh_job *j);
+
+#endif

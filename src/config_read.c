@@ -1,0 +1,224 @@
+/* config_read.c - the first step of reading a config: its text into blocks of
+ * `key = value` lines (the keys before the first section, then one block per
+ * [section]), with comments cut and every line's syntax checked, every key known
+ * (or a "did you mean"), allowed where it stands and not repeated. The keys a
+ * config may have are listed here. Must not interpret a value: config_values.c
+ * and config.c do. */
+#include "config_int.h"
+#include "nearest.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- one parsed line, and the blocks of lines ------------------------------ */
+
+int cfg_err(struct ctx *x, int line, const char *fmt, ...)
+{
+    char msg[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    snprintf(x->err, x->errlen, "%s:%d: %s", x->path, line, msg);
+    return -1;
+}
+
+static const char *const section_keys[] = {
+    "family", "variants", "where", "zip", "metrics", "warmup", "samples_min", "samples_max",
+    "noise", "time_cap", "timeout", NULL
+};
+static const char *const top_only_keys[] = { "study", "description", NULL };
+
+static int in_list(const char *const *list, const char *s)
+{
+    for (; *list; list++)
+        if (strcmp(*list, s) == 0)
+            return 1;
+    return 0;
+}
+
+static int known_key(const char *k)
+{
+    return gl_param_by_name(k) || in_list(section_keys, k) || in_list(top_only_keys, k);
+}
+
+/* Closest known key or parameter; *is_param says which it is (ties: parameter). */
+static const char *nearest_key(const char *k, int *is_param)
+{
+    struct gl_nearest near;
+    gl_nearest_init(&near, k);
+    *is_param = 0;
+    for (int i = 0; i < GL_NPARAMS; i++)
+        if (gl_nearest_offer(&near, gl_param_table[i].name))
+            *is_param = 1;
+    const char *const *lists[] = { section_keys, top_only_keys };
+    for (int l = 0; l < 2; l++)
+        for (const char *const *c = lists[l]; *c; c++)
+            if (gl_nearest_offer(&near, *c))
+                *is_param = 0;
+    return near.best;
+}
+
+struct entry *cfg_find(const struct block *b, const char *key)
+{
+    for (int i = 0; i < b->n; i++)
+        if (strcmp(b->e[i].key, key) == 0)
+            return &b->e[i];
+    return NULL;
+}
+
+char *cfg_trim(char *s)
+{
+    while (*s == ' ' || *s == '\t')
+        s++;
+    size_t n = strlen(s);
+    while (n > 0 && (s[n - 1] == ' ' || s[n - 1] == '\t' || s[n - 1] == '\r'))
+        s[--n] = '\0';
+    return s;
+}
+
+/* Cut a '#' comment that is not inside a quoted string. */
+static void strip_comment(char *s)
+{
+    char quote = 0;
+    for (; *s; s++) {
+        if (quote) {
+            if (*s == quote)
+                quote = 0;
+        } else if (*s == '"' || *s == '\'') {
+            quote = *s;
+        } else if (*s == '#') {
+            *s = '\0';
+            return;
+        }
+    }
+}
+
+static int valid_section_name(const char *s)
+{
+    if (!*s)
+        return 0;
+    for (; *s; s++)
+        if (!((*s >= 'A' && *s <= 'Z') || (*s >= 'a' && *s <= 'z') || (*s >= '0' && *s <= '9') ||
+              *s == '_' || *s == '-'))
+            return 0;
+    return 1;
+}
+
+static int add_entry(struct block *b, const char *key, char *val, int line)
+{
+    if (b->n == b->cap) {
+        int cap = b->cap ? 2 * b->cap : 16;
+        struct entry *e = realloc(b->e, (size_t)cap * sizeof *e);
+        if (!e)
+            return -1;
+        b->e = e;
+        b->cap = cap;
+    }
+    struct entry *e = &b->e[b->n++];
+    snprintf(e->key, sizeof e->key, "%s", key);
+    e->val = val;
+    e->line = line;
+    return 0;
+}
+
+/* Split the text (in place) into blocks; check the syntax of every line, that
+ * every key is known, allowed where it stands and not repeated. */
+int cfg_read_blocks(struct ctx *x, char *text, struct block **out, int *nout)
+{
+    struct block *b = calloc(1, sizeof *b);
+    int nb = 1;
+    if (!b)
+        return cfg_err(x, 0, "out of memory");
+    *out = b;
+    *nout = 1;
+    b[0].line = 1;
+    int line = 0;
+    char *s = text;
+    while (s) {
+        char *nl = strchr(s, '\n');
+        if (nl)
+            *nl = '\0';
+        line++;
+        char *l = s;
+        s = nl ? nl + 1 : NULL;
+        strip_comment(l);
+        l = cfg_trim(l);
+        if (!*l)
+            continue;
+        struct block *cur = &(*out)[nb - 1];
+        if (*l == '[') {
+            char *close = strchr(l, ']');
+            if (!close)
+                return cfg_err(x, line, "unterminated section header '%s'", l);
+            *close = '\0';
+            char *name = cfg_trim(l + 1), *rest = cfg_trim(close + 1);
+            if (*rest)
+                return cfg_err(x, line, "unexpected text '%s' after section header [%s]", rest, name);
+            if (!valid_section_name(name))
+                return cfg_err(x, line, "bad section name '[%s]' (letters, digits, _ and - only)",
+                            name);
+            if (strlen(name) >= sizeof b->name)
+                return cfg_err(x, line, "section name '%s' is too long", name);
+            for (int i = 1; i < nb; i++)
+                if (strcmp((*out)[i].name, name) == 0)
+                    return cfg_err(x, line, "section [%s] is already defined on line %d", name,
+                                (*out)[i].line);
+            struct block *nbk = realloc(*out, (size_t)(nb + 1) * sizeof *nbk);
+            if (!nbk)
+                return cfg_err(x, line, "out of memory");
+            *out = nbk;
+            memset(&nbk[nb], 0, sizeof nbk[nb]);
+            snprintf(nbk[nb].name, sizeof nbk[nb].name, "%s", name);
+            nbk[nb].line = line;
+            nb++;
+            *nout = nb;
+            continue;
+        }
+        char *eq = strchr(l, '=');
+        if (!eq)
+            return cfg_err(x, line, "expected 'key = value', got '%s'", l);
+        *eq = '\0';
+        char *key = cfg_trim(l), *val = cfg_trim(eq + 1);
+        if (!*key)
+            return cfg_err(x, line, "missing key before '= %s'", val);
+        if (!known_key(key)) {
+            int is_param = 0;
+            const char *near = nearest_key(key, &is_param);
+            if (near)
+                return cfg_err(x, line, "unknown %s '%s' (did you mean '%s'?)",
+                            is_param ? "parameter" : "key", key, near);
+            return cfg_err(x, line, "unknown key '%s'", key);
+        }
+        if (!*val)
+            return cfg_err(x, line, "'%s' has no value", key);
+        if (nb > 1 && in_list(top_only_keys, key))
+            return cfg_err(x, line, "'%s' is allowed only before the first section (it is in [%s])",
+                        key, cur->name);
+        if (strcmp(key, "where") != 0 && strcmp(key, "zip") != 0) {
+            const struct entry *prev = cfg_find(cur, key);
+            if (prev) {
+                if (nb > 1)
+                    return cfg_err(x, line, "duplicate key '%s' in section [%s] (first set on line "
+                                "%d)", key, cur->name, prev->line);
+                return cfg_err(x, line, "duplicate key '%s' before the first section (first set on "
+                            "line %d)", key, prev->line);
+            }
+        }
+        if (add_entry(cur, key, val, line) != 0)
+            return cfg_err(x, line, "out of memory");
+    }
+    return 0;
+}
+
+void cfg_free_blocks(struct block *b, int n)
+{
+    for (int i = 0; i < n; i++)
+        free(b[i].e);
+    free(b);
+}

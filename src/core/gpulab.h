@@ -1,0 +1,123 @@
+/* gpulab.h - the plain structs every room of gpulab shares: a run's parameters,
+ * its timing policy, its result, and the description of the device it ran on.
+ * This header is C (included by nvcc-compiled .cu files too, inside extern "C").
+ * It must not contain logic: functions live in the .c file of the room that owns them. */
+#ifndef GPULAB_H
+#define GPULAB_H
+
+#include <stddef.h>
+
+#define GL_VERSION "0.1.0"
+
+#define GL_MAX_SAMPLES 1000   /* timed samples kept per run */
+#define GL_MAX_METRICS 64     /* hardware-counter metrics per run */
+#define GL_METRIC_NAME 160   /* a metric name and its NUL (longest recorded GH100 name: 115) */
+#define GL_REASON_MAX 256
+#define GL_WORD 24            /* short text parameters: mem, grid, cache */
+
+/* Integer parameters that are not set hold GL_UNSET and are stored as NULL. */
+#define GL_UNSET (-1L)
+
+/* One run's parameters. Which ones a variant reads is in the registry; the
+ * others stay unset so that the resume key and the stored row are exact.
+ * The canonical list of parameters (names, types, meaning) is gl_param_table
+ * in src/params.c: the config parser, the store and the docs all read it. */
+struct gl_params {
+    long n;        /* N: problem size (matrix side, vector length; columns of C for rect) */
+    long m;        /* M: rows of A and C (non-square matmul) */
+    long p;        /* P: inner dimension, columns of A = rows of B (non-square matmul) */
+    long bs;       /* BS: block side (block BS x BS threads, or BS x K*BS, see variant) */
+    long k;        /* K: outputs computed by one thread */
+    long r;        /* R: stencil radius */
+    long g;        /* G: grid blocks for grid-stride kernels (0 = 4 x SM count) */
+    long threads;  /* threads: CPU threads for OpenMP baselines (0 = all cores) */
+    long seed;     /* seed: input random seed */
+    char mem[GL_WORD];   /* mem: device | zerocopy | managed */
+    char grid[GL_WORD];  /* grid: 2d | 1d | block  (launch geometry, S3) */
+    char cache[GL_WORD]; /* cache: cold | warm  (L2 flushed before each sample or not) */
+};
+
+/* How a run is timed: warm-up, then samples until the relative standard error
+ * of the mean falls under max_noise (with at least min_samples), or until
+ * max_samples or max_seconds is reached. */
+struct gl_timing {
+    int warmup;          /* untimed runs before sampling */
+    int min_samples;
+    int max_samples;     /* <= GL_MAX_SAMPLES */
+    double max_noise;    /* e.g. 0.005 = 0.5 % */
+    double max_seconds;  /* time cap for sampling one run */
+    double timeout_s;    /* watchdog: the worker is killed after this (whole run) */
+};
+
+enum gl_status { GL_OK = 0, GL_WRONG = 1, GL_SKIPPED = 2, GL_FAILED = 3 };
+
+/* Launch-guidance flags (lecture S4), stored per run as bits. */
+enum {
+    GL_GUIDE_FEW_BLOCKS = 1,     /* grid blocks < 2 x SM count */
+    GL_GUIDE_NOT_WARP_MULT = 2,  /* threads per block not a multiple of 32 */
+    GL_GUIDE_SMALL_BLOCK = 4,    /* < 64 threads per block while blocks > SMs */
+    GL_GUIDE_OUTSIDE_REC = 8     /* threads per block outside 128..256 recommendation */
+};
+
+/* The resource that limits resident blocks per SM (gl_result.limiter). */
+#define GL_LIMITER_REGS "registers"
+#define GL_LIMITER_SMEM "shared"
+#define GL_LIMITER_WARPS "warps"
+#define GL_LIMITER_BLOCKS "blocks"
+
+struct gl_metric {
+    char name[GL_METRIC_NAME];  /* Nsight Compute name, or gpulab__* for our own */
+    char unit[16];
+    double value;
+};
+
+/* What a worker sends back for one run (fixed size: written whole to a pipe). */
+struct gl_result {
+    int status;                    /* enum gl_status */
+    char reason[GL_REASON_MAX];    /* why skipped/failed/wrong; empty when ok */
+    double max_rel_err;            /* against the float64 reference; <0 = not checked */
+    int nsamples;
+    double samples_ms[GL_MAX_SAMPLES];
+    double h2d_ms, d2h_ms;         /* host<->device copies, timed apart; <0 = none */
+    /* launch shape and resources (GPU runs; 0 when not applicable) */
+    int launches;                  /* kernel launches that make up one run */
+    int grid[3], block[3];
+    int regs_per_thread, static_smem, dynamic_smem, local_bytes;
+    int blocks_per_sm;             /* occupancy API: resident blocks per SM */
+    double theo_occupancy;         /* percent */
+    char limiter[16];              /* GL_LIMITER_*: the resource that limits blocks/SM */
+    int limit_regs, limit_smem, limit_warps, limit_blocks; /* blocks/SM each allows */
+    int guide_flags;               /* GL_GUIDE_* */
+    /* hardware counters */
+    int passes;                    /* profiler passes; 0 = not profiled */
+    char metrics_reason[GL_REASON_MAX]; /* why metrics are absent, when they are */
+    int nmetrics;
+    struct gl_metric metrics[GL_MAX_METRICS];
+};
+
+/* A device description: the CPU for baselines, or a GPU. Fields that do not
+ * apply or are unknown are 0 / empty and stored as NULL. */
+struct gl_device {
+    char kind[8];            /* "cpu" or "gpu" */
+    char name[128];
+    char ident[128];         /* stable identity: GPU UUID, or host+CPU model */
+    /* CPU */
+    int cores;               /* logical CPUs */
+    long l1d_kb, l2_kb, l3_kb;
+    /* GPU */
+    int cc_major, cc_minor;
+    int sm_count, cores_per_sm;
+    int clock_khz, mem_clock_khz, mem_bus_bits;
+    long long mem_bytes;
+    int l2_bytes;
+    int smem_per_block, smem_per_block_optin, smem_per_sm;
+    int regs_per_block, regs_per_sm;
+    int warp_size, max_threads_per_block, max_threads_per_sm, max_blocks_per_sm;
+    int max_block[3], max_grid[3];
+    int driver_version, runtime_version;
+    double theo_bw_gbs;      /* lecture formula: mem clock * bus/8 * 2 */
+    double copy_bw_gbs;      /* measured device-to-device copy, bytes read+written */
+    double fp32_peak_gflops; /* sm_count * cores_per_sm * 2 * clock */
+};
+
+#endif
