@@ -1,8 +1,10 @@
 -- db/schema.sql - the gpulab results database, current version (2; the store sets
 -- PRAGMA user_version, db/migrations/ bring older files here). Compiled into the
--- binary by db/embed.sh and run by src/store.c on a new file, inside one transaction.
--- Must hold tables and indexes only: the views are db/views.sql, the version number
--- is the store's business, and nothing here may depend on data already present.
+-- binary by db/embed.sh and run by src/store_open.c on a new file, inside one
+-- transaction, once src/store_sql.c has expanded its @params: ...@ list from the C
+-- parameter table. Must hold tables and indexes only: the views are db/views.sql,
+-- the version number is the store's business, and nothing here may depend on data
+-- already present.
 --
 -- Conventions: STRICT tables; a value that was not measured, does not apply or is
 -- unknown is NULL, never 0; times are milliseconds (_ms) unless the name says
@@ -18,9 +20,9 @@
 --          binary was built from, host, the command line, the study, the config's
 --          path, full text and SHA-256 (hex), start and end time (ended_at NULL:
 --          the session was killed).
--- run      one row per executed (or check-rejected) job. The key is device_id +
---          family + variant + every parameter (n m p bs k r g threads seed mem grid
---          cache, NULL when the variant does not read it). status: ok | wrong |
+-- run      one row per executed (or check-rejected) job. The key is study + device
+--          (by model) + family + variant + every parameter (a column per row of
+--          gl_param_table, NULL when the variant does not read it). status: ok | wrong |
 --          skipped | failed, with reason for the last three. Then the timing policy
 --          that was applied (warmup, min_samples, max_samples, max_noise, max_seconds),
 --          the summary of the samples (count in `samples`; median, mean, min, max,
@@ -109,19 +111,10 @@ CREATE TABLE run (
     section            TEXT,
     family             TEXT NOT NULL,
     variant            TEXT NOT NULL,
-    -- parameters (src/params.c gl_param_table's columns); NULL = not read by the variant
-    n                  INTEGER,
-    m                  INTEGER,
-    p                  INTEGER,
-    bs                 INTEGER,
-    k                  INTEGER,
-    r                  INTEGER,
-    g                  INTEGER,
-    threads            INTEGER,
-    seed               INTEGER,
-    mem                TEXT,
-    grid               TEXT,
-    cache              TEXT,
+    -- parameters: one column per row of gl_param_table (src/core/params.c), INTEGER
+    -- or TEXT; NULL = not read by the variant. The list is expanded by the store
+    -- (src/store_sql.c); a parameter added later also needs a migration adding it.
+    @params: $column $type@,
     -- outcome
     status             TEXT NOT NULL CHECK (status IN ('ok', 'wrong', 'skipped', 'failed')),
     reason             TEXT,
@@ -171,10 +164,9 @@ CREATE TABLE run (
     created_at         TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
 ) STRICT;
 
--- The resume lookup (gl_store_has_ok) and the is_latest partition of `results`
--- both go by the full key.
-CREATE INDEX run_key ON run (device_id, family, variant, n, m, p, bs, k, r, g, threads, seed,
-                             mem, grid, cache, status);
+-- The run_key index (the resume key: device, family, variant, study and every
+-- parameter, then status) is not here: the store makes it from gl_param_table and
+-- remakes it when that table changes (src/store_sql.c, src/store_open.c).
 CREATE INDEX run_session ON run (session_id);
 
 CREATE TABLE sample (

@@ -1,8 +1,11 @@
 -- db/views.sql - the documented query surface of the results database: `results`
 -- (one row per run, metrics as columns), `metrics` (the long form with run context)
--- and `devices`. src/store.c drops and recreates these views on every open that can
--- write, inside the open's transaction, so editing this file (and rebuilding) is
--- all it takes to change them. Must only define views: no tables, no data.
+-- and `devices`. src/store_open.c drops and recreates these views on every open that
+-- can write, inside the open's transaction, so editing this file (and rebuilding) is
+-- all it takes to change them. Must only define views: no tables, no data; and must
+-- not spell out a parameter or a metric name: the @params: ...@ and @metrics ...@
+-- lists are expanded from gl_param_table (src/core/params.c) and gl_metric_table
+-- (src/core/metric_sets.c) by src/store_sql.c, which says how they are written.
 --
 -- results columns (NULL = not measured / does not apply, never 0):
 --   run_id, session_id, study, section, family, variant   what ran, from which session
@@ -12,7 +15,7 @@
 --                            one model group together; unit_id is the device row of the
 --                            very unit it ran on (its UUID in device.ident)
 --   status (ok|wrong|skipped|failed), reason                 outcome, why when not ok
---   n m p bs k r g threads seed mem grid cache              parameters (NULL = not read)
+--   one column per parameter, in gl_param_table's order     (NULL = not read)
 --   samples                                                  timed samples taken
 --   median_ms mean_ms min_ms max_ms stddev_ms                one run, milliseconds
 --   rel_se                                                   stddev / sqrt(samples) / mean
@@ -27,23 +30,10 @@
 --   limit_regs limit_smem limit_warps limit_blocks           blocks/SM each resource allows
 --   guide_flags                                              launch guidance bits (GL_GUIDE_*)
 --   passes metrics_reason                                    profiler passes; why no metrics
---   gpu_time_ns              gpu__time_duration.sum
---   achieved_occupancy_pct   sm__warps_active.avg.pct_of_peak_sustained_active
---   l1_hit_pct               l1tex__t_sector_hit_rate.pct
---   l2_hit_pct               lts__t_sector_hit_rate.pct
---   smem_conflicts_ld        l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum
---   smem_conflicts_st        l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum
---   dram_read_bytes          dram__bytes_read.sum
---   dram_write_bytes         dram__bytes_write.sum (during the kernel, as ncu counts)
---   dram_write_drain_bytes   gpulab__dram__bytes_write_drain.sum (still dirty in L2 at the end)
---   dram_write_total_bytes   write + drain (NULL if either is NULL)
---   sm_throughput_pct        sm__throughput.avg.pct_of_peak_sustained_elapsed
---   mem_throughput_pct       gpu__compute_memory_throughput.avg.pct_of_peak_sustained_elapsed
---   inst_executed            smsp__inst_executed.sum
---   smem_wavefronts_ld       l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum
---   smem_wavefronts_st       l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum
---   global_ld_bytes          l1tex__t_bytes_pipe_lsu_mem_global_op_ld.sum
---   global_st_bytes          l1tex__t_bytes_pipe_lsu_mem_global_op_st.sum
+--   one column per metric of the default set that has one, in gl_metric_table's order
+--                            (its `column`; the metric's value in the `metric` table)
+--   dram_write_total_bytes   dram_write_bytes + dram_write_drain_bytes (NULL if either is)
+--   one column per metric of the full and sass sets that has one, in the table's order
 --   measured_flop_per_byte   flops / (dram_read_bytes + dram_write_total_bytes)
 --   dram_gbs                 (dram_read_bytes + dram_write_total_bytes) / gpu_time_ns
 --   is_latest                1 for the newest run (highest run_id) of its study + device
@@ -58,7 +48,7 @@ DROP VIEW IF EXISTS devices;
 
 -- The device model of every device row: the first row of the same kind, name,
 -- cores, SM count and compute capability. Two H100s of one kind are one model;
--- resume (src/store.c) and is_latest both match devices through this view.
+-- resume (src/store_resume.c) and is_latest both match devices through this view.
 CREATE VIEW device_model AS
 SELECT d.id AS device_id,
        (SELECT min(m.id) FROM device m WHERE m.kind = d.kind AND m.name IS d.name
@@ -69,43 +59,11 @@ FROM device d;
 CREATE VIEW results AS
 WITH x AS (
     SELECT r.*, d.kind AS device_kind, d.name AS device_name, dm.model_id,
-        (SELECT value FROM metric WHERE run_id = r.id
-            AND name = 'gpu__time_duration.sum') AS gpu_time_ns,
-        (SELECT value FROM metric WHERE run_id = r.id
-            AND name = 'sm__warps_active.avg.pct_of_peak_sustained_active') AS achieved_occupancy_pct,
-        (SELECT value FROM metric WHERE run_id = r.id
-            AND name = 'l1tex__t_sector_hit_rate.pct') AS l1_hit_pct,
-        (SELECT value FROM metric WHERE run_id = r.id
-            AND name = 'lts__t_sector_hit_rate.pct') AS l2_hit_pct,
-        (SELECT value FROM metric WHERE run_id = r.id
-            AND name = 'l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum') AS smem_conflicts_ld,
-        (SELECT value FROM metric WHERE run_id = r.id
-            AND name = 'l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum') AS smem_conflicts_st,
-        (SELECT value FROM metric WHERE run_id = r.id
-            AND name = 'dram__bytes_read.sum') AS dram_read_bytes,
-        (SELECT value FROM metric WHERE run_id = r.id
-            AND name = 'dram__bytes_write.sum') AS dram_write_bytes,
-        (SELECT value FROM metric WHERE run_id = r.id
-            AND name = 'gpulab__dram__bytes_write_drain.sum') AS dram_write_drain_bytes,
-        (SELECT value FROM metric WHERE run_id = r.id
-            AND name = 'sm__throughput.avg.pct_of_peak_sustained_elapsed') AS sm_throughput_pct,
-        (SELECT value FROM metric WHERE run_id = r.id
-            AND name = 'gpu__compute_memory_throughput.avg.pct_of_peak_sustained_elapsed')
-            AS mem_throughput_pct,
-        (SELECT value FROM metric WHERE run_id = r.id
-            AND name = 'smsp__inst_executed.sum') AS inst_executed,
-        (SELECT value FROM metric WHERE run_id = r.id
-            AND name = 'l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum') AS smem_wavefronts_ld,
-        (SELECT value FROM metric WHERE run_id = r.id
-            AND name = 'l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum') AS smem_wavefronts_st,
-        (SELECT value FROM metric WHERE run_id = r.id
-            AND name = 'l1tex__t_bytes_pipe_lsu_mem_global_op_ld.sum') AS global_ld_bytes,
-        (SELECT value FROM metric WHERE run_id = r.id
-            AND name = 'l1tex__t_bytes_pipe_lsu_mem_global_op_st.sum') AS global_st_bytes,
+        @metrics: (SELECT value FROM metric WHERE run_id = r.id AND name = $name) AS $column@,
         -- PARTITION BY groups NULLs together, which is what "same parameters" means here.
         -- The device counts by model (device_model), as in the store's "already done" lookup.
-        row_number() OVER (PARTITION BY r.study, dm.model_id, r.family, r.variant, r.n, r.m, r.p,
-                                        r.bs, r.k, r.r, r.g, r.threads, r.seed, r.mem, r.grid, r.cache
+        row_number() OVER (PARTITION BY r.study, dm.model_id, r.family, r.variant,
+                                        @params: r.$column@
                            ORDER BY r.id DESC) AS newest_rank
     FROM run r JOIN device d ON d.id = r.device_id JOIN device_model dm ON dm.device_id = d.id
 )
@@ -113,7 +71,7 @@ SELECT
     id AS run_id, session_id, study, section, family, variant,
     device_kind, device_name, model_id AS device_id, device_id AS unit_id,
     status, reason,
-    n, m, p, bs, k, r, g, threads, seed, mem, grid, cache,
+    @params: $column@,
     samples, median_ms, mean_ms, min_ms, max_ms, stddev_ms, rel_se, h2d_ms, d2h_ms,
     max_rel_err, flops, min_bytes,
     CASE WHEN status = 'ok' AND median_ms > 0 THEN flops / median_ms / 1e6 END AS gflops,
@@ -124,12 +82,9 @@ SELECT
     blocks_per_sm, theo_occupancy_pct, limiter,
     limit_regs, limit_smem, limit_warps, limit_blocks,
     guide_flags, passes, metrics_reason,
-    gpu_time_ns, achieved_occupancy_pct, l1_hit_pct, l2_hit_pct,
-    smem_conflicts_ld, smem_conflicts_st,
-    dram_read_bytes, dram_write_bytes, dram_write_drain_bytes,
+    @metrics default: $column@,
     dram_write_bytes + dram_write_drain_bytes AS dram_write_total_bytes,
-    sm_throughput_pct, mem_throughput_pct, inst_executed,
-    smem_wavefronts_ld, smem_wavefronts_st, global_ld_bytes, global_st_bytes,
+    @metrics full sass: $column@,
     flops / (dram_read_bytes + dram_write_bytes + dram_write_drain_bytes) AS measured_flop_per_byte,
     (dram_read_bytes + dram_write_bytes + dram_write_drain_bytes) / gpu_time_ns AS dram_gbs,
     CASE WHEN newest_rank = 1 THEN 1 ELSE 0 END AS is_latest,

@@ -1,6 +1,11 @@
 /* store.h - the SQLite store: open (create or migrate to db/schema.sql's version),
  * record devices, sessions and results, answer "is this run already done", and
  * run ad-hoc queries with formatted output. The parent process is the only writer.
+ * Its parts: store_open.c (open, create, migrate, views), store_sql.c (the SQL
+ * generated from gl_param_table and gl_metric_table), store_bind.c (errors and
+ * binding by column name), store_device.c (devices, sessions), store_run.c
+ * (writing runs), store_resume.c (the resume lookup), store_query.c (ad-hoc
+ * queries); store_int.h is what they share.
  * Must not run kernels or parse configs. */
 #ifndef GL_STORE_H
 #define GL_STORE_H

@@ -1,6 +1,6 @@
 -- db/migrations/001.sql - schema version 1 -> 2: keep every timed sample, the
 -- sampling stop rule that was applied and the launch-guidance flags.
--- Run by src/store.c inside the one transaction that upgrades a file, after the
+-- Run by src/store_open.c inside the one transaction that upgrades a file, after the
 -- migrations before it and before db/views.sql recreates the views; the store sets
 -- PRAGMA user_version itself. Must only add: every v1 row survives unchanged, and
 -- what v1 never measured (rel_se, guide_flags, the individual samples, the stop

@@ -1,0 +1,115 @@
+/* store_device.c - writing the rows that runs point at: a device (inserted once
+ * per ident, its properties as first seen) and a session (begun and ended).
+ * Values are bound by column name through the row builder (store_bind.c); 0 in
+ * a struct gl_device field means "does not apply" and is stored as NULL.
+ * Must not write runs or read anything but the id it returns. */
+#include "store_int.h"
+
+#include <string.h>
+
+long long gl_store_device(gl_store *s, const struct gl_device *d)
+{
+    static const char *const block_cols[3] = { "max_block_x", "max_block_y", "max_block_z" };
+    static const char *const grid_cols[3] = { "max_grid_x", "max_grid_y", "max_grid_z" };
+    size_t identlen = strnlen(d->ident, sizeof d->ident);
+    if (identlen == 0) {
+        store_err(s, "device '%.*s' has no identity (ident)", (int)strnlen(d->name, sizeof d->name),
+                  d->name);
+        return -1;
+    }
+    struct row r;
+    row_init(&r);
+    row_textn(&r, "kind", d->kind, sizeof d->kind);
+    row_textn(&r, "name", d->name, sizeof d->name);
+    row_textn(&r, "ident", d->ident, sizeof d->ident);
+    row_int_nz(&r, "cores", d->cores);
+    row_int_nz(&r, "l1d_kb", d->l1d_kb);
+    row_int_nz(&r, "l2_kb", d->l2_kb);
+    row_int_nz(&r, "l3_kb", d->l3_kb);
+    row_int_nz(&r, "cc_major", d->cc_major);
+    if (d->cc_major > 0)   /* 9.0: a minor version of 0 is real */
+        row_int(&r, "cc_minor", d->cc_minor);
+    else
+        row_null(&r, "cc_minor");
+    row_int_nz(&r, "sm_count", d->sm_count);
+    row_int_nz(&r, "cores_per_sm", d->cores_per_sm);
+    row_int_nz(&r, "clock_khz", d->clock_khz);
+    row_int_nz(&r, "mem_clock_khz", d->mem_clock_khz);
+    row_int_nz(&r, "mem_bus_bits", d->mem_bus_bits);
+    row_int_nz(&r, "mem_bytes", d->mem_bytes);
+    row_int_nz(&r, "l2_bytes", d->l2_bytes);
+    row_int_nz(&r, "smem_per_block", d->smem_per_block);
+    row_int_nz(&r, "smem_per_block_optin", d->smem_per_block_optin);
+    row_int_nz(&r, "smem_per_sm", d->smem_per_sm);
+    row_int_nz(&r, "regs_per_block", d->regs_per_block);
+    row_int_nz(&r, "regs_per_sm", d->regs_per_sm);
+    row_int_nz(&r, "warp_size", d->warp_size);
+    row_int_nz(&r, "max_threads_per_block", d->max_threads_per_block);
+    row_int_nz(&r, "max_threads_per_sm", d->max_threads_per_sm);
+    row_int_nz(&r, "max_blocks_per_sm", d->max_blocks_per_sm);
+    for (int i = 0; i < 3; i++)
+        row_int_nz(&r, block_cols[i], d->max_block[i]);
+    for (int i = 0; i < 3; i++)
+        row_int_nz(&r, grid_cols[i], d->max_grid[i]);
+    row_int_nz(&r, "driver_version", d->driver_version);
+    row_int_nz(&r, "runtime_version", d->runtime_version);
+    row_real_nz(&r, "theo_bw_gbs", d->theo_bw_gbs);
+    row_real_nz(&r, "copy_bw_gbs", d->copy_bw_gbs);
+    row_real_nz(&r, "fp32_peak_gflops", d->fp32_peak_gflops);
+
+    if (row_insert(s, &s->device_insert, "device", &r, " ON CONFLICT (ident) DO NOTHING",
+                   "storing the device") != 0)
+        return -1;
+    if (store_prepare(s, &s->device_select, "SELECT id FROM device WHERE ident = ?") != 0)
+        return -1;
+    long long id = -1;
+    int rc = sqlite3_bind_text(s->device_select, 1, d->ident, (int)identlen, SQLITE_TRANSIENT);
+    if (rc == SQLITE_OK)
+        rc = sqlite3_step(s->device_select);
+    if (rc == SQLITE_ROW)
+        id = sqlite3_column_int64(s->device_select, 0);
+    else
+        store_db_err(s, "looking up the device");
+    sqlite3_reset(s->device_select);
+    return id;
+}
+
+long long gl_store_session_begin(gl_store *s, const struct gl_session_info *si)
+{
+    struct row r;
+    row_init(&r);
+    row_text(&r, "tool_version", si->tool_version);
+    row_text(&r, "git_revision", si->git_revision);
+    row_text(&r, "host", si->host);
+    row_text(&r, "argv", si->argv);
+    row_text(&r, "study", si->study);
+    row_text(&r, "config_path", si->config_path);
+    row_text(&r, "config_text", si->config_text);
+    row_text(&r, "config_hash", si->config_hash);
+    sqlite3_stmt *st = NULL;   /* once per session: not kept */
+    int rc = row_insert(s, &st, "session", &r, "", "recording the session");
+    sqlite3_finalize(st);
+    return rc == 0 ? sqlite3_last_insert_rowid(s->db) : -1;
+}
+
+int gl_store_session_end(gl_store *s, long long session_id)
+{
+    sqlite3_stmt *st = NULL;
+    const char *sql = "UPDATE session SET ended_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') WHERE id = ?";
+    int rc = sqlite3_prepare_v2(s->db, sql, -1, &st, NULL);
+    if (rc == SQLITE_OK)
+        rc = sqlite3_bind_int64(st, 1, session_id);
+    if (rc == SQLITE_OK)
+        rc = sqlite3_step(st);
+    if (rc != SQLITE_DONE) {
+        store_db_err(s, "ending the session");
+        sqlite3_finalize(st);
+        return -1;
+    }
+    sqlite3_finalize(st);
+    if (sqlite3_changes(s->db) != 1) {
+        store_err(s, "ending the session: no session %lld", session_id);
+        return -1;
+    }
+    return 0;
+}

@@ -1,0 +1,90 @@
+/* store_int.h - what the store_*.c files share and nothing outside them may use:
+ * the handle, the one error convention, statement helpers, the row builder that
+ * binds values by column name, and the SQL generated from gl_param_table and
+ * gl_metric_table (store_sql.c).
+ *
+ * The error convention: a function that fails sets s->err (store_err / store_db_err)
+ * and returns -1 (or NULL); the public function returns -1 and the caller reads
+ * gl_store_errmsg(). Nothing in the store prints. */
+#ifndef GL_STORE_INT_H
+#define GL_STORE_INT_H
+
+#include <sqlite3.h>
+
+#include "store.h"
+
+struct gl_store {
+    sqlite3 *db;
+    char err[1024];
+    sqlite3_stmt *has_status;   /* prepared on first use, kept until close */
+    sqlite3_stmt *run_insert;
+    sqlite3_stmt *sample_insert;
+    sqlite3_stmt *metric_insert;
+    sqlite3_stmt *device_insert;
+    sqlite3_stmt *device_select;
+};
+
+/* ---- errors and statements (store_bind.c) ---- */
+
+void store_err(gl_store *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void store_db_err(gl_store *s, const char *what);    /* "what: sqlite's message" */
+int store_exec(gl_store *s, const char *sql, const char *what);
+int store_query_int(gl_store *s, const char *sql, long long *v);   /* first column, first row */
+/* Prepare sql into *st, persistent, unless *st already holds exactly that text
+ * (a statement built from a row is cached this way). */
+int store_prepare(gl_store *s, sqlite3_stmt **st, const char *sql);
+
+/* ---- the row builder (store_bind.c) ----
+ * A row is a list of (column name, value) cells. The INSERT or WHERE clause is
+ * written from the cells' names, and the values bound from the same cells, so a
+ * column is named in one place only (where its value is given) and no code
+ * counts positions. Not measured / does not apply is a NULL cell, never 0. */
+enum { CELL_NULL, CELL_INT, CELL_REAL, CELL_TEXT };
+
+struct cell {
+    const char *col;
+    int type;
+    long long i;
+    double d;
+    const char *t;   /* not owned: must outlive the statement's step */
+    int tlen;
+};
+
+#define ROW_MAX 96
+
+struct row {
+    int n;
+    int overflow;   /* more than ROW_MAX cells: the row is refused */
+    struct cell c[ROW_MAX];
+};
+
+void row_init(struct row *r);
+void row_null(struct row *r, const char *col);
+void row_int(struct row *r, const char *col, long long v);
+void row_int_nz(struct row *r, const char *col, long long v);     /* 0 -> NULL */
+void row_real(struct row *r, const char *col, double v);         /* NaN, inf -> NULL */
+void row_real_nonneg(struct row *r, const char *col, double v);  /* < 0 -> NULL */
+void row_real_nz(struct row *r, const char *col, double v);      /* 0 -> NULL */
+void row_textn(struct row *r, const char *col, const char *t, size_t cap);   /* "" -> NULL */
+void row_text(struct row *r, const char *col, const char *t);
+/* One cell per gl_param_table row, under its column; unset -> NULL. */
+void row_params(struct row *r, const struct gl_params *p);
+/* Every cell from index `from` on becomes NULL (a group that does not apply). */
+void row_null_from(struct row *r, int from);
+/* Bind the cells, in order, to parameters first, first + 1 ... of st. */
+int row_bind(gl_store *s, sqlite3_stmt *st, const struct row *r, int first);
+/* INSERT INTO table (cells' columns) VALUES (...)suffix, through the cached *st;
+ * one step, then reset. 0, or -1 with the error under `what`. */
+int row_insert(gl_store *s, sqlite3_stmt **st, const char *table, const struct row *r,
+               const char *suffix, const char *what);
+
+/* ---- SQL generated from the C tables (store_sql.c) ---- */
+
+/* The SQL text of db/ with its @params...@ and @metrics...@ lists expanded from
+ * gl_param_table and gl_metric_table; sqlite3_malloc'd, or NULL with s->err set. */
+char *store_sql_expand(gl_store *s, const char *tmpl, const char *what);
+/* CREATE INDEX run_key ...: the resume key (device, family, variant, study and
+ * every parameter) and status. sqlite3_malloc'd, or NULL (out of memory). */
+char *store_sql_run_key(void);
+
+#endif

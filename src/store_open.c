@@ -1,0 +1,258 @@
+/* store_open.c - opening and closing the results database: WAL, foreign keys,
+ * busy timeout; on a file that can be written, one transaction that creates the
+ * schema (db/schema.sql) or migrates an older file (db/migrations/), checks that
+ * `run` has a column for every parameter, remakes the run_key index when the
+ * parameter table changed it, and recreates the views (db/views.sql). The lists
+ * in schema.sql and views.sql are expanded from the C tables by store_sql.c.
+ * Must not write anything but that schema, nor touch a file it refuses (newer
+ * version, another program's database), nor print. */
+#include "store_int.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "db_sql.h"
+
+/* A file at user_version 0 is new only if it holds nothing: otherwise it is some
+ * other program's database, and it is left alone. */
+static int foreign_check(gl_store *s, const char *path)
+{
+    long long objects;
+    if (store_query_int(s, "SELECT count(*) FROM sqlite_master", &objects) != 0)
+        return -1;
+    if (objects > 0) {
+        store_err(s, "%s: not a gpulab database (user_version 0, but it holds %lld objects); "
+                     "nothing was changed", path, objects);
+        return -1;
+    }
+    return 0;
+}
+
+/* Run a template of db/ once its lists are expanded. */
+static int exec_template(gl_store *s, const char *tmpl, const char *what)
+{
+    char *sql = store_sql_expand(s, tmpl, what);
+    if (!sql)
+        return -1;
+    int rc = store_exec(s, sql, what);
+    sqlite3_free(sql);
+    return rc;
+}
+
+/* Every parameter is stored in its own column of run; one the file lacks was
+ * added to gl_param_table without the migration that adds the column. */
+static int check_param_columns(gl_store *s, const char *path)
+{
+    sqlite3_stmt *st = NULL;
+    if (sqlite3_prepare_v2(s->db, "SELECT 1 FROM pragma_table_info('run') WHERE name = ?", -1, &st,
+                           NULL) != SQLITE_OK) {
+        store_db_err(s, "reading run's columns");
+        return -1;
+    }
+    int rc = 0;
+    for (int i = 0; i < GL_NPARAMS && rc == 0; i++) {
+        const char *col = gl_param_table[i].column;
+        sqlite3_bind_text(st, 1, col, -1, SQLITE_STATIC);
+        int step = sqlite3_step(st);
+        if (step == SQLITE_DONE) {
+            store_err(s, "%s: table run has no column %s for parameter %s: db/migrations/ needs "
+                         "one that adds it", path, col, gl_param_table[i].name);
+            rc = -1;
+        } else if (step != SQLITE_ROW) {
+            store_db_err(s, "reading run's columns");
+            rc = -1;
+        }
+        sqlite3_reset(st);
+    }
+    sqlite3_finalize(st);
+    return rc;
+}
+
+/* The run_key index as store_sql_run_key() makes it: left alone when the file's
+ * is the same text, else dropped and made again (once, after a parameter was
+ * added or on a file made by an older gpulab). */
+static int sync_run_key(gl_store *s)
+{
+    char *want = store_sql_run_key();
+    if (!want) {
+        store_err(s, "making the run_key index: out of memory");
+        return -1;
+    }
+    sqlite3_stmt *st = NULL;
+    int same = 0, rc = sqlite3_prepare_v2(s->db, "SELECT sql FROM sqlite_master WHERE "
+                                                 "type = 'index' AND name = 'run_key'", -1, &st, NULL);
+    if (rc == SQLITE_OK)
+        rc = sqlite3_step(st);
+    if (rc == SQLITE_ROW) {
+        const char *have = (const char *)sqlite3_column_text(st, 0);
+        same = have && strcmp(have, want) == 0;
+    } else if (rc != SQLITE_DONE) {
+        store_db_err(s, "reading the run_key index");
+        sqlite3_finalize(st);
+        sqlite3_free(want);
+        return -1;
+    }
+    sqlite3_finalize(st);
+    rc = 0;
+    if (!same && (store_exec(s, "DROP INDEX IF EXISTS run_key", "dropping the run_key index") != 0 ||
+                  store_exec(s, want, "making the run_key index") != 0))
+        rc = -1;
+    sqlite3_free(want);
+    return rc;
+}
+
+/* Inside the open's write transaction: bring the file to gl_schema_version and
+ * (re)create the derived objects (run_key, the views). The version is read again
+ * here, under the write lock, so that two processes opening one new file do not
+ * both create the schema. Migrations run with foreign keys on (the pragma cannot
+ * change inside a transaction): one that rebuilds a table must use PRAGMA
+ * defer_foreign_keys. */
+static int setup_schema(gl_store *s, const char *path)
+{
+    long long v;
+    if (store_query_int(s, "PRAGMA user_version", &v) != 0)
+        return -1;
+    if (v == 0) {
+        if (foreign_check(s, path) != 0)
+            return -1;
+        if (exec_template(s, gl_sql_schema, "creating the schema (db/schema.sql)") != 0)
+            return -1;
+    } else if (v > gl_schema_version) {
+        store_err(s, "%s: database schema version %lld is newer than this gpulab knows (%d): "
+                     "use a newer gpulab; nothing was changed", path, v, gl_schema_version);
+        return -1;
+    } else {
+        for (long long i = v; i < gl_schema_version; i++) {
+            char what[128];
+            snprintf(what, sizeof what, "migrating version %lld to %lld (db/migrations/%03lld.sql)",
+                     i, i + 1, i);
+            if (store_exec(s, gl_sql_migrations[i - 1], what) != 0)
+                return -1;
+        }
+    }
+    if (check_param_columns(s, path) != 0 || sync_run_key(s) != 0)
+        return -1;
+    if (exec_template(s, gl_sql_views, "creating the views (db/views.sql)") != 0)
+        return -1;
+    if (v != gl_schema_version) {
+        char sql[64];
+        snprintf(sql, sizeof sql, "PRAGMA user_version = %d", gl_schema_version);
+        if (store_exec(s, sql, "setting the schema version") != 0)
+            return -1;
+    }
+    return 0;
+}
+
+/* Open path read-only through a URI with immutable=1 (SQLite then needs neither
+ * a lock nor the -shm file). '%', '?' and '#' are percent-encoded. */
+static int open_immutable(gl_store *s, const char *path)
+{
+    size_t len = strlen(path);
+    char *uri = malloc(len * 3 + 32);
+    if (!uri) {
+        store_err(s, "%s: out of memory", path);
+        return -1;
+    }
+    char *o = uri + sprintf(uri, "file:");
+    for (const char *c = path; *c; c++) {
+        if (*c == '%' || *c == '?' || *c == '#')
+            o += sprintf(o, "%%%02x", (unsigned char)*c);
+        else
+            *o++ = *c;
+    }
+    strcpy(o, "?immutable=1");
+    int rc = sqlite3_open_v2(uri, &s->db, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, NULL);
+    free(uri);
+    if (rc != SQLITE_OK) {
+        store_err(s, "%s: %s", path, s->db ? sqlite3_errmsg(s->db) : "cannot open");
+        return -1;
+    }
+    return 0;
+}
+
+int gl_store_open(const char *path, gl_store **out, char *err, size_t errlen)
+{
+    *out = NULL;
+    gl_store *s = calloc(1, sizeof *s);
+    if (!s) {
+        snprintf(err, errlen, "%s: out of memory", path);
+        return -1;
+    }
+    if (sqlite3_open_v2(path, &s->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL) != SQLITE_OK) {
+        snprintf(err, errlen, "%s: %s", path, s->db ? sqlite3_errmsg(s->db) : "cannot open");
+        gl_store_close(s);
+        return -1;
+    }
+    sqlite3_busy_timeout(s->db, 5000);
+
+    /* Refuse a newer file before anything writes to it (WAL mode is a write). */
+    long long v;
+    if (store_query_int(s, "PRAGMA user_version", &v) != 0) {
+        int code = sqlite3_errcode(s->db) & 0xff;
+        if (code != SQLITE_READONLY && code != SQLITE_CANTOPEN)
+            goto fail;
+        /* A WAL-mode file in a folder we cannot write (no -shm can be made): read
+         * it as immutable, which is what it is to us. */
+        sqlite3_close(s->db);
+        s->db = NULL;
+        if (open_immutable(s, path) != 0 || store_query_int(s, "PRAGMA user_version", &v) != 0)
+            goto fail;
+    }
+    if (v > gl_schema_version) {
+        store_err(s, "%s: database schema version %lld is newer than this gpulab knows (%d): "
+                     "use a newer gpulab; nothing was changed", path, v, gl_schema_version);
+        goto fail;
+    }
+    if (v == 0 && foreign_check(s, path) != 0)
+        goto fail;
+    int readonly = sqlite3_db_readonly(s->db, "main") == 1;
+    if (!readonly && store_exec(s, "PRAGMA journal_mode = WAL", "setting WAL mode") != 0)
+        goto fail;
+    long long fk = 0;
+    if (store_exec(s, "PRAGMA foreign_keys = ON", "enabling foreign keys") != 0 ||
+        store_query_int(s, "PRAGMA foreign_keys", &fk) != 0)
+        goto fail;
+    if (fk != 1) {
+        store_err(s, "%s: this SQLite does not enforce foreign keys", path);
+        goto fail;
+    }
+    if (readonly) {
+        /* A read-only file can be queried as it is, if it needs no change. */
+        if (v != gl_schema_version) {
+            store_err(s, "%s: read-only, and its schema version %lld needs %s to %d", path, v,
+                      v == 0 ? "creating" : "migrating", gl_schema_version);
+            goto fail;
+        }
+    } else {
+        if (store_exec(s, "BEGIN IMMEDIATE", "starting the schema transaction") != 0)
+            goto fail;
+        if (setup_schema(s, path) != 0) {
+            sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+            goto fail;
+        }
+        if (store_exec(s, "COMMIT", "committing the schema") != 0) {
+            sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+            goto fail;
+        }
+    }
+    *out = s;
+    return 0;
+fail:
+    snprintf(err, errlen, "%s", s->err);
+    gl_store_close(s);
+    return -1;
+}
+
+void gl_store_close(gl_store *s)
+{
+    if (!s)
+        return;
+    sqlite3_finalize(s->has_status);
+    sqlite3_finalize(s->run_insert);
+    sqlite3_finalize(s->sample_insert);
+    sqlite3_finalize(s->metric_insert);
+    sqlite3_finalize(s->device_insert);
+    sqlite3_finalize(s->device_select);
+    sqlite3_close(s->db);
+    free(s);
+}

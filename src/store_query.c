@@ -1,0 +1,137 @@
+/* store_query.c - ad-hoc queries: run the statements of `gpulab query` (or a
+ * report's), keep the last one's rows and print them in a format of tabfmt.c.
+ * Must not write the schema or runs itself (the SQL it is given may), nor
+ * format values (tabfmt.c does). Errors go to err, as gl_store_open's. */
+#include "store_int.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "tabfmt.h"
+
+/* Past blanks, semicolons and comments: where the next statement starts. */
+static const char *skip_blank(const char *p)
+{
+    for (;;) {
+        while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r' || *p == '\f' || *p == ';')
+            p++;
+        if (p[0] == '-' && p[1] == '-') {
+            while (*p && *p != '\n')
+                p++;
+        } else if (p[0] == '/' && p[1] == '*') {
+            const char *e = strstr(p + 2, "*/");
+            p = e ? e + 2 : p + strlen(p);
+        } else {
+            return p;
+        }
+    }
+}
+
+static int fill_table(sqlite3_stmt *st, struct gl_table *t)
+{
+    int nc = sqlite3_column_count(st);
+    const char **names = calloc(nc > 0 ? (size_t)nc : 1, sizeof *names);
+    if (!names)
+        return SQLITE_NOMEM;
+    for (int c = 0; c < nc; c++)
+        names[c] = sqlite3_column_name(st, c);
+    int rc = gl_table_init(t, nc, names) == 0 ? SQLITE_OK : SQLITE_NOMEM;
+    free(names);
+    while (rc == SQLITE_OK) {
+        rc = sqlite3_step(st);
+        if (rc != SQLITE_ROW)
+            break;
+        rc = SQLITE_OK;
+        for (int c = 0; c < nc && rc == SQLITE_OK; c++) {
+            int bad = 0;
+            switch (sqlite3_column_type(st, c)) {
+            case SQLITE_NULL:
+                bad = gl_table_add_null(t);
+                break;
+            case SQLITE_INTEGER:
+                bad = gl_table_add_int(t, sqlite3_column_int64(st, c));
+                break;
+            case SQLITE_FLOAT:
+                bad = gl_table_add_real(t, sqlite3_column_double(st, c));
+                break;
+            case SQLITE_BLOB: {
+                /* Blobs print as hex digits. */
+                const unsigned char *p = sqlite3_column_blob(st, c);
+                int n = sqlite3_column_bytes(st, c);
+                char *hex = malloc((size_t)n * 2 + 1);
+                if (!hex) {
+                    bad = -1;
+                    break;
+                }
+                for (int i = 0; i < n; i++)
+                    snprintf(hex + 2 * i, 3, "%02x", p[i]);
+                hex[2 * n] = '\0';
+                bad = gl_table_add_text(t, hex, (size_t)n * 2);
+                free(hex);
+                break;
+            }
+            default: {
+                const unsigned char *p = sqlite3_column_text(st, c);
+                int n = sqlite3_column_bytes(st, c);
+                bad = gl_table_add_text(t, p ? (const char *)p : "", p ? (size_t)n : 0);
+                break;
+            }
+            }
+            if (bad)
+                rc = SQLITE_NOMEM;
+        }
+    }
+    return rc == SQLITE_DONE ? SQLITE_OK : rc;
+}
+
+int gl_store_query(gl_store *s, const char *sql, enum gl_format fmt, FILE *out, char *err,
+                   size_t errlen)
+{
+    const char *p = skip_blank(sql);
+    if (*p == '\0') {
+        snprintf(err, errlen, "no SQL statement");
+        return -1;
+    }
+    struct gl_table t;
+    int have = 0;
+    while (*p) {
+        sqlite3_stmt *st = NULL;
+        const char *next = NULL;
+        if (sqlite3_prepare_v2(s->db, p, -1, &st, &next) != SQLITE_OK) {
+            snprintf(err, errlen, "%s", sqlite3_errmsg(s->db));
+            goto fail;
+        }
+        p = skip_blank(next);
+        if (!st)
+            continue;
+        int rc;
+        if (*p == '\0') {   /* the last statement: its rows are the answer */
+            rc = fill_table(st, &t);
+            have = 1;
+        } else {
+            while ((rc = sqlite3_step(st)) == SQLITE_ROW)
+                ;
+            if (rc == SQLITE_DONE)
+                rc = SQLITE_OK;
+        }
+        if (rc != SQLITE_OK) {
+            snprintf(err, errlen, "%s", rc == SQLITE_NOMEM ? "out of memory" : sqlite3_errmsg(s->db));
+            sqlite3_finalize(st);
+            goto fail;
+        }
+        sqlite3_finalize(st);
+    }
+    if (!have)
+        return 0;
+    int rc = gl_table_print(&t, fmt, out);
+    if (rc == 0 && fflush(out) != 0)
+        rc = -1;
+    gl_table_free(&t);
+    if (rc != 0)
+        snprintf(err, errlen, "cannot write the output");
+    return rc;
+fail:
+    if (have)
+        gl_table_free(&t);
+    return -1;
+}
