@@ -47,6 +47,17 @@ chk '[ "$gpu_bad" -eq 0 ]' "$gpu_bad GPU rows wrong or failed"
 chk '[ "$unprof" -eq 0 ]' "$unprof ok GPU rows without counters"
 fams=$(q "select count(distinct family) from results where device_kind='gpu' and status='ok'")
 chk '[ "$fams" -eq 3 ]' "GPU families with ok rows: $fams (want 3)"
+# The same configs give the same rows as the code that made the H100 fixture:
+# every (family, variant, parameters, status) of the fixture's smoke sweep, and the
+# same results columns.
+key="select family||'/'||variant||' '||coalesce(n,'')||' '||coalesce(m,'')||' '||coalesce(p,'')||' '||coalesce(bs,'')||' '||coalesce(k,'')||' '||coalesce(r,'')||' '||coalesce(g,'')||' '||coalesce(seed,'')||' '||coalesce(mem,'')||' '||coalesce(grid,'')||' '||coalesce(cache,'')||' '||status from results where is_latest=1 order by 1"
+cp tests/data/h100_smoke.db "$log.fix.db"   # gpulab query writes to what it opens
+$G query --db "$log.fix.db" --csv "$key" >"$log.want" 2>/dev/null
+$G query --db "$db" --csv "$key" >"$log.got" 2>/dev/null
+chk 'cmp -s "$log.want" "$log.got"' "smoke rows differ from tests/data/h100_smoke.db: $(diff "$log.want" "$log.got" | head -5)"
+cols="select * from results limit 0"
+chk '[ "$($G query --db "$log.fix.db" --csv "$cols")" = "$($G query --db "$db" --csv "$cols")" ]' "results columns differ from the fixture's"
+rm -f "$log.want" "$log.got" "$log.fix.db"*
 $G query --db "$db" --md "select family, variant, n, m, p, bs, k, r, grid, mem, round(median_ms,4) as median_ms, round(gflops,1) as gflops, round(gbs,1) as gbs, passes, status from results where device_kind='gpu' and is_latest=1 order by run_id"
 rm -f "$log"
 echo "$passed passed, $failed failed"
