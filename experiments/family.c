@@ -9,25 +9,29 @@ static double dim(const struct gl_params *p, long v)
     return (double)(v == GL_UNSET ? p->n : v);
 }
 
-double gl_matmul_flops(const struct gl_params *p)
+double gl_matmul_flops(const struct gl_variant *v, const struct gl_params *p)
 {
+    (void)v;
     return 2.0 * dim(p, p->m) * (double)p->n * dim(p, p->p);
 }
 
-double gl_matmul_bytes(const struct gl_params *p)
+double gl_matmul_bytes(const struct gl_variant *v, const struct gl_params *p)
 {
+    (void)v;
     double m = dim(p, p->m), n = (double)p->n, k = dim(p, p->p);
     return 4.0 * (m * k + k * n + m * n);
 }
 
-double gl_stencil_flops(const struct gl_params *p)
+double gl_stencil_flops(const struct gl_variant *v, const struct gl_params *p)
 {
+    (void)v;
     double w = (double)(p->n - 2 * p->r), taps = (double)(2 * p->r + 1);
     return w > 0 ? w * w * taps * taps : 0.0;
 }
 
-double gl_stencil_bytes(const struct gl_params *p)
+double gl_stencil_bytes(const struct gl_variant *v, const struct gl_params *p)
 {
+    (void)v;
     double n = (double)p->n, w = (double)(p->n - 2 * p->r);
     return 4.0 * (n * n + (w > 0 ? w * w : 0.0));
 }
@@ -40,12 +44,14 @@ const char *gl_stencil_check_size(const struct gl_params *p, char *buf, size_t l
     return buf;
 }
 
-double gl_vecadd_flops(const struct gl_params *p)
+double gl_vecadd_flops(const struct gl_variant *v, const struct gl_params *p)
 {
+    (void)v;
     return (double)p->n;
 }
 
-double gl_vecadd_bytes(const struct gl_params *p)
+double gl_vecadd_bytes(const struct gl_variant *v, const struct gl_params *p)
 {
+    (void)v;
     return 12.0 * (double)p->n;
 }

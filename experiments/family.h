@@ -8,24 +8,28 @@
 #include <stddef.h>
 
 #include "gpulab.h"
+#include "plugin.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
+/* The counts have the signature of struct gl_variant's flops and min_bytes (v
+ * unused: they depend on the parameters only). */
+
 /* matmul: C (M x N) = A (M x P) . B (P x N); M and P fall back to N. */
-double gl_matmul_flops(const struct gl_params *p);   /* 2 M N P */
-double gl_matmul_bytes(const struct gl_params *p);   /* 4 (MP + PN + MN) */
+double gl_matmul_flops(const struct gl_variant *v, const struct gl_params *p);   /* 2 M N P */
+double gl_matmul_bytes(const struct gl_variant *v, const struct gl_params *p);   /* 4 (MP + PN + MN) */
 
 /* stencil: radius-R box sum of an N x N input into (N-2R) x (N-2R). */
-double gl_stencil_flops(const struct gl_params *p);  /* (N-2R)^2 (2R+1)^2 */
-double gl_stencil_bytes(const struct gl_params *p);  /* 4 (N^2 + (N-2R)^2) */
+double gl_stencil_flops(const struct gl_variant *v, const struct gl_params *p);  /* (N-2R)^2 (2R+1)^2 */
+double gl_stencil_bytes(const struct gl_variant *v, const struct gl_params *p);  /* 4 (N^2 + (N-2R)^2) */
 /* NULL when N > 2R, else the reason (written into buf). */
 const char *gl_stencil_check_size(const struct gl_params *p, char *buf, size_t len);
 
 /* vecadd: c = a + b over N floats. */
-double gl_vecadd_flops(const struct gl_params *p);   /* N */
-double gl_vecadd_bytes(const struct gl_params *p);   /* 12 N */
+double gl_vecadd_flops(const struct gl_variant *v, const struct gl_params *p);   /* N */
+double gl_vecadd_bytes(const struct gl_variant *v, const struct gl_params *p);   /* 12 N */
 
 #ifdef __cplusplus
 }

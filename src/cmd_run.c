@@ -50,8 +50,8 @@ static void result_line(const struct gl_job *job, const struct gl_result *r, cha
     }
     struct gl_summary s;
     gl_summarize(r->samples_ms, r->nsamples, &s);
-    double fl = job->v->flops ? job->v->flops(&job->p) : -1;
-    double by = job->v->min_bytes ? job->v->min_bytes(&job->p) : -1;
+    double fl = job->v->flops ? job->v->flops(job->v, &job->p) : -1;
+    double by = job->v->min_bytes ? job->v->min_bytes(job->v, &job->p) : -1;
     char rate[64] = "";
     /* Below one FLOP per byte a kernel is judged by its bandwidth (vecadd). */
     if (s.median > 0 && fl > 0 && !(by > 0 && fl < by))
@@ -117,8 +117,8 @@ static int finish_job(struct run_state *st, const struct gl_job *job, const stru
     char line[1024];
     gl_sweep_key(st->sw, job, &key);
     struct gl_run_info ri = { st->session, st->c->study, st->c->sections[job->section].name,
-                              &job->t, job->v->flops ? job->v->flops(&job->p) : -1,
-                              job->v->min_bytes ? job->v->min_bytes(&job->p) : -1 };
+                              &job->t, job->v->flops ? job->v->flops(job->v, &job->p) : -1,
+                              job->v->min_bytes ? job->v->min_bytes(job->v, &job->p) : -1 };
     if (gl_store_result(st->store, &key, &ri, res) < 0) {
         fprintf(stderr, "gpulab: store: %s\n", gl_store_errmsg(st->store));
         st->n_failed++;
@@ -272,8 +272,8 @@ int gl_cmd_run(int npaths, char **paths, const struct gl_run_opts *o)
             char line[1024], label[300];
             gl_sweep_key(&sw, job, &key);
             struct gl_run_info ri = { session, c->study, c->sections[job->section].name, &job->t,
-                                      job->v->flops ? job->v->flops(&job->p) : -1,
-                                      job->v->min_bytes ? job->v->min_bytes(&job->p) : -1 };
+                                      job->v->flops ? job->v->flops(job->v, &job->p) : -1,
+                                      job->v->min_bytes ? job->v->min_bytes(job->v, &job->p) : -1 };
             job_label(job, label, sizeof label);
             switch (gl_sweep_state(&sw, store, job)) {
             case GL_JOB_DONE:

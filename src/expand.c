@@ -212,7 +212,7 @@ static int expand_section(const struct gl_config *c, int si, const struct gl_dev
             }
             if (v->check) {
                 char buf[GL_REASON_MAX];
-                const char *why = v->check(&j.p, gpu, buf, sizeof buf);
+                const char *why = v->check(v, &j.p, gpu, buf, sizeof buf);
                 if (why)
                     snprintf(j.skip, sizeof j.skip, "%s", why);
             }

@@ -200,7 +200,7 @@ static void test_stencil(void)
         p.n = 20;
         p.r = 3;
         p.seed = 42;
-        CHECK(v->check(&p, NULL, buf, sizeof buf) == NULL);
+        CHECK(v->check(v, &p, NULL, buf, sizeof buf) == NULL);
         check_ok(v->name, run(v, &p), 49);
         p.n = 7;   /* one output */
         check_ok("stencil 7 3", run(v, &p), 49);
@@ -213,7 +213,7 @@ static void test_stencil(void)
         p.n = 6;
         p.r = 3;
         /* the plan-time check and the run agree */
-        CHECK(v->check(&p, NULL, buf, sizeof buf) == buf && strstr(buf, "2R") != NULL);
+        CHECK(v->check(v, &p, NULL, buf, sizeof buf) == buf && strstr(buf, "2R") != NULL);
         check_not_run("stencil 6 3", run(v, &p), GL_SKIPPED);
     }
     CHECK(n == 2);

@@ -211,21 +211,21 @@ static void test_counts(void)
     const struct gl_variant *va = gl_variant_find("vecadd", "omp");
     gl_params_init(&p);
     p.n = 2;
-    CHECK(mm->flops(&p) == 16 && mm->min_bytes(&p) == 48);
+    CHECK(mm->flops(mm, &p) == 16 && mm->min_bytes(mm, &p) == 48);
     p.m = 2;
     p.n = 3;
     p.p = 4;
-    CHECK(rect->flops(&p) == 48 && rect->min_bytes(&p) == 4 * (8 + 12 + 6));
+    CHECK(rect->flops(rect, &p) == 48 && rect->min_bytes(rect, &p) == 4 * (8 + 12 + 6));
     gl_params_init(&p);
     p.n = 10;
     p.r = 1;
-    CHECK(st->flops(&p) == 64 * 9 && st->min_bytes(&p) == 4 * (100 + 64));
+    CHECK(st->flops(st, &p) == 64 * 9 && st->min_bytes(st, &p) == 4 * (100 + 64));
     p.n = 2048;
     p.r = 16;
-    CHECK(st->flops(&p) == 2016.0 * 2016 * 33 * 33);
+    CHECK(st->flops(st, &p) == 2016.0 * 2016 * 33 * 33);
     gl_params_init(&p);
     p.n = 100;
-    CHECK(va->flops(&p) == 100 && va->min_bytes(&p) == 1200);
+    CHECK(va->flops(va, &p) == 100 && va->min_bytes(va, &p) == 1200);
 }
 
 static void test_complete(void)
@@ -285,7 +285,7 @@ static const char *run_check(const char *fam, const char *var, const struct gl_d
     gl_variant_complete(v, &p);
     if (!v->check)
         return NULL;
-    return v->check(&p, gpu, buf, sizeof buf);
+    return v->check(v, &p, gpu, buf, sizeof buf);
 }
 
 static int has(const char *reason, const char *a, const char *b)

@@ -62,9 +62,10 @@ static const double *st_reference(const struct gl_cpu_job *job, char *err, size_
 }
 
 /* The plan-time check: the family's size rule (no device limit applies). */
-static const char *st_check(const struct gl_params *p, const struct gl_device *dev, char *buf,
-                            size_t len)
+static const char *st_check(const struct gl_variant *v, const struct gl_params *p,
+                            const struct gl_device *dev, char *buf, size_t len)
 {
+    (void)v;
     (void)dev;
     return gl_stencil_check_size(p, buf, len);
 }

@@ -25,7 +25,7 @@ int gh_begin(const struct gl_variant *v, const struct gl_params *p, const struct
         gh_fail(r, "CUDA context unusable after an earlier error");
         return -1;
     }
-    const char *why = v->check ? v->check(p, &gh_st.dev, buf, sizeof buf) : NULL;
+    const char *why = v->check ? v->check(v, p, &gh_st.dev, buf, sizeof buf) : NULL;
     if (why)
         return gh_skip(r, "%s", why);
     return 1;

@@ -492,15 +492,17 @@ static const char *check_square(const struct gl_params *p, const struct gl_devic
     return check_job(p, n, n, n, buf, len) ? buf : NULL;
 }
 
-static const char *check_global(const struct gl_params *p, const struct gl_device *dev,
-                                char *buf, size_t len)
+static const char *check_global(const struct gl_variant *v, const struct gl_params *p,
+                                const struct gl_device *dev, char *buf, size_t len)
 {
+    (void)v;
     return check_square(p, dev, 0, buf, len);
 }
 
-static const char *check_shared(const struct gl_params *p, const struct gl_device *dev,
-                                char *buf, size_t len)
+static const char *check_shared(const struct gl_variant *v, const struct gl_params *p,
+                                const struct gl_device *dev, char *buf, size_t len)
 {
+    (void)v;
     return check_square(p, dev, 1, buf, len);
 }
 
@@ -526,21 +528,24 @@ static const char *check_rect(const struct gl_params *p, const struct gl_device 
     return gh_over_grid(gh_ceil_div(n, bs), gh_ceil_div(m, bs), dev, buf, len) ? buf : NULL;
 }
 
-static const char *check_naive_rect(const struct gl_params *p, const struct gl_device *dev,
-                                    char *buf, size_t len)
+static const char *check_naive_rect(const struct gl_variant *v, const struct gl_params *p,
+                                    const struct gl_device *dev, char *buf, size_t len)
 {
+    (void)v;
     return check_rect(p, dev, 0, buf, len);
 }
 
-static const char *check_tiled_rect(const struct gl_params *p, const struct gl_device *dev,
-                                    char *buf, size_t len)
+static const char *check_tiled_rect(const struct gl_variant *v, const struct gl_params *p,
+                                    const struct gl_device *dev, char *buf, size_t len)
 {
+    (void)v;
     return check_rect(p, dev, 1, buf, len);
 }
 
-static const char *check_cublas(const struct gl_params *p, const struct gl_device *dev,
-                                char *buf, size_t len)
+static const char *check_cublas(const struct gl_variant *v, const struct gl_params *p,
+                                const struct gl_device *dev, char *buf, size_t len)
 {
+    (void)v;
     long m, n, k;
     (void)dev;
     rect_sizes(p, &m, &n, &k);

@@ -141,15 +141,17 @@ static const char *check(const struct gl_params *p, const struct gl_device *dev,
     return gh_over_grid(blocks, 1, dev, buf, len) ? buf : NULL;
 }
 
-static const char *check_global(const struct gl_params *p, const struct gl_device *dev,
-                                char *buf, size_t len)
+static const char *check_global(const struct gl_variant *v, const struct gl_params *p,
+                                const struct gl_device *dev, char *buf, size_t len)
 {
+    (void)v;
     return check(p, dev, 0, buf, len);
 }
 
-static const char *check_gridstride(const struct gl_params *p, const struct gl_device *dev,
-                                    char *buf, size_t len)
+static const char *check_gridstride(const struct gl_variant *v, const struct gl_params *p,
+                                    const struct gl_device *dev, char *buf, size_t len)
 {
+    (void)v;
     return check(p, dev, 1, buf, len);
 }
 

@@ -35,10 +35,11 @@ struct gl_variant {
      * (the BS values a template was built for). dev is the GPU the run will
      * use, or NULL when none is known (then every CUDA GPU's static limits
      * apply). Pure: no device calls. NULL check = every point runs. */
-    const char *(*check)(const struct gl_params *p, const struct gl_device *dev, char *buf,
-                         size_t len);
-    double (*flops)(const struct gl_params *p);      /* analytic FLOP count */
-    double (*min_bytes)(const struct gl_params *p);  /* each input read once, output written once */
+    const char *(*check)(const struct gl_variant *v, const struct gl_params *p,
+                         const struct gl_device *dev, char *buf, size_t len);
+    /* analytic FLOP count; minimum bytes (each input read once, output written once) */
+    double (*flops)(const struct gl_variant *v, const struct gl_params *p);
+    double (*min_bytes)(const struct gl_variant *v, const struct gl_params *p);
     /* Run one job (in the worker process): set up, warm up, take samples as t
      * says, verify, profile; fill r. 0, or -1 when the device is unusable
      * afterwards (a sticky CUDA error: the worker exits). */

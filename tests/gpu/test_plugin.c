@@ -72,7 +72,7 @@ static const char *check(const char *fam, const char *var, const struct gl_param
                          const struct gl_device *dev, char *buf, size_t len)
 {
     const struct gl_variant *v = find(fam, var);
-    return v && v->check ? v->check(p, dev, buf, len) : NULL;
+    return v && v->check ? v->check(v, p, dev, buf, len) : NULL;
 }
 
 static void params(struct gl_params *p, long n, long bs, long k, const char *grid, const char *mem)
