@@ -8,6 +8,7 @@
 #include "gpulab.h"
 #include "params.h"
 #include "registry.h"
+#include "expr.h"
 
 #define GL_MAX_VARIANTS 32
 #define GL_MAX_WHERE 16
@@ -92,12 +93,5 @@ struct gl_expansion {
 int gl_expand(const struct gl_config *c, const struct gl_device *gpu, const char *only,
               struct gl_expansion *out, char *err, size_t errlen);
 void gl_expansion_free(struct gl_expansion *e);
-
-/* where-expressions (src/expr.c): integers, parameter names, "strings",
- * + - * / %, comparisons, && || !, parentheses. */
-/* Check syntax and names at parse time: 0, or -1 with a message (no file:line). */
-int gl_expr_check(const char *expr, unsigned set_params, char *err, size_t errlen);
-/* Evaluate against p: 1 true, 0 false, -1 error (message in err). */
-int gl_expr_eval(const char *expr, const struct gl_params *p, char *err, size_t errlen);
 
 #endif

@@ -22,6 +22,15 @@
  * others stay unset so that the resume key and the stored row are exact.
  * The canonical list of parameters (names, types, meaning) is gl_param_table
  * in src/params.c: the config parser, the store and the docs all read it. */
+#define GL_MAX_UPARAMS 16     /* named parameters of one kernel section */
+#define GL_UPARAM_NAME 32     /* a named parameter's name and its NUL */
+
+/* A parameter a user's kernel section names (TILE = 16, 32) and its value. */
+struct gl_uparam {
+    char name[GL_UPARAM_NAME];
+    long v;
+};
+
 struct gl_params {
     long n;        /* N: problem size (matrix side, vector length; columns of C for rect) */
     long m;        /* M: rows of A and C (non-square matmul) */
@@ -35,6 +44,8 @@ struct gl_params {
     char mem[GL_WORD];   /* mem: device | zerocopy | managed */
     char grid[GL_WORD];  /* grid: 2d | 1d | block  (launch geometry, S3) */
     char cache[GL_WORD]; /* cache: cold | warm  (L2 flushed before each sample or not) */
+    int nuser;           /* named parameters of a kernel section, sorted by name; unused */
+    struct gl_uparam user[GL_MAX_UPARAMS];   /* slots stay zeroed (params compare whole) */
 };
 
 /* How a run is timed: warm-up, then samples until the relative standard error

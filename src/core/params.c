@@ -161,6 +161,57 @@ void gl_params_mask(struct gl_params *p, unsigned mask)
     }
 }
 
+int gl_params_user_set(struct gl_params *p, const char *name, long v)
+{
+    size_t n = strlen(name);
+    if (n == 0 || n >= GL_UPARAM_NAME)
+        return -1;
+    int i = 0;
+    while (i < p->nuser && strcmp(p->user[i].name, name) < 0)
+        i++;
+    if (i < p->nuser && strcmp(p->user[i].name, name) == 0) {
+        p->user[i].v = v;
+        return 0;
+    }
+    if (p->nuser == GL_MAX_UPARAMS)
+        return -1;
+    memmove(&p->user[i + 1], &p->user[i], (size_t)(p->nuser - i) * sizeof p->user[0]);
+    memset(&p->user[i], 0, sizeof p->user[i]);
+    memcpy(p->user[i].name, name, n);
+    p->user[i].v = v;
+    p->nuser++;
+    return 0;
+}
+
+const struct gl_uparam *gl_params_user_find(const struct gl_params *p, const char *name)
+{
+    for (int i = 0; i < p->nuser; i++)
+        if (strcmp(p->user[i].name, name) == 0)
+            return &p->user[i];
+    return NULL;
+}
+
+/* Append "NAME=v" for each named parameter to buf (used bytes in *used). */
+static void user_append(const struct gl_params *p, char *buf, size_t len, size_t *used)
+{
+    for (int i = 0; i < p->nuser && *used < len; i++) {
+        int w = snprintf(buf + *used, len - *used, "%s%s=%ld", *used ? " " : "", p->user[i].name,
+                         p->user[i].v);
+        if (w < 0 || (size_t)w >= len - *used)
+            return;   /* truncated: snprintf left a terminated prefix */
+        *used += (size_t)w;
+    }
+}
+
+void gl_params_user_format(const struct gl_params *p, char *buf, size_t len)
+{
+    size_t used = 0;
+    if (len == 0)
+        return;
+    buf[0] = '\0';
+    user_append(p, buf, len, &used);
+}
+
 void gl_params_format(const struct gl_params *p, char *buf, size_t len)
 {
     size_t used = 0;
@@ -182,4 +233,5 @@ void gl_params_format(const struct gl_params *p, char *buf, size_t len)
             return;   /* truncated: snprintf left a terminated prefix */
         used += (size_t)w;
     }
+    user_append(p, buf, len, &used);
 }

@@ -45,7 +45,16 @@ int gl_params_is_set(const struct gl_params *p, enum gl_param_id id);
 void gl_params_complete(struct gl_params *p, unsigned mask);
 /* Keep only the parameters in mask; others become unset. */
 void gl_params_mask(struct gl_params *p, unsigned mask);
-/* "N=2048 BS=16 mem=device": set parameters in table order. */
+/* Named parameters (kernel sections): set name to v, keeping them sorted by
+ * name. 0, or -1 when the name is empty, too long or all slots are taken. */
+int gl_params_user_set(struct gl_params *p, const char *name, long v);
+/* The named parameter, or NULL. */
+const struct gl_uparam *gl_params_user_find(const struct gl_params *p, const char *name);
+/* "BLOCK_ROWS=8 TILE=16": the named parameters in name order ("" for none), as
+ * stored with a run (part of its resume key). */
+void gl_params_user_format(const struct gl_params *p, char *buf, size_t len);
+/* "N=2048 BS=16 mem=device TILE=16": set parameters in table order, then the
+ * named ones. */
 void gl_params_format(const struct gl_params *p, char *buf, size_t len);
 
 #endif

@@ -55,7 +55,10 @@ struct gl_metric_req {
     int drain;  /* also measure gpulab__dram__bytes_write_drain.sum (output still dirty in L2) */
 };
 
-/* A device's operations, called in the worker process only. */
+struct gl_kernel_variant;   /* a user's kernel as a variant: kernel.h */
+
+/* A device's operations, called in the worker process only (kernel_compile
+ * also in the driver: it needs no device). */
 struct gl_device_ops {
     /* Pick device `ordinal` and describe it (incl. measured copy bandwidth). 0, or -1 + err. */
     int (*init)(int ordinal, struct gl_device *dev, char *err, size_t errlen);
@@ -74,6 +77,15 @@ struct gl_device_ops {
     int (*list_metrics)(void (*cb)(const char *name, void *ctx), void *ctx, char *err,
                         size_t errlen);
     void (*shutdown)(void);
+    /* User kernels (kernel.h), NULL where the device has none. kernel_compile
+     * compiles the variant's kernel at point p for compute capability arch
+     * (90 = sm_90; 0 = the device's) into the kernel cache, without a device:
+     * 0 (from the cache or compiled), or -1 with the compiler's log in log.
+     * kernel_run runs it as a variant's run does (in the worker, after init). */
+    int (*kernel_compile)(const struct gl_kernel_variant *kv, const struct gl_params *p, int arch,
+                          char *log, size_t loglen);
+    int (*kernel_run)(const struct gl_kernel_variant *kv, const struct gl_params *p,
+                      const struct gl_timing *t, struct gl_result *r);
 };
 
 struct gl_plugin {

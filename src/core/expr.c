@@ -1,10 +1,10 @@
-/* expr.c - the `where` expression language of configs (see config.h): 64-bit
+/* expr.c - the expression language of configs (see expr.h): 64-bit
  * integers, parameter names, "strings", + - * / % << >>, comparisons, && || !,
  * parentheses, with C precedence. One recursive-descent parser serves both the
  * parse-time check (syntax, names, types) and evaluation against a point of the
  * sweep; && and || short-circuit, so `BS != 0 && N % BS == 0` is safe.
  * Must not know about files, sections or variants: callers add file:line. */
-#include "config.h"
+#include "expr.h"
 
 #include <stdarg.h>
 #include <stdint.h>

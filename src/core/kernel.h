@@ -1,0 +1,94 @@
+/* kernel.h - a user's kernel section, as a config declares it and the GPU plugin
+ * runs it: a CUDA source file of plain __global__ functions (no gpulab header)
+ * and what Kernel Tuner's tune_kernel takes - buffers, the argument list, the
+ * launch shape, the parameters passed to the compiler, how to verify, and the
+ * FLOP and byte counts. Every size is an expression of the config's language
+ * (expr.h) over the point's parameters, built-in and named (gl_params.user),
+ * evaluated per point by whoever needs the number. The config reader fills it
+ * (src/config_kernel.c); the driver declares one variant per kernel
+ * (struct gl_kernel_variant); the GPU plugin compiles and runs it.
+ * Plain C, no CUDA types; must not hold anything that is not in the config or
+ * the source (the plugin derives the rest). */
+#ifndef GL_KERNEL_H
+#define GL_KERNEL_H
+
+#include "plugin.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define GL_KERNEL_MAX_BUFFERS 16
+#define GL_KERNEL_MAX_ARGS 32
+#define GL_KERNEL_MAX_DEFINES GL_MAX_UPARAMS
+#define GL_KEXPR 256          /* an expression's text and its NUL */
+#define GL_KNAME 64           /* a buffer's or a kernel's name and its NUL */
+
+/* Element and scalar types a buffer or an argument may have. */
+enum gl_ktype { GL_KT_FLOAT, GL_KT_DOUBLE, GL_KT_INT, GL_KT_UINT, GL_KT_INT64, GL_KT_UINT64 };
+
+/* What a buffer holds before a run. Outputs are poisoned (NaN, or all bits set
+ * for integers) before every verified run and compared after it. */
+enum gl_kinit {
+    GL_KI_RANDOM,   /* uniform in [0, 1) from the run's seed (integers: 0..2^24-1) */
+    GL_KI_ZERO,
+    GL_KI_CONST,    /* value */
+    GL_KI_RAMP,     /* element i holds i */
+    GL_KI_OUTPUT    /* written by the kernel, compared with the reference */
+};
+
+struct gl_kbuffer {
+    char name[GL_KNAME];
+    enum gl_ktype type;
+    char count[GL_KEXPR];         /* elements, an expression */
+    enum gl_kinit init;
+    double value;                 /* GL_KI_CONST */
+    int stream;                   /* random stream of a GL_KI_RANDOM buffer (declaration order) */
+    int line;                     /* config line that declared it */
+};
+
+/* One kernel argument, in order: a buffer (its device pointer) or a scalar of
+ * a C type whose value is an expression. */
+struct gl_karg {
+    int buffer;                   /* index into buffers, or -1 for a scalar */
+    enum gl_ktype type;           /* the scalar's type */
+    char expr[GL_KEXPR];          /* the scalar's value */
+};
+
+struct gl_kernel {
+    char source[1024];            /* the .cu file, as found from the config's folder */
+    int source_line;              /* the config line that named it */
+    char *text;                   /* its contents, owned */
+    char hash[65];                /* sha256 (hex) of the source, the headers beside it and
+                                     the section's text: part of every run's resume key */
+    int all_defines;              /* `defines = all`: every parameter of the point */
+    int ndefines;
+    char defines[GL_KERNEL_MAX_DEFINES][GL_UPARAM_NAME];  /* passed as -D NAME=value */
+    int nbuffers;
+    struct gl_kbuffer buffers[GL_KERNEL_MAX_BUFFERS];
+    int nargs;
+    struct gl_karg args[GL_KERNEL_MAX_ARGS];
+    int ngrid, nblock;            /* 1..3 expressions each */
+    char grid[3][GL_KEXPR], block[3][GL_KEXPR];
+    char smem[GL_KEXPR];          /* dynamic shared memory bytes ("" = 0) */
+    char verify[GL_KNAME];        /* the variant whose outputs are the reference ("" = none) */
+    double tolerance;             /* relative; 0 = the built-in default */
+    char flops[GL_KEXPR], bytes[GL_KEXPR];   /* "" = not given (stored as NULL) */
+};
+
+/* One kernel of a section as a variant: the registry and the jobs hold &kv->v. */
+struct gl_kernel_variant {
+    struct gl_variant v;          /* first member: (struct gl_kernel_variant *)v is valid */
+    const struct gl_kernel *k;
+    char family[GL_KNAME];        /* the section's family (its `family`, or the section name) */
+    char name[GL_KNAME];          /* the variant's name */
+    char expr[GL_KEXPR];          /* the kernel: a function name, or a template-id whose
+                                     arguments are parameters (tiled<TILE, BLOCK_ROWS>) */
+    const struct gl_kernel_variant *reference;   /* k->verify's variant, or NULL */
+};
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
