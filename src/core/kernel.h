@@ -27,14 +27,18 @@ extern "C" {
 /* Element and scalar types a buffer or an argument may have. */
 enum gl_ktype { GL_KT_FLOAT, GL_KT_DOUBLE, GL_KT_INT, GL_KT_UINT, GL_KT_INT64, GL_KT_UINT64 };
 
-/* What a buffer holds before a run. Outputs are poisoned (NaN, or all bits set
- * for integers) before every verified run and compared after it. */
+/* What a buffer holds before a run. An input is filled once per run; an output
+ * with an init is reset to it before every run (outside the timed interval), so
+ * that kernels that accumulate (atomicAdd) start from it; an output without one
+ * is poisoned (NaN, or all bits set for integers) before every verified run, so
+ * that an element the kernel leaves unwritten fails verification. */
 enum gl_kinit {
-    GL_KI_RANDOM,   /* uniform in [0, 1) from the run's seed (integers: 0..2^24-1) */
+    GL_KI_POISON,   /* outputs only: the default for an output */
+    GL_KI_RANDOM,   /* uniform in [0, 1) from the run's seed (integers: 0..2^24-1); the
+                       default for an input */
     GL_KI_ZERO,
     GL_KI_CONST,    /* value */
-    GL_KI_RAMP,     /* element i holds i */
-    GL_KI_OUTPUT    /* written by the kernel, compared with the reference */
+    GL_KI_RAMP      /* element i holds i */
 };
 
 struct gl_kbuffer {
@@ -43,12 +47,11 @@ struct gl_kbuffer {
     char count[GL_KEXPR];         /* elements, an expression */
     enum gl_kinit init;
     double value;                 /* GL_KI_CONST */
-    int stream;                   /* random stream of a GL_KI_RANDOM buffer (declaration order) */
+    int output;                   /* written by the kernel and compared with the reference */
+    int stream;                   /* random stream of a GL_KI_RANDOM input (declaration order) */
     int line;                     /* config line that declared it */
 };
 
-/* One kernel argument, in order: a buffer (its device pointer) or a scalar of
- * a C type whose value is an expression. */
 struct gl_karg {
     int buffer;                   /* index into buffers, or -1 for a scalar */
     enum gl_ktype type;           /* the scalar's type */

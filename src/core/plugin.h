@@ -80,7 +80,8 @@ struct gl_device_ops {
     /* User kernels (kernel.h), NULL where the device has none. kernel_compile
      * compiles the variant's kernel at point p for compute capability arch
      * (90 = sm_90; 0 = the device's) into the kernel cache, without a device:
-     * 0 (from the cache or compiled), or -1 with the compiler's log in log.
+     * 1 when it was in the cache already, 0 when compiled now, or -1 with the
+     * compiler's log in log (its lines name the source file and line).
      * kernel_run runs it as a variant's run does (in the worker, after init). */
     int (*kernel_compile)(const struct gl_kernel_variant *kv, const struct gl_params *p, int arch,
                           char *log, size_t loglen);
