@@ -2,9 +2,10 @@
 # `make report [DB=path]` turns the results database into report/out/report.md, the
 # LaTeX fragments report/out/tables/*.tex and the figures report/out/figures/*.svg
 # and *.png. A figure is redrawn only when its plots/NAME.gp, its plots/NAME.sql,
-# plots/style.gp or the database's contents change. Must not hold SQL or gnuplot
-# code (plots/ and report/tables/ do), write outside $(REPORT_OUT) or open $(DB)
-# with anything but cp.
+# plots/style.gp or the database's contents change; figures do not depend on each
+# other (make -j draws them in parallel), and they wait for `deps`, which installs
+# gnuplot. Must not hold SQL or gnuplot code (plots/ and report/tables/ do), write
+# outside $(REPORT_OUT) or open $(DB) with anything but cp.
 #
 # `gpulab query` writes to the file it opens (it recreates the views and sets WAL
 # mode), so the report never queries $(DB) itself: it copies it (and its -wal file)
@@ -59,12 +60,13 @@ $(REPORT_OUT)/data/%.csv: plots/%.sql $(REPORT_STAMP) | $(REPORT_DB) $(B)/gpulab
 	./$(B)/gpulab query -f $< --db $(REPORT_DB) --csv > $@.tmp
 	@mv $@.tmp $@
 
-$(REPORT_OUT)/figures/%.svg: plots/%.gp $(REPORT_OUT)/data/%.csv plots/style.gp
+# (| deps: with make -j, gnuplot must be installed before the first figure starts)
+$(REPORT_OUT)/figures/%.svg: plots/%.gp $(REPORT_OUT)/data/%.csv plots/style.gp | deps
 	@mkdir -p $(dir $@)
 	$(GNUPLOT) -e "fmt='svg'; datafile='$(word 2,$^)'; outfile='$@.tmp'" $<
 	@mv $@.tmp $@
 
-$(REPORT_OUT)/figures/%.png: plots/%.gp $(REPORT_OUT)/data/%.csv plots/style.gp
+$(REPORT_OUT)/figures/%.png: plots/%.gp $(REPORT_OUT)/data/%.csv plots/style.gp | deps
 	@mkdir -p $(dir $@)
 	$(GNUPLOT) -e "fmt='png'; datafile='$(word 2,$^)'; outfile='$@.tmp'" $<
 	@mv $@.tmp $@
