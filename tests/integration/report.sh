@@ -78,50 +78,50 @@ check_tables() {
         "SELECT count(DISTINCT device_id) FROM results WHERE device_kind = 'cpu' AND $L"
     expect "$db" "$out" sessions "SELECT count(DISTINCT session_id) FROM results WHERE $L"
     # S1
-    expect "$db" "$out" s1_times "SELECT count(*) FROM results WHERE study = 'matmul' AND $OK
+    expect "$db" "$out" matmul_times "SELECT count(*) FROM results WHERE study = 'matmul' AND $OK
         AND (device_kind = 'cpu' OR (mem = 'device' AND variant IN ('global', 'shared') AND k = 1))"
-    expect "$db" "$out" s1_memory "SELECT count(*) FROM (SELECT DISTINCT device_id, n, variant, bs
+    expect "$db" "$out" matmul_memory "SELECT count(*) FROM (SELECT DISTINCT device_id, n, variant, bs
         FROM results WHERE study = 'matmul' AND device_kind = 'gpu' AND $OK
         AND variant IN ('global', 'shared') AND k = 1)"
-    for t in s1_profile s1_profile_memory s1_occupancy; do
+    for t in matmul_profile matmul_profile_memory matmul_occupancy; do
         expect "$db" "$out" $t "SELECT count(*) FROM results WHERE study = 'matmul'
             AND device_kind = 'gpu' AND variant IN ('global', 'shared') AND $OK AND n = $PROFILED_N"
     done
     # S2: one table per (N, R), one row per verified run
     pairs=$(q "$db" "SELECT DISTINCT n || '_' || r FROM results WHERE study = 'stencil' AND $OK")
-    got=$(ls "$out"/tables/s2_n*_r*.md 2>/dev/null | wc -l)
+    got=$(ls "$out"/tables/stencil_n*_r*.md 2>/dev/null | wc -l)
     want=$(echo "$pairs" | grep -c . || true)
     check '[ "$got" -eq "$want" ]' "$got S2 tables for $want (N, R) pairs"
     for pr in $pairs; do
         n=${pr%_*} r=${pr#*_}
-        expect "$db" "$out" "s2_n${n}_r${r}" \
+        expect "$db" "$out" "stencil_n${n}_r${r}" \
             "SELECT count(*) FROM results WHERE study = 'stencil' AND n = $n AND r = $r AND $OK"
     done
     # S3
     for v in global shared; do
-        expect "$db" "$out" s3_time_$v "SELECT count(DISTINCT device_id || '/' || n) FROM results
+        expect "$db" "$out" geometry_time_$v "SELECT count(DISTINCT device_id || '/' || n) FROM results
             WHERE study = 'geometry' AND device_kind = 'gpu' AND variant = '$v' AND k IN (1, 2)
             AND bs = $MAIN_BS AND $OK"
     done
-    expect "$db" "$out" s3_blocksizes "SELECT count(DISTINCT device_id || '/' || variant || '/' || n)
+    expect "$db" "$out" geometry_blocksizes "SELECT count(DISTINCT device_id || '/' || variant || '/' || n)
         FROM results WHERE study = 'geometry' AND device_kind = 'gpu' AND grid = 'block' AND k = 2
         AND $OK AND n IN (SELECT n FROM results WHERE study = 'geometry' AND device_kind = 'gpu'
                           AND grid = 'block' AND k = 2 AND $OK AND bs <> $MAIN_BS)"
-    expect "$db" "$out" s3_cpu \
+    expect "$db" "$out" geometry_cpu \
         "SELECT count(*) FROM results WHERE study = 'geometry' AND device_kind = 'cpu' AND $OK"
     # S4
-    expect "$db" "$out" s4_bandwidth "SELECT count(DISTINCT device_id || '/' || variant || '/' || n)
+    expect "$db" "$out" vecadd_bandwidth "SELECT count(DISTINCT device_id || '/' || variant || '/' || n)
         FROM results WHERE study = 'vecadd' AND $OK"
-    expect "$db" "$out" s4_blocksize "SELECT count(*) FROM results r WHERE study = 'vecadd'
+    expect "$db" "$out" vecadd_blocksize "SELECT count(*) FROM results r WHERE study = 'vecadd'
         AND variant = 'global' AND device_kind = 'gpu' AND $OK AND (n = (SELECT min(n) FROM results
         WHERE study = 'vecadd' AND variant = 'global' AND device_kind = 'gpu' AND $OK)
         OR n = (SELECT max(n) FROM results WHERE study = 'vecadd' AND variant = 'global'
         AND device_kind = 'gpu' AND $OK))"
-    expect "$db" "$out" s4_gridstride "SELECT count(*) FROM results WHERE study = 'vecadd'
+    expect "$db" "$out" vecadd_gridstride "SELECT count(*) FROM results WHERE study = 'vecadd'
         AND variant = 'gridstride' AND device_kind = 'gpu' AND $OK AND n = (SELECT max(n)
         FROM results WHERE study = 'vecadd' AND variant = 'gridstride' AND device_kind = 'gpu' AND $OK)"
     # S5, smoke, roofline
-    expect "$db" "$out" s5_rect "SELECT count(*) FROM results WHERE study = 'tiled' AND $OK"
+    expect "$db" "$out" tiled_rect "SELECT count(*) FROM results WHERE study = 'tiled' AND $OK"
     expect "$db" "$out" smoke "SELECT count(*) FROM results WHERE study = 'smoke' AND $L"
     expect "$db" "$out" roofline_ceilings \
         "SELECT count(DISTINCT device_id) FROM results WHERE device_kind = 'gpu' AND $OK"
@@ -271,11 +271,11 @@ rc=$?
 check '[ $rc -eq 0 ] && grep -q "from \`$T/b.db\`" "$T/out_a/report.md"' "switching DB= did not rebuild the report"
 check_report "$T/b.db" "$T/out_a"
 # the CPU rows show up where they belong, with the numbers the database holds
-check '[ "$(rows_md "$T/out_b/tables/s1_times.md")" -eq 4 ]' "S1 table does not have the 4 CPU rows"
-check '[ "$(ls "$T"/out_b/tables/s2_n*_r*.md | wc -l)" -eq 4 ]' "not 4 S2 tables for N x R = 2 x 2"
+check '[ "$(rows_md "$T/out_b/tables/matmul_times.md")" -eq 4 ]' "S1 table does not have the 4 CPU rows"
+check '[ "$(ls "$T"/out_b/tables/stencil_n*_r*.md | wc -l)" -eq 4 ]' "not 4 S2 tables for N x R = 2 x 2"
 med=$(q "$T/b.db" "SELECT printf('%.4g', median_ms) FROM results WHERE study = 'stencil'
                    AND variant = 'seq' AND n = 60 AND r = 4 AND is_latest = 1")
-check 'grep -q "| CPU seq .*| \*\*$med ±\|| CPU seq .*| $med ±" "$T/out_b/tables/s2_n60_r4.md"' \
+check 'grep -q "| CPU seq .*| \*\*$med ±\|| CPU seq .*| $med ±" "$T/out_b/tables/stencil_n60_r4.md"' \
     "S2 N=60 R=4 table does not show the sequential median $med"
 
 echo "report: $pass passed, $fail failed"
