@@ -1,13 +1,21 @@
 #!/bin/sh
 # report/build.sh - assembles report/out/report.md from the results database: a
-# title, the device section, one section per study (S1..S5), the smoke sweep, the
-# roofline and the notes. Every table is one SQL file in report/tables/ run through
-# `gpulab query` (Markdown into report.md and report/out/tables/NAME.md, LaTeX into
+# title, the device section, one section per study, the smoke sweep, the roofline
+# and the notes. The studies are data, not code here: every report/studies/NN_<study>.md
+# is one section, in the order of NN, whose `@table`, `@figure` and `@foreach`
+# lines this script expands (the language and the naming convention are in
+# README.md, "Report"); a study's runs are those whose config says `study = <study>`
+# (by default the config's base name), and its "no data" line names that config.
+# Every table is one SQL file in report/tables/ run through `gpulab query`
+# (Markdown into report.md and report/out/tables/NAME.md, LaTeX into
 # report/out/tables/NAME.tex, with Markdown bold turned into \textbf); figures are
 # referenced as report/out/figures/NAME.svg with the PNG alongside.
-# Must not compute numbers (the SQL does) or draw figures (report/report.mk runs
-# gnuplot before this script and leaves each figure's data in report/out/data/).
-# A study, table or figure without data gets one line saying so instead of failing.
+# Must not compute numbers (the SQL does), draw figures (report/report.mk runs
+# gnuplot before this script and leaves each figure's data in report/out/data/) or
+# know any one study: adding a study must not need an edit here.
+# A study, table or figure without data gets one line saying so instead of failing;
+# a section that names a file that does not exist, or one not named for its study,
+# stops the build.
 # Environment: DB (default db/results.db; report.mk passes its copy of the database),
 # DB_NAME (the name to show for it, default $DB), GPULAB (default ./build/gpulab),
 # OUT (default report/out). Run from the repository root.
@@ -18,6 +26,9 @@ DB_NAME=${DB_NAME:-$DB}
 GPULAB=${GPULAB:-./build/gpulab}
 OUT=${OUT:-report/out}
 TABLES=report/tables
+STUDIES_DIR=report/studies
+CONFIGS=configs
+SECTIONS=
 
 die() {
     echo "report/build.sh: $*" >&2
@@ -68,6 +79,9 @@ param_table() {
     cp "$sql" "$OUT/sql/$name.sql"
     for kv in "$@"; do
         key=${kv%%=*} val=${kv#*=}
+        case $key in
+            *[!A-Za-z0-9_]* | '') die "bad parameter $kv for $sql" ;;
+        esac
         case $val in
             *[!A-Za-z0-9_.]* | '') die "bad parameter $kv for $sql" ;;
         esac
@@ -103,18 +117,217 @@ study_runs() {
     printf '%s\n' "$STUDIES" | awk -F, -v s="$1" 'NR > 1 && $1 == s { n = $2 } END { print n + 0 }'
 }
 
-# no_study NAME CONFIG: the line for a study without verified runs; 0 when it has some.
+# config_study CONF: the study a config's runs are stored under: its `study =` (a
+# top-level key, before the first [section]), else the config's base name.
+config_study() {
+    cs=$(awk '{ sub(/#.*/, "") } /^[ \t]*\[/ { exit }
+             /^[ \t]*study[ \t]*=/ { sub(/^[^=]*=[ \t]*/, ""); sub(/[ \t\r]+$/, ""); print; exit }' "$1")
+    printf '%s\n' "${cs:-$(basename "$1" .conf)}"
+}
+# study config, one pair a line, for every config
+CONF_STUDIES=$(for c in "$CONFIGS"/*.conf; do
+                   [ -f "$c" ] && printf '%s %s\n' "$(config_study "$c")" "$c"
+               done; true)
+config_of() {
+    printf '%s\n' "$CONF_STUDIES" | awk -v s="$1" '$1 == s { print $2; exit }'
+}
+
+# no_study NAME: the line for a study without verified runs; 0 when it has some.
 no_study() {
     if [ "$(study_ok "$1")" -gt 0 ]; then
         return 1
     fi
     runs=$(study_runs "$1")
+    conf=$(config_of "$1")
     if [ "$runs" -gt 0 ]; then
         say "No verified runs for this study in \`$DB_NAME\` ($runs runs, none ok: see the notes)."
+    elif [ -n "$conf" ]; then
+        say "No data for this study in \`$DB_NAME\` (run \`make experiments CONFIG=$conf\`)."
     else
-        say "No data for this study in \`$DB_NAME\` (run \`make experiments CONFIG=$2\`)."
+        say "No data for this study in \`$DB_NAME\` (no config in $CONFIGS/ says \`study = $1\`)."
     fi
     return 0
+}
+
+# ---- a study's section: report/studies/NN_<study>.md ---------------------------------
+# owned FILE STUDY NAME: NAME (a table, query or figure the section uses) is a plain
+# name that starts with the study's, so that a study's files are the ones named for it.
+owned() {
+    case $3 in
+        *[!A-Za-z0-9_.-]* | '') die "$1: '$3' is not a plain file name" ;;
+        "$2"_?*) ;;
+        *) die "$1: '$3' is not named $2_*: a study's tables, queries and figures carry its name" ;;
+    esac
+}
+
+# foreach FILE STUDY QUERY BLOCK: BLOCK's lines once per row of report/tables/QUERY.sql,
+# with every @COLUMN@ replaced by that row's value (numbers and plain words only).
+foreach() {
+    fe_csv="$OUT/sql/$3.csv"
+    q -f "$TABLES/$3.sql" --csv > "$fe_csv" || die "$1: query $TABLES/$3.sql failed"
+    fe_cols=$(head -n 1 "$fe_csv")
+    tail -n +2 "$fe_csv" > "$fe_csv.rows"
+    while IFS= read -r fe_row || [ -n "$fe_row" ]; do
+        fe_sed=
+        fe_rest=$fe_row
+        for fe_col in $(printf '%s\n' "$fe_cols" | tr ',' ' '); do
+            fe_val=${fe_rest%%,*}
+            case $fe_rest in *,*) fe_rest=${fe_rest#*,} ;; *) fe_rest= ;; esac
+            case $fe_col$fe_val in
+                *[!A-Za-z0-9_.]*) die "$1: @foreach $3: '$fe_col' = '$fe_val' is not a plain word" ;;
+            esac
+            fe_sed="$fe_sed s/@$fe_col@/$fe_val/g;"
+        done
+        sed "$fe_sed" "$4"
+    done < "$fe_csv.rows"
+}
+
+# parse FILE STUDY LINE: read one @table or @figure line into d_kind, d_sql (the
+# query), d_name (the output: table or figure), d_params, d_caption and d_empty;
+# stop the build when it is malformed, names a file that does not exist, or names one
+# that is not the study's.
+#   @table NAME [KEY=VALUE...] [as OUTNAME] | CAPTION | NO-ROWS LINE
+#   @figure NAME | CAPTION
+parse() {
+    d_file=$1 d_study=$2 d_line=$3
+    d_head=${d_line%%' | '*}
+    case $d_line in *' | '*) d_rest=${d_line#*' | '} ;; *) d_rest= ;; esac
+    set -f
+    # shellcheck disable=SC2086
+    set -- $d_head
+    set +f
+    d_kind=$1
+    shift
+    case $d_kind in
+    @table)
+        case $d_rest in
+            *' | '*) ;;
+            *) die "$d_file: '$d_line': a table needs '| CAPTION | NO-ROWS LINE'" ;;
+        esac
+        d_caption=${d_rest%%' | '*} d_empty=${d_rest#*' | '}
+        [ $# -ge 1 ] || die "$d_file: '$d_line': which table?"
+        d_sql=$1 d_name=$1 d_params=
+        shift
+        while [ $# -gt 0 ]; do
+            case $1 in
+                as) [ $# -ge 2 ] || die "$d_file: '$d_line': 'as' needs a name"
+                    d_name=$2
+                    shift 2 ;;
+                ?*=*) d_params="$d_params $1"
+                    shift ;;
+                *) die "$d_file: '$d_line': '$1' is neither KEY=VALUE nor 'as NAME'" ;;
+            esac
+        done
+        owned "$d_file" "$d_study" "$d_sql"
+        owned "$d_file" "$d_study" "$d_name"
+        [ -f "$TABLES/$d_sql.sql" ] || die "$d_file: no table $TABLES/$d_sql.sql"
+        ;;
+    @figure)
+        if [ $# -ne 1 ] || [ -z "$d_rest" ]; then
+            die "$d_file: '$d_line': a figure is '@figure NAME | CAPTION'"
+        fi
+        d_sql=$1 d_name=$1 d_caption=$d_rest
+        owned "$d_file" "$d_study" "$d_name"
+        if [ ! -f "plots/$d_name.gp" ] || [ ! -f "plots/$d_name.sql" ]; then
+            die "$d_file: figure $d_name needs plots/$d_name.gp and plots/$d_name.sql"
+        fi
+        ;;
+    *)
+        die "$d_file: unknown directive '$d_kind' (there are @table, @figure, @foreach and @end)" ;;
+    esac
+}
+
+# directive FILE STUDY LINE: the table or figure one @table or @figure line names.
+directive() {
+    parse "$@"
+    if [ "$d_kind" = @figure ]; then
+        figure "$d_name" "$d_caption"
+    elif [ -n "$d_params" ]; then
+        # shellcheck disable=SC2086
+        param_table "$TABLES/$d_sql.sql" "$d_name" "$d_caption" "$d_empty" $d_params
+    else
+        table "$TABLES/$d_sql.sql" "$d_name" "$d_caption" "$d_empty"
+    fi
+}
+
+# section FILE STUDY: the heading (the first line after the comments), then the
+# "no data" line, or the text with every @foreach block repeated and every
+# @table and @figure line replaced by what it names. A paragraph of text is copied
+# as it stands and ends with one blank line. Every directive is checked first, with
+# or without data, so that a broken section fails on any database.
+section() {
+    s_file=$1 s_study=$2 s_tmp="$OUT/sql/study_$2"
+    # HTML comments (<!-- ... -->, on lines of their own) are for the reader of the file
+    awk 'c == 0 && /^[ \t]*<!--/ { c = 1 }
+         c == 1 { if (/-->/) c = 0; next }
+         { print }' "$s_file" > "$s_tmp.text"
+    s_heading=$(grep -m 1 '[^[:space:]]' "$s_tmp.text" || true)
+    case $s_heading in
+        '## '?*) ;;
+        *) die "$s_file: the first line after the comments must be the section's '## ' heading" ;;
+    esac
+    awk 'h { print; next } /[^[:space:]]/ { h = 1 }' "$s_tmp.text" > "$s_tmp.body"
+    # the check: @foreach ... @end pairs, and every directive with each @COLUMN@ as 0
+    sed 's/@[A-Za-z0-9_][A-Za-z0-9_]*@/0/g' "$s_tmp.body" > "$s_tmp.check"
+    s_query=
+    while IFS= read -r s_line || [ -n "$s_line" ]; do
+        case $s_line in
+        '@foreach' | '@foreach '*)
+            [ -z "$s_query" ] || die "$s_file: '$s_line': @foreach inside @foreach"
+            set -f
+            # shellcheck disable=SC2086
+            set -- ${s_line#@foreach}
+            set +f
+            [ $# -eq 1 ] || die "$s_file: '$s_line': it is '@foreach QUERY'"
+            owned "$s_file" "$s_study" "$1"
+            [ -f "$TABLES/$1.sql" ] || die "$s_file: no query $TABLES/$1.sql"
+            s_query=$1 ;;
+        '@end')
+            [ -n "$s_query" ] || die "$s_file: @end without @foreach"
+            s_query= ;;
+        @*)
+            parse "$s_file" "$s_study" "$s_line" ;;
+        esac
+    done < "$s_tmp.check"
+    [ -z "$s_query" ] || die "$s_file: @foreach $s_query without @end"
+
+    say "$s_heading"
+    no_study "$s_study" && return 0
+    # the @foreach blocks, unrolled
+    : > "$s_tmp.flat"
+    while IFS= read -r s_line || [ -n "$s_line" ]; do
+        case $s_line in
+        '@foreach' | '@foreach '*)
+            s_query=$(echo "${s_line#@foreach}" | tr -d ' \t')
+            : > "$s_tmp.block" ;;
+        '@end')
+            foreach "$s_file" "$s_study" "$s_query" "$s_tmp.block" >> "$s_tmp.flat"
+            s_query= ;;
+        *)
+            if [ -n "$s_query" ]; then
+                printf '%s\n' "$s_line" >> "$s_tmp.block"
+            else
+                printf '%s\n' "$s_line" >> "$s_tmp.flat"
+            fi ;;
+        esac
+    done < "$s_tmp.body"
+    # text and directives
+    s_par=0
+    while IFS= read -r s_line || [ -n "$s_line" ]; do
+        case $s_line in
+        @*)
+            [ "$s_par" -eq 0 ] || printf '\n' >> "$MD"
+            s_par=0
+            directive "$s_file" "$s_study" "$s_line" ;;
+        *[![:space:]]*)
+            printf '%s\n' "$s_line" >> "$MD"
+            s_par=1 ;;
+        *)
+            [ "$s_par" -eq 0 ] || printf '\n' >> "$MD"
+            s_par=0 ;;
+        esac
+    done < "$s_tmp.flat"
+    [ "$s_par" -eq 0 ] || printf '\n' >> "$MD"
 }
 
 # ---- title ----------------------------------------------------------------------
@@ -150,93 +363,20 @@ table "$TABLES/sessions.sql" sessions \
     "The \`gpulab run\` sessions whose runs are reported: config, tool version, git revision, host, date." \
     "No sessions with runs in this database."
 
-# ---- S1 -------------------------------------------------------------------------
-say "## S1 — Matrix multiplication: CPU OpenMP vs GPU global vs GPU shared memory (seed 000)"
-if ! no_study matmul configs/matmul.conf; then
-    say "C = A·B, square N×N floats. P = 2N³/T. GPU blocks BS×BS (K = 1), one output per thread."
-    table "$TABLES/s1_times.sql" s1_times \
-        "CPU vs GPU global vs GPU shared (device memory): time, P = 2N³/T, speed-up over CPU OpenMP i-k-j." \
-        "No CPU or device-memory GPU runs."
-    figure s1_gflops "P = 2N³/T against N per GPU memory kind, with the CPU baselines."
-    figure s1_speedup "Speed-up of the GPU kernels over CPU OpenMP i-k-j (best block size per N)."
-    table "$TABLES/s1_memory.sql" s1_memory \
-        "Zero-copy vs device vs managed memory: kernel time and host↔device copies (h2d / d2h)." \
-        "No GPU runs to compare memory kinds."
-    table "$TABLES/s1_profile.sql" s1_profile \
-        "Profiler table per variant at the profiled N: duration, GFLOP/s, FLOP per DRAM byte, throughput, hit rates, DRAM bytes." \
-        "No GPU runs at the profiled N."
-    table "$TABLES/s1_profile_memory.sql" s1_profile_memory \
-        "Profiler table, memory access: global load/store bytes, shared wavefronts, bank conflicts, instructions." \
-        "No GPU runs at the profiled N."
-    table "$TABLES/s1_occupancy.sql" s1_occupancy \
-        "Launch shape, registers, shared memory, theoretical and achieved occupancy, limiting resource." \
-        "No GPU runs at the profiled N."
-fi
-
-# ---- S2 -------------------------------------------------------------------------
-say "## S2 — Radius-R box sum (stencil), K outputs per thread (seed 002)"
-if ! no_study stencil configs/stencil.conf; then
-    say "OUT[N−2R][N−2R], each the sum of the (2R+1)² inputs around it; FLOP = (N−2R)²·(2R+1)². Blocks BS×BS, K consecutive outputs per thread along the row."
-    figure s2_vs_n "GFLOP/s against N per radius R (GPU at the best BS and K per point)."
-    figure s2_vs_k "GFLOP/s against K at the largest N, per radius R and block side."
-    figure s2_vs_r "GFLOP/s against R at the largest N (GPU at the best BS per point)."
-    figure s2_vs_bs "GFLOP/s against the block side BS at the largest N, per radius R and K."
-    q -f "$TABLES/_s2_pairs.sql" --csv > "$OUT/sql/_s2_pairs.csv" || die "query _s2_pairs.sql failed"
-    PAIRS=$(awk -F, 'NR > 1 { print $1 "," $2 }' "$OUT/sql/_s2_pairs.csv")
-    for pair in $PAIRS; do
-        n=${pair%,*} r=${pair#*,}
-        param_table "$TABLES/s2_nr.sql" "s2_n${n}_r${r}" \
-            "N = $n, R = $r: time, GFLOP/s, speed-up over the sequential row and FLOP/B by (BS, K)." \
-            "No verified runs for N = $n, R = $r." "N=$n" "R=$r"
-    done
-fi
-
-# ---- S3 -------------------------------------------------------------------------
-say "## S3 — Thread-block shape and grid geometry, global vs shared memory (seed 003)"
-if ! no_study geometry configs/geometry.conf; then
-    say "Square matmul. Block M×M (one output per thread) or M×2M (two outputs per thread); grid 2-D (one launch), 1-D (one launch per block-row) or single block (one launch per tile)."
-    figure s3_time "Kernel time against N for each geometry and block shape, global and shared memory."
-    figure s3_speedup_memory "Speed-up of shared over global memory against N."
-    figure s3_speedup_grid "Speed-up of the 2-D grid over the 1-D and single-block geometries against N."
-    figure s3_speedup_block "Speed-up of the M×2M block over the M×M block against N."
-    figure s3_blocksize "Block-size sweep of the single-block geometry (blocks M×2M) against N."
-    param_table "$TABLES/s3_time.sql" s3_time_global \
-        "Global memory: kernel time (ms) against N per geometry and block shape." \
-        "No verified global-memory runs." "VARIANT=global"
-    param_table "$TABLES/s3_time.sql" s3_time_shared \
-        "Shared memory: kernel time (ms) against N per geometry and block shape." \
-        "No verified shared-memory runs." "VARIANT=shared"
-    table "$TABLES/s3_blocksizes.sql" s3_blocksizes \
-        "Single-block geometry, block size sweep M×2M: kernel time (ms)." \
-        "No block-size sweep in this database."
-    table "$TABLES/s3_cpu.sql" s3_cpu "The CPU table: OpenMP i-k-j against the fastest GPU variant." \
-        "No CPU runs for this study."
-fi
-
-# ---- S4 -------------------------------------------------------------------------
-say "## S4 — Vector add: effective against theoretical bandwidth, launch guidance (seed 001)"
-if ! no_study vecadd configs/vecadd.conf; then
-    say "c = a + b, floats; effective bandwidth BE = 12N bytes / T; theoretical B = memory clock × bus width / 8 × 2."
-    figure s4_bandwidth "Effective bandwidth against N with the GPU's theoretical and measured copy bandwidth."
-    figure s4_blocksize "Effective bandwidth against threads per block (one element per thread)."
-    table "$TABLES/s4_bandwidth.sql" s4_bandwidth \
-        "Effective vs theoretical bandwidth per N (best launch of each variant)." "No verified runs."
-    table "$TABLES/s4_blocksize.sql" s4_blocksize \
-        "One element per thread by block size at the smallest and largest N, with the launch-guidance flags." \
-        "No verified GPU runs of the one-element-per-thread kernel."
-    table "$TABLES/s4_gridstride.sql" s4_gridstride \
-        "Grid-stride kernel at its largest N by block size and grid size G." \
-        "No verified grid-stride runs."
-fi
-
-# ---- S5 -------------------------------------------------------------------------
-say "## S5 — Non-square tiled matrix multiplication (seed 004)"
-if ! no_study tiled configs/tiled.conf; then
-    say "C[M][N] = A[M][P]·B[P][N]; sizes mostly not multiples of the tile, so the kernels bounds-check. GFLOP/s = 2MNP / T."
-    figure s5_gflops "GFLOP/s per size: naive and tiled kernels by block size, cuBLAS, CPU."
-    table "$TABLES/s5_rect.sql" s5_rect \
-        "Non-square naive vs tiled, cuBLAS and CPU references." "No verified runs."
-fi
+# ---- the studies, in the order of their section files ----------------------------
+for f in $(printf '%s\n' "$STUDIES_DIR"/*.md | LC_ALL=C sort); do
+    [ -f "$f" ] || continue
+    base=$(basename "$f" .md)
+    case $base in
+        [0-9]*_[A-Za-z0-9]*) ;;
+        *) die "$f: a study's section is named $STUDIES_DIR/NN_<study>.md" ;;
+    esac
+    study=${base#*_}
+    case $study in *[!A-Za-z0-9_.-]*) die "$f: '$study' is not a plain study name" ;; esac
+    case " $SECTIONS " in *" $study "*) die "$f: a second section for study $study" ;; esac
+    SECTIONS="$SECTIONS $study"
+    section "$f" "$study"
+done
 
 # ---- smoke ----------------------------------------------------------------------
 say "## Smoke sweep"
@@ -259,6 +399,13 @@ fi
 # ---- notes ----------------------------------------------------------------------
 say "## Notes"
 table "$TABLES/notes_summary.sql" notes_summary "Runs in the database by outcome." "The database holds no runs."
+# runs of a study that has no section (smoke has its own)
+for s in $(printf '%s\n' "$STUDIES" | awk -F, 'NR > 1 && $1 != "" && $1 != "smoke" { print $1 }'); do
+    case " $SECTIONS " in
+        *" $s "*) ;;
+        *) say "Study \`$s\` has $(study_runs "$s") newest runs in the database but no section in this report (no $STUDIES_DIR/NN_$s.md)." ;;
+    esac
+done
 say "### Runs without a performance number"
 table "$TABLES/notes_status.sql" notes_status \
     "Wrong, failed and skipped runs, and why." "Every reported run was verified: none wrong, failed or skipped."
@@ -283,6 +430,15 @@ say "### Hardware counters"
 table "$TABLES/notes_metrics.sql" notes_metrics \
     "Verified GPU runs without hardware counters, and why (their metric cells are empty, never 0)." \
     "$none_metrics"
+
+# configs whose study has no section: said here, since their runs would go unreported
+printf '%s\n' "$CONF_STUDIES" | while read -r s c; do
+    [ -n "$s" ] || continue
+    case " smoke $SECTIONS " in
+        *" $s "*) ;;
+        *) echo "report/build.sh: warning: $c (study $s) has no section $STUDIES_DIR/NN_$s.md" >&2 ;;
+    esac
+done
 
 mv "$MD" "$OUT/report.md"
 echo "report/build.sh: $OUT/report.md ($NTAB tables, $NFIG figures)"

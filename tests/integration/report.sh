@@ -5,13 +5,19 @@
 # (Markdown and LaTeX) has the number of rows an independent count of the database
 # says it should, that a second `make report` redraws nothing, that a change in the
 # database redraws the figures, that DB= naming another database redoes the report,
-# and that the database reported on is never written.
+# and that the database reported on is never written. Then that studies are data:
+# every figure and table file is shown by some section, and a throw-away study added
+# to a temporary copy of the tree as new files only (its config, section text, table
+# SQL, figure script and SQL) gets its section, in its place, with its table and
+# figure, from `make report` without an edit to any shared file; a section that
+# names another study's table stops the build.
 # Databases: the committed H100 fixture tests/data/h100_smoke.db when present (a
 # copy: `gpulab query` writes to the file it opens), otherwise the smoke sweep run
 # here (CPU rows only on a machine without a GPU: the no-GPU path); then tiny
 # CPU-only sweeps of every study, so that the S1..S5 tables meet real rows.
 # Must not write into the repository (everything goes under a temporary folder) and
 # must not need sqlite3 (only ./build/gpulab query).
+# The study file convention itself is in README.md, "Report".
 G=./build/gpulab
 MAKE=${MAKE:-make}
 T=$(mktemp -d)
@@ -78,50 +84,50 @@ check_tables() {
         "SELECT count(DISTINCT device_id) FROM results WHERE device_kind = 'cpu' AND $L"
     expect "$db" "$out" sessions "SELECT count(DISTINCT session_id) FROM results WHERE $L"
     # S1
-    expect "$db" "$out" s1_times "SELECT count(*) FROM results WHERE study = 'matmul' AND $OK
+    expect "$db" "$out" matmul_times "SELECT count(*) FROM results WHERE study = 'matmul' AND $OK
         AND (device_kind = 'cpu' OR (mem = 'device' AND variant IN ('global', 'shared') AND k = 1))"
-    expect "$db" "$out" s1_memory "SELECT count(*) FROM (SELECT DISTINCT device_id, n, variant, bs
+    expect "$db" "$out" matmul_memory "SELECT count(*) FROM (SELECT DISTINCT device_id, n, variant, bs
         FROM results WHERE study = 'matmul' AND device_kind = 'gpu' AND $OK
         AND variant IN ('global', 'shared') AND k = 1)"
-    for t in s1_profile s1_profile_memory s1_occupancy; do
+    for t in matmul_profile matmul_profile_memory matmul_occupancy; do
         expect "$db" "$out" $t "SELECT count(*) FROM results WHERE study = 'matmul'
             AND device_kind = 'gpu' AND variant IN ('global', 'shared') AND $OK AND n = $PROFILED_N"
     done
     # S2: one table per (N, R), one row per verified run
     pairs=$(q "$db" "SELECT DISTINCT n || '_' || r FROM results WHERE study = 'stencil' AND $OK")
-    got=$(ls "$out"/tables/s2_n*_r*.md 2>/dev/null | wc -l)
+    got=$(ls "$out"/tables/stencil_n*_r*.md 2>/dev/null | wc -l)
     want=$(echo "$pairs" | grep -c . || true)
     check '[ "$got" -eq "$want" ]' "$got S2 tables for $want (N, R) pairs"
     for pr in $pairs; do
         n=${pr%_*} r=${pr#*_}
-        expect "$db" "$out" "s2_n${n}_r${r}" \
+        expect "$db" "$out" "stencil_n${n}_r${r}" \
             "SELECT count(*) FROM results WHERE study = 'stencil' AND n = $n AND r = $r AND $OK"
     done
     # S3
     for v in global shared; do
-        expect "$db" "$out" s3_time_$v "SELECT count(DISTINCT device_id || '/' || n) FROM results
+        expect "$db" "$out" geometry_time_$v "SELECT count(DISTINCT device_id || '/' || n) FROM results
             WHERE study = 'geometry' AND device_kind = 'gpu' AND variant = '$v' AND k IN (1, 2)
             AND bs = $MAIN_BS AND $OK"
     done
-    expect "$db" "$out" s3_blocksizes "SELECT count(DISTINCT device_id || '/' || variant || '/' || n)
+    expect "$db" "$out" geometry_blocksizes "SELECT count(DISTINCT device_id || '/' || variant || '/' || n)
         FROM results WHERE study = 'geometry' AND device_kind = 'gpu' AND grid = 'block' AND k = 2
         AND $OK AND n IN (SELECT n FROM results WHERE study = 'geometry' AND device_kind = 'gpu'
                           AND grid = 'block' AND k = 2 AND $OK AND bs <> $MAIN_BS)"
-    expect "$db" "$out" s3_cpu \
+    expect "$db" "$out" geometry_cpu \
         "SELECT count(*) FROM results WHERE study = 'geometry' AND device_kind = 'cpu' AND $OK"
     # S4
-    expect "$db" "$out" s4_bandwidth "SELECT count(DISTINCT device_id || '/' || variant || '/' || n)
+    expect "$db" "$out" vecadd_bandwidth "SELECT count(DISTINCT device_id || '/' || variant || '/' || n)
         FROM results WHERE study = 'vecadd' AND $OK"
-    expect "$db" "$out" s4_blocksize "SELECT count(*) FROM results r WHERE study = 'vecadd'
+    expect "$db" "$out" vecadd_blocksize "SELECT count(*) FROM results r WHERE study = 'vecadd'
         AND variant = 'global' AND device_kind = 'gpu' AND $OK AND (n = (SELECT min(n) FROM results
         WHERE study = 'vecadd' AND variant = 'global' AND device_kind = 'gpu' AND $OK)
         OR n = (SELECT max(n) FROM results WHERE study = 'vecadd' AND variant = 'global'
         AND device_kind = 'gpu' AND $OK))"
-    expect "$db" "$out" s4_gridstride "SELECT count(*) FROM results WHERE study = 'vecadd'
+    expect "$db" "$out" vecadd_gridstride "SELECT count(*) FROM results WHERE study = 'vecadd'
         AND variant = 'gridstride' AND device_kind = 'gpu' AND $OK AND n = (SELECT max(n)
         FROM results WHERE study = 'vecadd' AND variant = 'gridstride' AND device_kind = 'gpu' AND $OK)"
     # S5, smoke, roofline
-    expect "$db" "$out" s5_rect "SELECT count(*) FROM results WHERE study = 'tiled' AND $OK"
+    expect "$db" "$out" tiled_rect "SELECT count(*) FROM results WHERE study = 'tiled' AND $OK"
     expect "$db" "$out" smoke "SELECT count(*) FROM results WHERE study = 'smoke' AND $L"
     expect "$db" "$out" roofline_ceilings \
         "SELECT count(DISTINCT device_id) FROM results WHERE device_kind = 'gpu' AND $OK"
@@ -271,12 +277,128 @@ rc=$?
 check '[ $rc -eq 0 ] && grep -q "from \`$T/b.db\`" "$T/out_a/report.md"' "switching DB= did not rebuild the report"
 check_report "$T/b.db" "$T/out_a"
 # the CPU rows show up where they belong, with the numbers the database holds
-check '[ "$(rows_md "$T/out_b/tables/s1_times.md")" -eq 4 ]' "S1 table does not have the 4 CPU rows"
-check '[ "$(ls "$T"/out_b/tables/s2_n*_r*.md | wc -l)" -eq 4 ]' "not 4 S2 tables for N x R = 2 x 2"
+check '[ "$(rows_md "$T/out_b/tables/matmul_times.md")" -eq 4 ]' "S1 table does not have the 4 CPU rows"
+check '[ "$(ls "$T"/out_b/tables/stencil_n*_r*.md | wc -l)" -eq 4 ]' "not 4 S2 tables for N x R = 2 x 2"
 med=$(q "$T/b.db" "SELECT printf('%.4g', median_ms) FROM results WHERE study = 'stencil'
                    AND variant = 'seq' AND n = 60 AND r = 4 AND is_latest = 1")
-check 'grep -q "| CPU seq .*| \*\*$med ±\|| CPU seq .*| $med ±" "$T/out_b/tables/s2_n60_r4.md"' \
+check 'grep -q "| CPU seq .*| \*\*$med ±\|| CPU seq .*| $med ±" "$T/out_b/tables/stencil_n60_r4.md"' \
     "S2 N=60 R=4 table does not show the sequential median $med"
+
+# ---- 3. studies are data ------------------------------------------------------------
+# every figure script and every table SQL is used: by a study's section or by build.sh
+for gp in plots/*.gp; do
+    f=$(basename "$gp" .gp)
+    [ "$f" = style ] && continue
+    check 'grep -q "^@figure $f |" report/studies/*.md || grep -q "figure $f " report/build.sh' \
+        "plots/$f.gp is shown by no section"
+done
+for sql in report/tables/*.sql; do
+    t=$(basename "$sql" .sql)
+    check 'grep -q "^@\(table\|foreach\) $t\( \|$\)" report/studies/*.md ||
+           grep -q "$t\.sql" report/build.sh report/report.mk' "report/tables/$t.sql is used by no section"
+done
+
+# a throw-away study in a copy of what `make report` reads; only new files, named for it
+W="$T/tree"
+mkdir -p "$W/report" "$W/tests" "$W/build"
+cp -R Makefile plots configs "$W/"
+for x in report/*; do [ "$x" = report/out ] || cp -R "$x" "$W/report/"; done
+cp tests/deps.sh "$W/tests/"
+cp "$G" "$W/build/gpulab"
+# no `study =`: the study is the config's base name
+cat > "$W/configs/probe.conf" <<'EOF'
+# configs/probe.conf - a throw-away study of tests/integration/report.sh
+warmup = 1
+samples_min = 3
+samples_max = 10
+time_cap = 0.1s
+
+[cpu]
+family = vecadd
+variants = omp
+N = 1000, 2000, 3000
+EOF
+cat > "$W/report/studies/60_probe.md" <<'EOF'
+<!-- report/studies/60_probe.md - the throw-away study's section -->
+## S9 — Probe study
+
+Text of the probe section,
+on two lines.
+
+@table probe_rows | Probe rows, one per verified run. | No probe rows.
+@figure probe_time | Probe time against N.
+EOF
+cat > "$W/report/tables/probe_rows.sql" <<'EOF'
+-- report/tables/probe_rows.sql - the throw-away study's table
+SELECT variant AS "variant", n AS "N", printf('%.4g', median_ms) AS "time (ms)"
+FROM results WHERE study = 'probe' AND is_latest = 1 AND status = 'ok' ORDER BY n;
+EOF
+cat > "$W/plots/probe_time.sql" <<'EOF'
+-- plots/probe_time.sql - the throw-away study's figure data
+SELECT 'all' AS panel, 'CPU ' || variant AS series, n AS x, median_ms AS y
+FROM results WHERE study = 'probe' AND is_latest = 1 AND status = 'ok' ORDER BY series, x;
+EOF
+cat > "$W/plots/probe_time.gp" <<'EOF'
+# plots/probe_time.gp - the throw-away study's figure
+load 'plots/style.gp'
+eval count_rows
+if (NROWS == 0) { eval term(1, 1); eval no_data_page('probe: no runs'); exit }
+eval term(1, 1)
+set output outfile
+set xlabel 'N'
+set ylabel 'time (ms)'
+plot datafile using (column('x')):(column('y')) lt lt_of(1) title 'CPU omp'
+unset output
+EOF
+$G run "$W/configs/probe.conf" --db "$T/c.db" >"$T/run_c.log" 2>&1
+rc=$?
+check '[ $rc -eq 0 ]' "the probe study's sweep exited $rc"
+# -o build/gpulab: the copy has the binary but not its sources
+(cd "$W" && $MAKE -s -o build/gpulab report DB="$T/c.db" REPORT_OUT="$T/out_c") >"$T/make_c.log" 2>&1
+rc=$?
+check '[ $rc -eq 0 ]' "make report with the probe study exited $rc"
+[ $rc -eq 0 ] || tail -n 30 "$T/make_c.log"
+R="$T/out_c/report.md"
+check_report "$T/c.db" "$T/out_c"
+line_of() { grep -n "^$1" "$R" | head -n 1 | cut -d: -f1; }
+s5=$(line_of '## S5 — ') s9=$(line_of '## S9 — Probe study') smoke=$(line_of '## Smoke sweep')
+check '[ -n "$s9" ] && [ "$s5" -lt "$s9" ] && [ "$s9" -lt "$smoke" ]' \
+    "the probe's section (60_probe.md) is not between S5 and the smoke sweep"
+check 'grep -q "^Text of the probe section,$" "$R" && grep -q "^on two lines.$" "$R"' \
+    "the probe's text is not in the report"
+check 'grep -q "^\*\*Table [0-9]*\.\*\* Probe rows, one per verified run\.$" "$R"' \
+    "the probe's table caption is not in the report"
+check '[ "$(rows_md "$T/out_c/tables/probe_rows.md")" -eq 3 ]' "the probe's table does not have its 3 rows"
+check '[ "$(rows_tex "$T/out_c/tables/probe_rows.tex")" -eq 3 ]' "the probe's LaTeX table does not have its 3 rows"
+check 'grep -q "^!\[Figure [0-9]*\. Probe time against N\.\](figures/probe_time.svg)$" "$R"' \
+    "the probe's figure is not in the report"
+check '[ -s "$T/out_c/figures/probe_time.png" ] && grep -q "<path" "$T/out_c/figures/probe_time.svg"' \
+    "the probe's figure was not drawn"
+check '! grep -q "warning" "$T/make_c.log"' "make report warned about the probe study"
+# removing its files removes its section
+mv "$W/report/studies/60_probe.md" "$T/60_probe.md"
+(cd "$W" && $MAKE -s -o build/gpulab report DB="$T/c.db" REPORT_OUT="$T/out_c") >"$T/make_c2.log" 2>&1
+rc=$?
+check '[ $rc -eq 0 ] && ! grep -q "^## S9" "$R" && grep -q "^Study \`probe\` has 3 newest runs" "$R"' \
+    "removing the probe's section left it in the report"
+mv "$T/60_probe.md" "$W/report/studies/60_probe.md"
+# without its runs, its no-data line names its config
+(cd "$W" && $MAKE -s -o build/gpulab report DB="$T/a.db" REPORT_OUT="$T/out_d") >"$T/make_d.log" 2>&1
+rc=$?
+check '[ $rc -eq 0 ] && grep -q "^No data for this study .*CONFIG=configs/probe.conf" "$T/out_d/report.md"' \
+    "without probe runs, the probe section does not name configs/probe.conf"
+# in the tree as it is (no probe section), the notes name the probe's runs
+$MAKE -s report DB="$T/c.db" REPORT_OUT="$T/out_f" >"$T/make_f.log" 2>&1
+rc=$?
+check '[ $rc -eq 0 ] && grep -q "^Study \`probe\` has 3 newest runs in the database but no section" "$T/out_f/report.md"' \
+    "runs of a study without a section are not named in the notes"
+# a section that names another study's table stops the build, whatever the data
+printf '## S10 — Bad\n\n@table matmul_times | a | b\n' > "$W/report/studies/61_bad.md"
+# (a fresh REPORT_OUT: a report.md written in the same clock tick would pass for new)
+(cd "$W" && $MAKE -s -o build/gpulab report DB="$T/a.db" REPORT_OUT="$T/out_e") >"$T/make_e.log" 2>&1
+rc=$?
+check '[ $rc -ne 0 ] && grep -q "61_bad.md: .matmul_times. is not named bad_" "$T/make_e.log"' \
+    "a section naming another study's table did not stop the build"
 
 echo "report: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

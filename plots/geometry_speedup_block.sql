@@ -1,0 +1,24 @@
+-- plots/geometry_speedup_block.sql - S3 (study geometry): speed-up of the M x 2M block
+-- (two outputs per thread, K = 2) over the M x M block (K = 1), T_MxM / T_Mx2M,
+-- against N, a line per memory kind and grid geometry; M = the study's main BS.
+-- Long form: panel ('all'), series, x = N, y = speed-up. Newest verified runs only.
+WITH m AS (
+    SELECT bs FROM results
+    WHERE study = 'geometry' AND device_kind = 'gpu' AND is_latest = 1 AND status = 'ok'
+    GROUP BY bs ORDER BY count(*) DESC, bs DESC LIMIT 1
+),
+t AS (
+    SELECT r.device_id, r.variant, r.grid, r.k, r.n, r.median_ms
+    FROM results r JOIN m ON m.bs = r.bs
+    WHERE r.study = 'geometry' AND r.family = 'matmul' AND r.device_kind = 'gpu'
+      AND r.is_latest = 1 AND r.status = 'ok'
+)
+SELECT 'all' AS panel,
+       a.variant || ' / ' || CASE a.grid WHEN '2d' THEN '2-D grid' WHEN '1d' THEN '1-D grid'
+                                         ELSE 'single block' END AS series,
+       a.n AS x, a.median_ms / b.median_ms AS y
+FROM t a JOIN t b ON b.device_id = a.device_id AND b.variant = a.variant AND b.grid = a.grid
+                 AND b.n = a.n AND b.k = 2
+WHERE a.k = 1
+ORDER BY CASE a.variant WHEN 'global' THEN 1 ELSE 2 END,
+         CASE a.grid WHEN '2d' THEN 1 WHEN '1d' THEN 2 ELSE 3 END, a.n;

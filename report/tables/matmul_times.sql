@@ -1,0 +1,34 @@
+-- report/tables/matmul_times.sql - S1 (study matmul): CPU against GPU global against GPU
+-- shared memory (device memory, blocks BS x BS) for each N: median time with its
+-- spread (sample standard deviation as % of the mean), P = 2N^3/T, and the speed-up
+-- over the CPU OpenMP i-k-j row at the same N. The fastest row of each N is bold.
+-- Newest verified runs only. Numbers: 4 significant digits (whole numbers from 1000).
+WITH t AS (
+    SELECT * FROM results
+    WHERE study = 'matmul' AND family = 'matmul' AND is_latest = 1 AND status = 'ok'
+      AND (device_kind = 'cpu'
+           OR (variant IN ('global', 'shared') AND mem = 'device' AND coalesce(k, 1) = 1))
+),
+cpu AS (SELECT n, min(median_ms) AS ms FROM t WHERE variant = 'omp_ikj' GROUP BY n),
+x AS (
+    SELECT t.*, cpu.ms AS cpu_ms,
+           rank() OVER (PARTITION BY t.n ORDER BY t.median_ms) AS rk,
+           CASE WHEN t.median_ms >= 1000 THEN printf('%.0f', t.median_ms)
+                ELSE printf('%.4g', t.median_ms) END
+           || CASE WHEN t.stddev_ms IS NOT NULL AND t.mean_ms > 0
+                   THEN printf(' ± %.1f %%', 100.0 * t.stddev_ms / t.mean_ms) ELSE '' END AS ms_txt,
+           CASE WHEN t.gflops >= 1000 THEN printf('%.0f', t.gflops)
+                WHEN t.gflops IS NOT NULL THEN printf('%.4g', t.gflops) END AS gf_txt
+    FROM t LEFT JOIN cpu ON cpu.n = t.n
+)
+SELECT n AS "N",
+       upper(device_kind) || ' ' || variant AS "variant",
+       coalesce(bs, '') AS "BS",
+       CASE WHEN rk = 1 THEN '**' || ms_txt || '**' ELSE ms_txt END AS "time (ms, median ± sd)",
+       CASE WHEN rk = 1 THEN '**' || gf_txt || '**' ELSE gf_txt END AS "P = 2N³/T (GFLOP/s)",
+       CASE WHEN cpu_ms IS NOT NULL THEN printf(CASE WHEN cpu_ms / median_ms >= 100 THEN '%.0f×' ELSE '%.3g×' END, cpu_ms / median_ms) END
+           AS "speed-up vs CPU omp_ikj"
+FROM x
+ORDER BY n, CASE device_kind WHEN 'cpu' THEN 0 ELSE 1 END,
+         CASE variant WHEN 'seq_ijk' THEN 1 WHEN 'omp_ijk' THEN 2 WHEN 'omp_ikj' THEN 3
+                      WHEN 'global' THEN 4 ELSE 5 END, bs;
