@@ -1,4 +1,4 @@
--- db/schema.sql - the gpulab results database, current version (2; the store sets
+-- db/schema.sql - the gpulab results database, current version (3; the store sets
 -- PRAGMA user_version, db/migrations/ bring older files here). Compiled into the
 -- binary by db/embed.sh and run by src/store_open.c on a new file, inside one
 -- transaction, once src/store_sql.c has expanded its @params: ...@ list from the C
@@ -22,8 +22,11 @@
 --          the session was killed).
 -- run      one row per executed (or check-rejected) job. The key is study + device
 --          (by model) + family + variant + every parameter (a column per row of
---          gl_param_table, NULL when the variant does not read it). status: ok | wrong |
---          skipped | failed, with reason for the last three. Then the timing policy
+--          gl_param_table, NULL when the variant does not read it) + the named
+--          parameters of a user's kernel (uparams, "BLOCK_ROWS=8 TILE=16" as
+--          gl_params_user_format writes them) + the kernel's hash (code_hash); both
+--          NULL for built-in variants. status: ok | wrong | skipped | failed,
+--          with reason for the last three. Then the timing policy
 --          that was applied (warmup, min_samples, max_samples, max_noise, max_seconds),
 --          the summary of the samples (count in `samples`; median, mean, min, max,
 --          sample stddev in ms; rel_se = stddev / sqrt(n) / mean), host<->device copy
@@ -36,6 +39,8 @@
 --          resource allows, the launch-guidance bits (GL_GUIDE_*: 1 few blocks,
 --          2 block not a warp multiple, 4 small block, 8 outside 128..256 threads).
 --          passes: profiler passes (NULL = not profiled; metrics_reason says why).
+-- run_param the named parameters of a run again, one row each (name, integer
+--          value), written with the run: the params and results_<study> views read them.
 -- sample   every timed sample of a run, in the order taken (idx from 0).
 -- metric   hardware counters, long form: one row per (run, metric) under its Nsight
 --          Compute name (or gpulab__* for gpulab's own), value and unit. A metric
@@ -115,6 +120,9 @@ CREATE TABLE run (
     -- or TEXT; NULL = not read by the variant. The list is expanded by the store
     -- (src/store_sql.c); a parameter added later also needs a migration adding it.
     @params: $column $type@,
+    -- a user's kernel (NULL for built-in variants): named parameters, kernel hash
+    uparams            TEXT,
+    code_hash          TEXT,
     -- outcome
     status             TEXT NOT NULL CHECK (status IN ('ok', 'wrong', 'skipped', 'failed')),
     reason             TEXT,
@@ -164,10 +172,18 @@ CREATE TABLE run (
     created_at         TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
 ) STRICT;
 
--- The run_key index (the resume key: device, family, variant, study and every
--- parameter, then status) is not here: the store makes it from gl_param_table and
--- remakes it when that table changes (src/store_sql.c, src/store_open.c).
+-- The run_key index (the resume key: device, family, variant, study, every
+-- parameter, uparams and code_hash, then status) is not here: the store makes it
+-- from gl_param_table and remakes it when that table changes (src/store_sql.c,
+-- src/store_open.c).
 CREATE INDEX run_session ON run (session_id);
+
+CREATE TABLE run_param (
+    run_id INTEGER NOT NULL REFERENCES run (id) ON DELETE CASCADE,
+    name   TEXT NOT NULL,
+    value  INTEGER NOT NULL,
+    PRIMARY KEY (run_id, name)
+) STRICT, WITHOUT ROWID;
 
 CREATE TABLE sample (
     run_id INTEGER NOT NULL REFERENCES run (id) ON DELETE CASCADE,

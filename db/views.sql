@@ -1,11 +1,15 @@
 -- db/views.sql - the documented query surface of the results database: `results`
--- (one row per run, metrics as columns), `metrics` (the long form with run context)
--- and `devices`. src/store_open.c drops and recreates these views on every open that
+-- (one row per run, metrics as columns), `metrics` (the long form with run context),
+-- `params` (the named parameters of users' kernels, long form) and `devices`. src/store_open.c drops and recreates these views on every open that
 -- can write, inside the open's transaction, so editing this file (and rebuilding) is
 -- all it takes to change them. Must only define views: no tables, no data; and must
 -- not spell out a parameter or a metric name: the @params: ...@ and @metrics ...@
 -- lists are expanded from gl_param_table (src/core/params.c) and gl_metric_table
 -- (src/core/metric_sets.c) by src/store_sql.c, which says how they are written.
+-- The results_<study> views (`results` plus a column per named parameter of that
+-- study) depend on the data, not on a table: src/store_sql.c writes them and
+-- src/store_open.c makes them after this file, on the same opens and at the end
+-- of a session.
 --
 -- results columns (NULL = not measured / does not apply, never 0):
 --   run_id, session_id, study, section, family, variant   what ran, from which session
@@ -38,13 +42,20 @@
 --   dram_gbs                 (dram_read_bytes + dram_write_total_bytes) / gpu_time_ns
 --   is_latest                1 for the newest run (highest run_id) of its study + device
 --                            model (kind, name, cores, SMs, compute capability) + family +
---                            variant + parameters, whatever its status; else 0
+--                            variant + parameters + named parameters (uparams), whatever
+--                            its status and its kernel's code_hash (an edited kernel's
+--                            new run is the latest); else 0
 --   created_at               when the run was stored (ISO-8601 UTC)
+--   uparams                  a user kernel's named parameters, "BLOCK_ROWS=8 TILE=16"
+--                            (NULL: none, built-in variants)
+--   code_hash                the user kernel's hash (source, headers, section text);
+--                            NULL for built-in variants
 
 DROP VIEW IF EXISTS results;
 DROP VIEW IF EXISTS device_model;
 DROP VIEW IF EXISTS metrics;
 DROP VIEW IF EXISTS devices;
+DROP VIEW IF EXISTS params;
 
 -- The device model of every device row: the first row of the same kind, name,
 -- cores, SM count and compute capability. Two H100s of one kind are one model;
@@ -63,7 +74,7 @@ WITH x AS (
         -- PARTITION BY groups NULLs together, which is what "same parameters" means here.
         -- The device counts by model (device_model), as in the store's "already done" lookup.
         row_number() OVER (PARTITION BY r.study, dm.model_id, r.family, r.variant,
-                                        @params: r.$column@
+                                        @params: r.$column@, r.uparams
                            ORDER BY r.id DESC) AS newest_rank
     FROM run r JOIN device d ON d.id = r.device_id JOIN device_model dm ON dm.device_id = d.id
 )
@@ -88,13 +99,18 @@ SELECT
     flops / (dram_read_bytes + dram_write_bytes + dram_write_drain_bytes) AS measured_flop_per_byte,
     (dram_read_bytes + dram_write_bytes + dram_write_drain_bytes) / gpu_time_ns AS dram_gbs,
     CASE WHEN newest_rank = 1 THEN 1 ELSE 0 END AS is_latest,
-    created_at
+    created_at, uparams, code_hash
 FROM x
 ORDER BY run_id;
 
 CREATE VIEW metrics AS
 SELECT m.run_id, r.study, r.family, r.variant, m.name, m.value, m.unit
 FROM metric m JOIN run r ON r.id = m.run_id;
+
+-- The named parameters of users' kernels, one row per run and name.
+CREATE VIEW params AS
+SELECT p.run_id, r.study, r.family, r.variant, p.name, p.value
+FROM run_param p JOIN run r ON r.id = p.run_id;
 
 CREATE VIEW devices AS
 SELECT d.id AS device_id, d.kind, d.name, d.ident,

@@ -85,6 +85,16 @@ static void print_gpu_banner(const struct gl_sweep *sw)
                 sw->counters_why);
 }
 
+/* What the sweep compiled of the users' kernels (nothing when it has none). */
+static void print_kernels(const struct gl_sweep *sw, FILE *out)
+{
+    if (sw->kernels_why[0])
+        fprintf(out, "gpulab: user kernels not compiled: %s\n", sw->kernels_why);
+    else if (sw->nkernels)
+        fprintf(out, "compiled %d kernels, %d from the cache (sm_%d)\n", sw->nkernels,
+                sw->nkernels_cached, sw->arch);
+}
+
 static int count_jobs(const struct gl_sweep *sw)
 {
     int n = 0;
@@ -216,7 +226,7 @@ static int batch_size(void)
 
 int gl_cmd_run(int npaths, char **paths, const struct gl_run_opts *o)
 {
-    char err[2048];
+    static char err[80 * 1024];   /* a compiler log fits */
     gl_store *store = NULL;
     struct gl_sweep sw;
     if (o->dry_run)
@@ -225,7 +235,8 @@ int gl_cmd_run(int npaths, char **paths, const struct gl_run_opts *o)
         fprintf(stderr, "gpulab: %s\n", err);
         return 2;
     }
-    int rc = gl_sweep_prepare(&sw, npaths, paths, o->only, o->force, store, err, sizeof err);
+    int rc = gl_sweep_prepare(&sw, npaths, paths, o->only, o->force, o->arch, store, err,
+                              sizeof err);
     if (rc != 0) {
         fprintf(stderr, "%s%s\n", rc == 2 ? "" : "gpulab: ", err);
         gl_sweep_free(&sw);
@@ -233,6 +244,7 @@ int gl_cmd_run(int npaths, char **paths, const struct gl_run_opts *o)
         return rc;
     }
     print_gpu_banner(&sw);
+    print_kernels(&sw, stderr);
 
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
@@ -366,14 +378,15 @@ static const char *state_word(enum gl_job_state st)
 
 int gl_cmd_plan(int npaths, char **paths, const struct gl_run_opts *o, int list_all)
 {
-    char err[2048];
+    static char err[80 * 1024];   /* a compiler log fits */
     gl_store *store = NULL;
     struct gl_sweep sw;
     if (gl_store_open(o->db, &store, err, sizeof err) != 0) {
         fprintf(stderr, "gpulab: %s\n", err);
         return 2;
     }
-    int rc = gl_sweep_prepare(&sw, npaths, paths, o->only, o->force, store, err, sizeof err);
+    int rc = gl_sweep_prepare(&sw, npaths, paths, o->only, o->force, o->arch, store, err,
+                              sizeof err);
     if (rc != 0) {
         fprintf(stderr, "%s%s\n", rc == 2 ? "" : "gpulab: ", err);
         gl_sweep_free(&sw);
@@ -381,6 +394,7 @@ int gl_cmd_plan(int npaths, char **paths, const struct gl_run_opts *o, int list_
         return rc;
     }
     print_gpu_banner(&sw);
+    print_kernels(&sw, stdout);
     int total[GL_JOB_STATES] = { 0 };
     for (int ci = 0; ci < sw.nconfigs; ci++) {
         const struct gl_config *c = &sw.configs[ci];
@@ -391,7 +405,7 @@ int gl_cmd_plan(int npaths, char **paths, const struct gl_run_opts *o, int list_
             printf("  [%s] family %s\n", s->name, s->family);
             for (int vi = 0; vi < s->nvariants; vi++) {
                 int cnt[GL_JOB_STATES] = { 0 }, n = 0;
-                const struct gl_variant *v = gl_variant_find(s->family, s->variants[vi]);
+                const struct gl_variant *v = gl_section_variant(s, vi);
                 for (int ji = 0; ji < e->njobs; ji++) {
                     const struct gl_job *job = &e->jobs[ji];
                     if (job->section != si || job->v != v)

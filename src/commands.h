@@ -11,6 +11,7 @@ struct gl_run_opts {
     int force;
     int dry_run;
     const char *only;
+    int arch;          /* --arch N: compute capability for user kernels without a GPU (0 = 90) */
     int argc;          /* the whole command line, stored with the session */
     char **argv;
 };

@@ -8,8 +8,11 @@
  * section: a section's own key replaces the default. A default parameter only
  * applies to sections with a variant that reads it; default where and zip lines
  * only to sections that set every parameter they name (each must apply somewhere).
+ * A section with `source =` is a kernel section: config_kernel.c reads it, with
+ * the zip, where and timing rules here.
  * Must not run anything, touch the database or know about CUDA. */
 #include "config_int.h"
+#include "nearest.h"
 
 #include <errno.h>
 #include <math.h>
@@ -24,16 +27,40 @@
 
 /* Parameters without a default: a variant that reads one needs it set. */
 
-/* What the defaults block provided, and whether each default found a use. */
-struct top_use {
-    int param[GL_NPARAMS];
-    int *where, *zip;      /* per entry of the top block */
-};
-
-static const struct entry *pick(const struct block *b, const struct block *top, const char *key)
+const struct entry *cfg_pick(const struct block *b, const struct block *top, const char *key)
 {
     const struct entry *e = cfg_find(b, key);
     return e ? e : cfg_find(top, key);
+}
+#define pick cfg_pick
+
+const struct gl_variant *gl_section_variant(const struct gl_section *s, int i)
+{
+    if (s->kernel)
+        return i >= 0 && i < s->nvariants ? &s->kvs[i].v : NULL;
+    return gl_variant_find(s->family, s->variants[i]);
+}
+
+const struct gl_values *cfg_bit_values(const struct gl_section *s, int bit, const char **name)
+{
+    if (bit < GL_NPARAMS) {
+        *name = gl_param_table[bit].name;
+        return &s->values[bit];
+    }
+    *name = s->uname[bit - GL_NPARAMS];
+    return &s->uvalues[bit - GL_NPARAMS];
+}
+
+/* Bit of a parameter's name (built-in: its id; named: GL_NPARAMS + index), or -1. */
+static int name_bit(const struct gl_section *s, const char *name)
+{
+    const struct gl_param_def *d = gl_param_by_name(name);
+    if (d)
+        return (int)d->id;
+    for (int u = 0; u < s->nuser; u++)
+        if (strcmp(s->uname[u], name) == 0)
+            return GL_NPARAMS + u;
+    return -1;
 }
 
 static int add_variant(struct ctx *x, struct gl_section *s, const char *name, int line)
@@ -121,7 +148,7 @@ static int parse_zip(struct ctx *x, struct gl_section *s, const struct entry *e,
     char buf[512];
     snprintf(buf, sizeof buf, "%s", e->val);
     unsigned m = 0;
-    int n = 0, missing = 0;
+    int n = 0, missing = 0, nbits = GL_NPARAMS + s->nuser;
     char *save = NULL;
     *mask = 0;
     for (char *p = buf; p; p = save) {
@@ -131,19 +158,25 @@ static int parse_zip(struct ctx *x, struct gl_section *s, const struct entry *e,
         char *name = cfg_trim(p);
         if (!*name)
             return cfg_err(x, e->line, "empty item in zip '%s'", e->val);
-        const struct gl_param_def *d = gl_param_by_name(name);
-        if (!d) {
-            const char *near = gl_param_nearest(name);
-            if (near)
+        int bit = name_bit(s, name);
+        if (bit < 0) {
+            struct gl_nearest near;
+            gl_nearest_init(&near, name);
+            for (int i = 0; i < GL_NPARAMS; i++)
+                gl_nearest_offer(&near, gl_param_table[i].name);
+            for (int u = 0; u < s->nuser; u++)
+                gl_nearest_offer(&near, s->uname[u]);
+            if (near.best)
                 return cfg_err(x, e->line, "zip: unknown parameter '%s' (did you mean '%s'?)", name,
-                            near);
+                            near.best);
             return cfg_err(x, e->line, "zip: unknown parameter '%s'", name);
         }
-        if (m & GL_PBIT(d->id))
+        if (m & (1u << bit))
             return cfg_err(x, e->line, "zip: parameter '%s' is named twice", name);
-        m |= GL_PBIT(d->id);
+        m |= 1u << bit;
         n++;
-        if (!s->values[d->id].set) {
+        const char *pname;
+        if (!cfg_bit_values(s, bit, &pname)->set) {
             if (!is_default)
                 return cfg_err(x, e->line, "zip: parameter '%s' is not set in section [%s]", name,
                             s->name);
@@ -156,19 +189,21 @@ static int parse_zip(struct ctx *x, struct gl_section *s, const struct entry *e,
         return 0;
     int len = -1;
     const char *first = NULL;
-    for (int i = 0; i < GL_NPARAMS; i++) {
-        if (!(m & GL_PBIT(i)))
+    for (int i = 0; i < nbits; i++) {
+        if (!(m & (1u << i)))
             continue;
+        const char *pname;
+        const struct gl_values *v = cfg_bit_values(s, i, &pname);
         for (int z = 0; z < s->nzip; z++)
-            if (s->zip[z] & GL_PBIT(i))
+            if (s->zip[z] & (1u << i))
                 return cfg_err(x, e->line, "zip: parameter '%s' is already zipped on line %d",
-                            gl_param_table[i].name, s->zip_line[z]);
+                            pname, s->zip_line[z]);
         if (len < 0) {
-            len = s->values[i].n;
-            first = gl_param_table[i].name;
-        } else if (s->values[i].n != len) {
+            len = v->n;
+            first = pname;
+        } else if (v->n != len) {
             return cfg_err(x, e->line, "zip: %s has %d values but %s has %d (zipped lists must be "
-                        "equally long)", first, len, gl_param_table[i].name, s->values[i].n);
+                        "equally long)", first, len, pname, v->n);
         }
     }
     if (s->nzip == GL_MAX_ZIP)
@@ -192,8 +227,8 @@ static int add_where(struct ctx *x, struct gl_section *s, const struct entry *e)
 }
 
 /* Timing policy and metrics text: the section's keys, else the defaults block's. */
-static int section_timing(struct ctx *x, const struct block *b, const struct block *top,
-                          struct gl_section *s)
+int cfg_section_timing(struct ctx *x, const struct block *b, const struct block *top,
+                       struct gl_section *s)
 {
     const struct entry *e;
     struct gl_timing *t = &s->timing;
@@ -295,8 +330,8 @@ static int section_params(struct ctx *x, const struct block *b, const struct blo
 }
 
 /* zip: the section's own lines, else the defaults whose parameters it sets. */
-static int section_zip(struct ctx *x, const struct block *b, const struct block *top,
-                       struct top_use *use, struct gl_section *s)
+int cfg_section_zip(struct ctx *x, const struct block *b, const struct block *top,
+                    struct top_use *use, struct gl_section *s)
 {
     int own = 0;
     unsigned m;
@@ -319,18 +354,24 @@ static int section_zip(struct ctx *x, const struct block *b, const struct block 
 }
 
 /* where: the defaults that name only parameters the section sets, then its own. */
-static int section_where(struct ctx *x, const struct block *b, const struct block *top,
-                         struct top_use *use, struct gl_section *s)
+int cfg_section_where(struct ctx *x, const struct block *b, const struct block *top,
+                      struct top_use *use, struct gl_section *s, struct gl_expr_scope *used)
 {
     unsigned set = set_mask(s);
     char msg[512];
+    struct gl_expr_scope sc;
+    memset(&sc, 0, sizeof sc);
+    sc.params = set;
+    sc.nnames = s->nuser;
+    sc.names = (const char (*)[GL_UPARAM_NAME])s->uname;
     for (int i = 0; i < top->n; i++) {
         const struct entry *e = &top->e[i];
         if (strcmp(e->key, "where") != 0)
             continue;
         if (gl_expr_check(e->val, ~0u, msg, sizeof msg) != 0)
-            return cfg_err(x, e->line, "where '%s': %s", e->val, msg);
-        if (gl_expr_check(e->val, set, msg, sizeof msg) != 0)
+            return cfg_err(x, e->line, "where '%.80s%s': %s", e->val,
+                           strlen(e->val) > 80 ? "..." : "", msg);
+        if (gl_expr_check_scope(e->val, &sc, msg, sizeof msg) != 0)
             continue;
         use->where[i] = 1;
         if (add_where(x, s, e) != 0)
@@ -340,27 +381,34 @@ static int section_where(struct ctx *x, const struct block *b, const struct bloc
         const struct entry *e = &b->e[i];
         if (strcmp(e->key, "where") != 0)
             continue;
-        if (gl_expr_check(e->val, set, msg, sizeof msg) != 0)
-            return cfg_err(x, e->line, "where '%s': %s", e->val, msg);
+        if (gl_expr_check_scope(e->val, &sc, msg, sizeof msg) != 0)
+            return cfg_err(x, e->line, "where '%.80s%s': %s", e->val,
+                           strlen(e->val) > 80 ? "..." : "", msg);
         if (add_where(x, s, e) != 0)
             return -1;
+    }
+    if (used) {
+        used->used_params |= sc.used_params;
+        used->used_names |= sc.used_names;
     }
     return 0;
 }
 
 /* The number of points of the product (each zip group counts once) is capped. */
-static int section_size(struct ctx *x, const struct gl_section *s)
+int cfg_section_size(struct ctx *x, const struct gl_section *s)
 {
     double points = 1;
-    for (int i = 0; i < GL_NPARAMS; i++) {
-        if (!s->values[i].set)
+    for (int i = 0; i < GL_NPARAMS + s->nuser; i++) {
+        const char *name;
+        const struct gl_values *v = cfg_bit_values(s, i, &name);
+        if (!v->set)
             continue;
         int lead = 1;
         for (int z = 0; z < s->nzip; z++)
-            if ((s->zip[z] & GL_PBIT(i)) && (s->zip[z] & (GL_PBIT(i) - 1)))
+            if ((s->zip[z] & (1u << i)) && (s->zip[z] & ((1u << i) - 1)))
                 lead = 0;   /* a lower-numbered parameter of its group counted it */
         if (lead)
-            points *= s->values[i].n;
+            points *= v->n;
     }
     if (points > (double)MAX_POINTS)
         return cfg_err(x, s->line, "section [%s] sweeps %.0f points, more than %ld", s->name, points,
@@ -374,15 +422,20 @@ static int build_section(struct ctx *x, const struct block *b, const struct bloc
     unsigned reads = 0;
     snprintf(s->name, sizeof s->name, "%s", b->name);
     s->line = b->line;
+    if (cfg_find(b, "source"))
+        return cfg_kernel_section(x, b, top, use, s);
     if (section_variants(x, b, top, s, &reads) != 0 ||
-        section_params(x, b, top, reads, use, s) != 0 || section_zip(x, b, top, use, s) != 0 ||
-        section_where(x, b, top, use, s) != 0 || section_timing(x, b, top, s) != 0)
+        section_params(x, b, top, reads, use, s) != 0 || cfg_section_zip(x, b, top, use, s) != 0 ||
+        cfg_section_where(x, b, top, use, s, NULL) != 0 || cfg_section_timing(x, b, top, s) != 0)
         return -1;
-    return section_size(x, s);
+    return cfg_section_size(x, s);
 }
 
 static void free_section(struct gl_section *s)
 {
+    cfg_kernel_free(s);
+    for (int i = 0; i < GL_MAX_UPARAMS; i++)
+        cfg_free_values(&s->uvalues[i]);
     for (int i = 0; i < GL_NPARAMS; i++)
         cfg_free_values(&s->values[i]);
     for (int i = 0; i < s->nwhere; i++)
@@ -463,7 +516,7 @@ static int parse_blocks(struct ctx *x, struct gl_config *c, struct block *bl, in
             goto out;
         }
         if (strcmp(t->key, "where") == 0 && !use.where[i]) {
-            cfg_err(x, t->line, "where '%s' applies to no section (none sets every parameter it "
+            cfg_err(x, t->line, "where '%.200s' applies to no section (none sets every parameter it "
                  "names)", t->val);
             goto out;
         }

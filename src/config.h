@@ -1,6 +1,8 @@
 /* config.h - experiment configs: parse a .conf file (INI sections, lists, ranges,
- * where-constraints, zipped parameters) and expand it into the list of jobs a sweep
- * runs. Errors are "file:line: message" naming the offending text.
+ * where-constraints, zipped parameters; sections of built-in variants, and kernel
+ * sections - `source =` - that declare a user's CUDA kernels, src/core/kernel.h)
+ * and expand it into the list of jobs a sweep runs. Errors are "file:line:
+ * message" naming the offending text.
  * Must not run anything, touch the database or know about CUDA. */
 #ifndef GL_CONFIG_H
 #define GL_CONFIG_H
@@ -9,10 +11,15 @@
 #include "params.h"
 #include "registry.h"
 #include "expr.h"
+#include "kernel.h"
 
 #define GL_MAX_VARIANTS 32
 #define GL_MAX_WHERE 16
 #define GL_MAX_ZIP 8
+
+/* A named parameter of a kernel section in a zip mask (built-in ones: GL_PBIT). */
+#define GL_UBIT(u) (1u << (GL_NPARAMS + (u)))
+_Static_assert(GL_NPARAMS + GL_MAX_UPARAMS <= 32, "zip masks hold every parameter");
 
 /* The values one parameter sweeps over, as written on one config line. */
 struct gl_values {
@@ -35,12 +42,23 @@ struct gl_section {
     char *where[GL_MAX_WHERE];           /* expression text, AND-ed */
     int where_line[GL_MAX_WHERE];
     int nzip;
-    unsigned zip[GL_MAX_ZIP];            /* GL_PBIT mask of params that move together */
+    unsigned zip[GL_MAX_ZIP];            /* GL_PBIT | GL_UBIT mask of params that move together */
     int zip_line[GL_MAX_ZIP];
     struct gl_timing timing;
     char metrics[512];                   /* none | default | full | list of names (with set names) */
     int metrics_line;
+    /* A kernel section (`source =`): its kernel and one variant per item of
+     * `variants` (variants[i] is kvs[i].name); NULL for built-in variants. */
+    struct gl_kernel *kernel;
+    struct gl_kernel_variant *kvs;
+    /* Named parameters (kernel sections): name and values, in config order. */
+    int nuser;
+    char uname[GL_MAX_UPARAMS][GL_UPARAM_NAME];
+    struct gl_values uvalues[GL_MAX_UPARAMS];
 };
+
+/* The section's i-th variant: a kernel variant's &kvs[i].v, or the registry's. */
+const struct gl_variant *gl_section_variant(const struct gl_section *s, int i);
 
 struct gl_config {
     char path[512];

@@ -1,8 +1,9 @@
-/* config_int.h - what the three parts of the config reader share, and nothing
+/* config_int.h - what the four parts of the config reader share, and nothing
  * else includes: config_read.c (text -> blocks of key = value lines, with the
  * keys a config may have), config_values.c (one value list, range or timing
- * value) and config.c (the section rules: defaults, variants, parameters, zip,
- * where). Must not be included outside src/config*.c. */
+ * value), config.c (the section rules: defaults, variants, parameters, zip,
+ * where) and config_kernel.c (kernel sections: `source =`).
+ * Must not be included outside src/config*.c. */
 #ifndef GL_CONFIG_INT_H
 #define GL_CONFIG_INT_H
 
@@ -14,7 +15,7 @@
 
 /* One `key = value` line. */
 struct entry {
-    char key[32];
+    char key[80];   /* buffer.NAME with a name of up to GL_KNAME - 1 characters */
     char *val;      /* points into the parser's copy of the text */
     int line;
 };
@@ -34,6 +35,12 @@ struct ctx {
     size_t errlen;
 };
 
+/* What the defaults block provided, and whether each default found a use. */
+struct top_use {
+    int param[GL_NPARAMS];
+    int *where, *zip;      /* per entry of the top block */
+};
+
 /* Write "path:line: message" and return -1: the one error return of the reader. */
 int cfg_err(struct ctx *x, int line, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
@@ -44,6 +51,12 @@ int cfg_read_blocks(struct ctx *x, char *text, struct block **out, int *nout);
 void cfg_free_blocks(struct block *b, int n);
 struct entry *cfg_find(const struct block *b, const char *key);
 char *cfg_trim(char *s);
+/* Keys only a kernel section has (buffer.NAME aside), NULL-terminated. */
+extern const char *const cfg_kernel_keys[];
+/* Keys every section may have, NULL-terminated. */
+extern const char *const cfg_section_keys[];
+/* A key of a kernel section: a kernel key or buffer.NAME. */
+int cfg_is_kernel_key(const char *k);
 
 /* config_values.c */
 /* The value list or range of parameter d on line e into vals. 0, or -1. */
@@ -55,4 +68,23 @@ int cfg_parse_int_key(struct ctx *x, const struct entry *e, long lo, long hi, in
 int cfg_parse_seconds(struct ctx *x, const struct entry *e, double *out);
 int cfg_parse_noise(struct ctx *x, const struct entry *e, double *out);
 
+/* config.c: the section rules kernel sections share with the others. */
+const struct entry *cfg_pick(const struct block *b, const struct block *top, const char *key);
+int cfg_section_zip(struct ctx *x, const struct block *b, const struct block *top,
+                    struct top_use *use, struct gl_section *s);
+/* where lines (the defaults' that apply, then the section's own), checked
+ * against the parameters the section sets, built-in and named; adds what they
+ * name to sc->used_params / used_names when sc is given. */
+int cfg_section_where(struct ctx *x, const struct block *b, const struct block *top,
+                      struct top_use *use, struct gl_section *s, struct gl_expr_scope *sc);
+int cfg_section_timing(struct ctx *x, const struct block *b, const struct block *top,
+                       struct gl_section *s);
+int cfg_section_size(struct ctx *x, const struct gl_section *s);
+/* The values of the parameter with zip bit `bit` (GL_PBIT or GL_UBIT), and its name. */
+const struct gl_values *cfg_bit_values(const struct gl_section *s, int bit, const char **name);
+
+/* config_kernel.c: a section with `source =`, all of it. 0, or -1 (cfg_err). */
+int cfg_kernel_section(struct ctx *x, const struct block *b, const struct block *top,
+                       struct top_use *use, struct gl_section *s);
+void cfg_kernel_free(struct gl_section *s);
 #endif

@@ -2,8 +2,10 @@
  * `key = value` lines (the keys before the first section, then one block per
  * [section]), with comments cut and every line's syntax checked, every key known
  * (or a "did you mean"), allowed where it stands and not repeated. The keys a
- * config may have are listed here. Must not interpret a value: config_values.c
- * and config.c do. */
+ * config may have are listed here. A kernel section (one with `source =`) may
+ * also have keys of its own and named parameters (any other identifier):
+ * config_kernel.c judges those. Must not interpret a value: config_values.c,
+ * config.c and config_kernel.c do. */
 #include "config_int.h"
 #include "nearest.h"
 
@@ -28,10 +30,15 @@ int cfg_err(struct ctx *x, int line, const char *fmt, ...)
     return -1;
 }
 
-static const char *const section_keys[] = {
+const char *const cfg_section_keys[] = {
     "family", "variants", "where", "zip", "metrics", "warmup", "samples_min", "samples_max",
     "noise", "time_cap", "timeout", NULL
 };
+/* `grid` is a parameter's name too: in a kernel section it is the launch grid. */
+const char *const cfg_kernel_keys[] = {
+    "source", "defines", "args", "block", "smem", "verify", "tolerance", "flops", "bytes", NULL
+};
+#define section_keys cfg_section_keys
 static const char *const top_only_keys[] = { "study", "description", NULL };
 
 static int in_list(const char *const *list, const char *s)
@@ -45,6 +52,22 @@ static int in_list(const char *const *list, const char *s)
 static int known_key(const char *k)
 {
     return gl_param_by_name(k) || in_list(section_keys, k) || in_list(top_only_keys, k);
+}
+
+static int is_ident(const char *s)
+{
+    if (!((*s >= 'A' && *s <= 'Z') || (*s >= 'a' && *s <= 'z') || *s == '_'))
+        return 0;
+    for (s++; *s; s++)
+        if (!((*s >= 'A' && *s <= 'Z') || (*s >= 'a' && *s <= 'z') || (*s >= '0' && *s <= '9') ||
+              *s == '_'))
+            return 0;
+    return 1;
+}
+
+int cfg_is_kernel_key(const char *k)
+{
+    return in_list(cfg_kernel_keys, k) || strncmp(k, "buffer.", 7) == 0;
 }
 
 /* Closest known key or parameter; *is_param says which it is (ties: parameter). */
@@ -127,6 +150,34 @@ static int add_entry(struct block *b, const char *key, char *val, int line)
     return 0;
 }
 
+/* An unknown key where only known ones may stand: the error, with a suggestion. */
+static int unknown_key(struct ctx *x, const char *key, int line)
+{
+    int is_param = 0;
+    const char *near = nearest_key(key, &is_param);
+    if (near)
+        return cfg_err(x, line, "unknown %s '%s' (did you mean '%s'?)",
+                       is_param ? "parameter" : "key", key, near);
+    return cfg_err(x, line, "unknown key '%s'", key);
+}
+
+/* A section ends: without `source =`, its kernel keys and unknown identifiers
+ * (kept for a kernel section's named parameters) are errors. */
+static int close_block(struct ctx *x, const struct block *b)
+{
+    if (!b->name[0] || cfg_find(b, "source"))
+        return 0;
+    for (int i = 0; i < b->n; i++) {
+        const struct entry *e = &b->e[i];
+        if (cfg_is_kernel_key(e->key))
+            return cfg_err(x, e->line, "'%s' belongs in a kernel section, and section [%s] has no "
+                           "'source =' (a CUDA file of your kernels)", e->key, b->name);
+        if (!known_key(e->key))
+            return unknown_key(x, e->key, e->line);
+    }
+    return 0;
+}
+
 /* Split the text (in place) into blocks; check the syntax of every line, that
  * every key is known, allowed where it stands and not repeated. */
 int cfg_read_blocks(struct ctx *x, char *text, struct block **out, int *nout)
@@ -165,6 +216,8 @@ int cfg_read_blocks(struct ctx *x, char *text, struct block **out, int *nout)
                             name);
             if (strlen(name) >= sizeof b->name)
                 return cfg_err(x, line, "section name '%s' is too long", name);
+            if (close_block(x, cur) != 0)
+                return -1;
             for (int i = 1; i < nb; i++)
                 if (strcmp((*out)[i].name, name) == 0)
                     return cfg_err(x, line, "section [%s] is already defined on line %d", name,
@@ -187,14 +240,15 @@ int cfg_read_blocks(struct ctx *x, char *text, struct block **out, int *nout)
         char *key = cfg_trim(l), *val = cfg_trim(eq + 1);
         if (!*key)
             return cfg_err(x, line, "missing key before '= %s'", val);
-        if (!known_key(key)) {
-            int is_param = 0;
-            const char *near = nearest_key(key, &is_param);
-            if (near)
-                return cfg_err(x, line, "unknown %s '%s' (did you mean '%s'?)",
-                            is_param ? "parameter" : "key", key, near);
-            return cfg_err(x, line, "unknown key '%s'", key);
-        }
+        if (strlen(key) >= sizeof cur->e[0].key)
+            return cfg_err(x, line, "key '%.40s...' is too long", key);
+        if (nb == 1 && cfg_is_kernel_key(key))
+            return cfg_err(x, line, "'%s' belongs in a kernel section (one with 'source ='), not "
+                           "before the first section", key);
+        /* in a section, an identifier may be a kernel section's named parameter */
+        int maybe = nb > 1 && (is_ident(key) || (strncmp(key, "buffer.", 7) == 0 && is_ident(key + 7)));
+        if (!known_key(key) && !maybe)
+            return unknown_key(x, key, line);
         if (!*val)
             return cfg_err(x, line, "'%s' has no value", key);
         if (nb > 1 && in_list(top_only_keys, key))
@@ -213,7 +267,7 @@ int cfg_read_blocks(struct ctx *x, char *text, struct block **out, int *nout)
         if (add_entry(cur, key, val, line) != 0)
             return cfg_err(x, line, "out of memory");
     }
-    return 0;
+    return close_block(x, &(*out)[nb - 1]);
 }
 
 void cfg_free_blocks(struct block *b, int n)

@@ -199,6 +199,7 @@ void cfg_free_values(struct gl_values *v)
 
 void gl_timing_defaults(struct gl_timing *t)
 {
+    memset(t, 0, sizeof *t);   /* padding too: timings are compared and sent whole */
     t->warmup = 2;
     t->min_samples = 10;
     t->max_samples = 1000;

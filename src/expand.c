@@ -3,7 +3,8 @@
  * groups advance together; the first parameter in table order varies slowest),
  * filtered by the section's where-expressions on the section's own values, then
  * per variant completed with defaults and masked to what it reads, de-duplicated,
- * and check()ed against the device. Job order: sections, variants as listed,
+ * and check()ed against the device. A kernel section's named parameters are axes
+ * like the built-in ones (after them) and every point carries them in p.user. Job order: sections, variants as listed,
  * points in product order.
  * Must not parse files, run anything or touch the database. */
 #include "config.h"
@@ -28,19 +29,27 @@ static int set_err(const struct gl_config *c, int line, char *err, size_t errlen
     return -1;
 }
 
+#define MAX_AXES (GL_NPARAMS + GL_MAX_UPARAMS)
+
+/* The values of parameter bit i (GL_PBIT or GL_UBIT position). */
+static const struct gl_values *bit_values(const struct gl_section *s, int i)
+{
+    return i < GL_NPARAMS ? &s->values[i] : &s->uvalues[i - GL_NPARAMS];
+}
+
 static int build_axes(const struct gl_section *s, struct axis *ax)
 {
     int n = 0;
     unsigned done = 0;
-    for (int i = 0; i < GL_NPARAMS; i++) {
-        if (!s->values[i].set || (done & GL_PBIT(i)))
+    for (int i = 0; i < GL_NPARAMS + s->nuser; i++) {
+        if (!bit_values(s, i)->set || (done & (1u << i)))
             continue;
-        unsigned group = GL_PBIT(i);
+        unsigned group = 1u << i;
         for (int z = 0; z < s->nzip; z++)
-            if (s->zip[z] & GL_PBIT(i))
+            if (s->zip[z] & (1u << i))
                 group = s->zip[z];
         ax[n].params = group;
-        ax[n].len = s->values[i].n;
+        ax[n].len = bit_values(s, i)->n;
         done |= group;
         n++;
     }
@@ -55,11 +64,13 @@ static void point_at(const struct gl_section *s, const struct axis *ax, int nax,
     for (int a = nax - 1; a >= 0; a--) {
         int k = (int)(idx % ax[a].len);
         idx /= ax[a].len;
-        for (int i = 0; i < GL_NPARAMS; i++) {
-            if (!(ax[a].params & GL_PBIT(i)))
+        for (int i = 0; i < GL_NPARAMS + s->nuser; i++) {
+            if (!(ax[a].params & (1u << i)))
                 continue;
-            const struct gl_values *v = &s->values[i];
-            if (gl_param_table[i].is_text)
+            const struct gl_values *v = bit_values(s, i);
+            if (i >= GL_NPARAMS)
+                gl_params_user_set(p, s->uname[i - GL_NPARAMS], v->ints[k]);
+            else if (gl_param_table[i].is_text)
                 gl_params_set_text(p, (enum gl_param_id)i, v->words[k]);
             else
                 gl_params_set(p, (enum gl_param_id)i, v->ints[k]);
@@ -134,7 +145,7 @@ static int filter_points(const struct gl_config *c, const struct gl_section *s,
             int r = gl_expr_eval(s->where[w], &p, msg, sizeof msg);
             if (r < 0) {
                 gl_params_format(&p, at, sizeof at);
-                snprintf(full, sizeof full, "where '%s': %s (at %s)", s->where[w], msg, at);
+                snprintf(full, sizeof full, "where '%.200s': %s (at %s)", s->where[w], msg, at);
                 return set_err(c, s->where_line[w], err, errlen, full);
             }
             if (r == 0) {
@@ -151,7 +162,7 @@ static int expand_section(const struct gl_config *c, int si, const struct gl_dev
                           size_t errlen)
 {
     const struct gl_section *s = &c->sections[si];
-    struct axis ax[GL_NPARAMS];
+    struct axis ax[MAX_AXES];
     int nax = build_axes(s, ax);
     long npoints = 1;
     for (int a = 0; a < nax; a++)
@@ -169,7 +180,7 @@ static int expand_section(const struct gl_config *c, int si, const struct gl_dev
     if (filter_points(c, s, ax, nax, npoints, fails, err, errlen) != 0)
         goto out;
     for (int vi = 0; vi < s->nvariants; vi++) {
-        const struct gl_variant *v = gl_variant_find(s->family, s->variants[vi]);
+        const struct gl_variant *v = gl_section_variant(s, vi);
         if (!v) {
             char msg[256];
             snprintf(msg, sizeof msg, "unknown variant '%s' of family %s", s->variants[vi],

@@ -25,16 +25,20 @@ static const char *usage_main =
     "exit codes: 0 ok, 1 some runs failed or were wrong, 2 usage or config error\n";
 
 static const char *usage_run =
-    "usage: gpulab run CONFIG... [--db PATH] [--force] [--only VARIANT] [--dry-run]\n"
+    "usage: gpulab run CONFIG... [--db PATH] [--force] [--only VARIANT] [--arch N] [--dry-run]\n"
     "  --db PATH       results database (default " DEFAULT_DB ")\n"
     "  --force         run again what the database already holds as ok\n"
     "  --only VARIANT  run only this variant name\n"
+    "  --arch N        compile users' kernels for compute capability N (90 = sm_90) when\n"
+    "                  there is no GPU here (default: the GPU's, else 90)\n"
     "  --dry-run       print the plan instead of running (same as `gpulab plan --list`)\n";
 
 static const char *usage_plan =
-    "usage: gpulab plan CONFIG... [--db PATH] [--only VARIANT] [--force] [--summary]\n"
+    "usage: gpulab plan CONFIG... [--db PATH] [--only VARIANT] [--force] [--arch N] [--summary]\n"
     "  lists every configuration with its state (run, done, skip, no-gpu),\n"
-    "  then counts per section and variant and the reasons for what is skipped.\n"
+    "  then counts per section and variant and the reasons for what is skipped;\n"
+    "  compiles the users' kernels (kernel sections) as `run` would.\n"
+    "  --arch N        compute capability to compile for without a GPU (default 90)\n"
     "  --summary       counts only, no per-configuration lines\n";
 
 static const char *usage_query =
@@ -65,13 +69,21 @@ static int parse_run_opts(int argc, char **argv, const char *usage, struct gl_ru
     *npaths = 0;
     for (int i = 0; i < argc; i++) {
         const char *a = argv[i];
-        if (strcmp(a, "--db") == 0 || strcmp(a, "--only") == 0) {
+        if (strcmp(a, "--db") == 0 || strcmp(a, "--only") == 0 || strcmp(a, "--arch") == 0) {
             if (i + 1 >= argc)
                 return usage_error(usage, "missing value after", a);
-            if (strcmp(a, "--db") == 0)
+            if (strcmp(a, "--db") == 0) {
                 o->db = argv[++i];
-            else
+            } else if (strcmp(a, "--only") == 0) {
                 o->only = argv[++i];
+            } else {
+                char *end;
+                long v = strtol(argv[++i], &end, 10);
+                if (end == argv[i] || *end || v < 30 || v > 1000)
+                    return usage_error(usage, "--arch wants a compute capability such as 90, got",
+                                       argv[i]);
+                o->arch = (int)v;
+            }
         } else if (strcmp(a, "--force") == 0) {
             o->force = 1;
         } else if (strcmp(a, "--dry-run") == 0) {
@@ -165,7 +177,7 @@ int main(int argc, char **argv)
             fputs(usage, stdout);
             return 0;
         }
-        struct gl_run_opts o = { DEFAULT_DB, 0, 0, NULL, argc, argv };
+        struct gl_run_opts o = { DEFAULT_DB, 0, 0, NULL, 0, argc, argv };
         char **paths = calloc((size_t)argc, sizeof *paths);
         if (!paths)
             return 2;

@@ -36,20 +36,33 @@ struct gl_session_info {
     const char *study;
 };
 long long gl_store_session_begin(gl_store *s, const struct gl_session_info *si);
+/* Set the session's end time and remake the results_<study> views (a study that
+ * got its first named parameters in this session gets its view). 0 or -1. */
 int gl_store_session_end(gl_store *s, long long session_id);
 
-/* What identifies a run for resume: device + family + variant + every parameter. */
+/* What identifies a run for resume: device + family + variant + every parameter
+ * + a user kernel's named parameters and hash. */
 struct gl_run_key {
     long long device_id;
     const char *family;
     const char *variant;
     const struct gl_params *p;
     const char *study;   /* part of the identity: a run shared by two studies runs in each */
+    /* The named parameters p->user as gl_params_user_format writes them (column
+     * run.uparams). NULL or "": taken from p->user (none for a built-in variant);
+     * given, it must be that text, else the store refuses the key. */
+    const char *uparams;
+    /* A user kernel's hash (kernel.h's `hash`; column run.code_hash), NULL or ""
+     * for a built-in variant. */
+    const char *code_hash;
 };
-/* 1 if an ok run with exactly this key is stored, 0 if not, -1 on error. The
- * device matches by model (the device_model view of db/views.sql: kind, name,
- * cores or SMs, compute capability), so a sweep resumes on whichever H100 of a
- * cluster it lands on; the run's own device row keeps the UUID. */
+/* 1 if an ok run with exactly this key is stored, 0 if not, -1 on error. Every
+ * part matches exactly and NULL only NULL: a built-in variant's key finds no
+ * run with named parameters or a hash, an edited kernel's (new code_hash) none
+ * of the old kernel's runs. The device matches by model (the device_model view
+ * of db/views.sql: kind, name, cores or SMs, compute capability), so a sweep
+ * resumes on whichever H100 of a cluster it lands on; the run's own device row
+ * keeps the UUID. */
 int gl_store_has_ok(gl_store *s, const struct gl_run_key *k);
 
 /* 1 if a run with exactly this key and this status is stored (used so that a
@@ -64,7 +77,8 @@ struct gl_run_info {
     double flops;              /* analytic, <0 unknown */
     double min_bytes;          /* analytic, <0 unknown */
 };
-/* Store one result (run row, samples, metrics, launch info) in one transaction.
+/* Store one result (run row, one run_param row per named parameter, samples,
+ * metrics, launch info) in one transaction.
  * Summary statistics are computed from r->samples_ms here. Returns run id or -1. */
 long long gl_store_result(gl_store *s, const struct gl_run_key *k, const struct gl_run_info *ri,
                           const struct gl_result *r);

@@ -1,5 +1,7 @@
 /* store_device.c - writing the rows that runs point at: a device (inserted once
- * per ident, its properties as first seen) and a session (begun and ended).
+ * per ident, its properties as first seen) and a session (begun and ended; the
+ * end also remakes the results_<study> views through store_open.c, so a study's
+ * first named parameters have their view as soon as its session ends).
  * Values are bound by column name through the row builder (store_bind.c); 0 in
  * a struct gl_device field means "does not apply" and is stored as NULL.
  * Must not write runs or read anything but the id it returns. */
@@ -92,7 +94,9 @@ long long gl_store_session_begin(gl_store *s, const struct gl_session_info *si)
     return rc == 0 ? sqlite3_last_insert_rowid(s->db) : -1;
 }
 
-int gl_store_session_end(gl_store *s, long long session_id)
+/* The end time, then the results_<study> views remade (a study may have got
+ * its first named parameters, or new names), in one transaction. */
+static int end_session(gl_store *s, long long session_id)
 {
     sqlite3_stmt *st = NULL;
     const char *sql = "UPDATE session SET ended_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') WHERE id = ?";
@@ -109,6 +113,17 @@ int gl_store_session_end(gl_store *s, long long session_id)
     sqlite3_finalize(st);
     if (sqlite3_changes(s->db) != 1) {
         store_err(s, "ending the session: no session %lld", session_id);
+        return -1;
+    }
+    return store_study_views(s);
+}
+
+int gl_store_session_end(gl_store *s, long long session_id)
+{
+    if (store_exec(s, "BEGIN IMMEDIATE", "ending the session") != 0)
+        return -1;
+    if (end_session(s, session_id) != 0 || store_exec(s, "COMMIT", "ending the session") != 0) {
+        sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
         return -1;
     }
     return 0;

@@ -1,7 +1,7 @@
 /* store_int.h - what the store_*.c files share and nothing outside them may use:
  * the handle, the one error convention, statement helpers, the row builder that
- * binds values by column name, and the SQL generated from gl_param_table and
- * gl_metric_table (store_sql.c).
+ * binds values by column name, the SQL generated from gl_param_table and
+ * gl_metric_table and the results_<study> views (store_sql.c).
  *
  * The error convention: a function that fails sets s->err (store_err / store_db_err)
  * and returns -1 (or NULL); the public function returns -1 and the caller reads
@@ -18,6 +18,7 @@ struct gl_store {
     char err[1024];
     sqlite3_stmt *has_status;   /* prepared on first use, kept until close */
     sqlite3_stmt *run_insert;
+    sqlite3_stmt *param_insert;
     sqlite3_stmt *sample_insert;
     sqlite3_stmt *metric_insert;
     sqlite3_stmt *device_insert;
@@ -78,7 +79,18 @@ int row_bind(gl_store *s, sqlite3_stmt *st, const struct row *r, int first);
 int row_insert(gl_store *s, sqlite3_stmt **st, const char *table, const struct row *r,
                const char *suffix, const char *what);
 
-/* ---- SQL generated from the C tables (store_sql.c) ---- */
+/* ---- the key's named parameters (store_resume.c) ---- */
+
+/* Room for gl_params_user_format's text of GL_MAX_UPARAMS parameters. */
+#define STORE_UPARAMS_MAX (GL_MAX_UPARAMS * (GL_UPARAM_NAME + 24))
+
+/* The run.uparams text of key k: k->uparams, or made from k->p->user when that
+ * is NULL or "" (in buf, of len bytes); *text is NULL when there are none. -1
+ * with s->err set when k->uparams is not the text of k->p->user. */
+int store_key_uparams(gl_store *s, const struct gl_run_key *k, char *buf, size_t len,
+                      const char **text);
+
+/* ---- SQL generated from the C tables and the data (store_sql.c) ---- */
 
 /* The SQL text of db/ with its @params...@ and @metrics...@ lists expanded from
  * gl_param_table and gl_metric_table; sqlite3_malloc'd, or NULL with s->err set. */
@@ -86,5 +98,14 @@ char *store_sql_expand(gl_store *s, const char *tmpl, const char *what);
 /* CREATE INDEX run_key ...: the resume key (device, family, variant, study and
  * every parameter) and status. sqlite3_malloc'd, or NULL (out of memory). */
 char *store_sql_run_key(void);
+/* DROP VIEW for every results_* view of the file, then CREATE VIEW
+ * results_<study> for every study with named parameters (run_param): `results`
+ * of that study plus a column per name. sqlite3_malloc'd, or NULL + s->err. */
+char *store_sql_study_views(gl_store *s);
+
+/* ---- views made from the data (store_open.c) ---- */
+
+/* Run store_sql_study_views(); the caller holds the write transaction. 0 or -1. */
+int store_study_views(gl_store *s);
 
 #endif

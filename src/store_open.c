@@ -2,8 +2,9 @@
  * busy timeout; on a file that can be written, one transaction that creates the
  * schema (db/schema.sql) or migrates an older file (db/migrations/), checks that
  * `run` has a column for every parameter, remakes the run_key index when the
- * parameter table changed it, and recreates the views (db/views.sql). The lists
- * in schema.sql and views.sql are expanded from the C tables by store_sql.c.
+ * parameter table changed it, and recreates the views (db/views.sql, then the
+ * results_<study> views of the studies with named parameters). The lists in
+ * schema.sql and views.sql are expanded from the C tables by store_sql.c.
  * Must not write anything but that schema, nor touch a file it refuses (newer
  * version, another program's database), nor print. */
 #include "store_int.h"
@@ -101,6 +102,16 @@ static int sync_run_key(gl_store *s)
     return rc;
 }
 
+int store_study_views(gl_store *s)
+{
+    char *sql = store_sql_study_views(s);
+    if (!sql)
+        return -1;
+    int rc = store_exec(s, sql, "making the results_<study> views");
+    sqlite3_free(sql);
+    return rc;
+}
+
 /* Inside the open's write transaction: bring the file to gl_schema_version and
  * (re)create the derived objects (run_key, the views). The version is read again
  * here, under the write lock, so that two processes opening one new file do not
@@ -132,7 +143,8 @@ static int setup_schema(gl_store *s, const char *path)
     }
     if (check_param_columns(s, path) != 0 || sync_run_key(s) != 0)
         return -1;
-    if (exec_template(s, gl_sql_views, "creating the views (db/views.sql)") != 0)
+    if (exec_template(s, gl_sql_views, "creating the views (db/views.sql)") != 0 ||
+        store_study_views(s) != 0)
         return -1;
     if (v != gl_schema_version) {
         char sql[64];
@@ -249,6 +261,7 @@ void gl_store_close(gl_store *s)
         return;
     sqlite3_finalize(s->has_status);
     sqlite3_finalize(s->run_insert);
+    sqlite3_finalize(s->param_insert);
     sqlite3_finalize(s->sample_insert);
     sqlite3_finalize(s->metric_insert);
     sqlite3_finalize(s->device_insert);

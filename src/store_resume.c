@@ -1,9 +1,47 @@
 /* store_resume.c - the resume lookup: is a run with this key (study, device
- * model, family, variant and every parameter of gl_param_table) stored with this
- * status. The WHERE clause is written from the same cells that are bound, and
- * the run_key index (store_sql.c) covers the same columns.
+ * model, family, variant, every parameter of gl_param_table, a user kernel's
+ * named parameters and hash) stored with this status. The WHERE clause is
+ * written from the same cells that are bound, and the run_key index
+ * (store_sql.c) covers the same columns. Also the one place that decides a key's
+ * uparams text, for the lookup and for store_run.c alike.
  * Must not write anything. */
 #include "store_int.h"
+
+#include <string.h>
+
+int store_key_uparams(gl_store *s, const struct gl_run_key *k, char *buf, size_t len,
+                      const char **text)
+{
+    *text = NULL;
+    const struct gl_params *p = k->p;
+    if (p->nuser < 0 || p->nuser > GL_MAX_UPARAMS) {
+        store_err(s, "run key: %d named parameters (at most %d)", p->nuser, GL_MAX_UPARAMS);
+        return -1;
+    }
+    /* "NAME=value " each, value at most 20 characters: refuse rather than cut. */
+    size_t need = 1;
+    for (int i = 0; i < p->nuser; i++) {
+        size_t n = strnlen(p->user[i].name, sizeof p->user[i].name);
+        if (n == 0 || n == sizeof p->user[i].name) {
+            store_err(s, "run key: named parameter %d has no name or an unterminated one", i);
+            return -1;
+        }
+        need += n + 22;
+    }
+    if (need > len) {
+        store_err(s, "run key: the named parameters need %zu bytes, %zu available", need, len);
+        return -1;
+    }
+    gl_params_user_format(p, buf, len);
+    if (k->uparams && k->uparams[0] && strcmp(k->uparams, buf) != 0) {
+        store_err(s, "run key: uparams \"%s\" is not the named parameters \"%s\"", k->uparams,
+                  buf);
+        return -1;
+    }
+    if (buf[0])
+        *text = buf;
+    return 0;
+}
 
 int gl_store_has_status(gl_store *s, const struct gl_run_key *k, const char *status)
 {
@@ -11,6 +49,10 @@ int gl_store_has_status(gl_store *s, const struct gl_run_key *k, const char *sta
         store_err(s, "run lookup: incomplete key");
         return -1;
     }
+    char ubuf[STORE_UPARAMS_MAX];
+    const char *uparams;
+    if (store_key_uparams(s, k, ubuf, sizeof ubuf, &uparams) != 0)
+        return -1;
     /* The device matches by model (db/views.sql's device_model); every other
      * part of the key with IS, so that NULL (unset) matches only NULL. */
     struct row w;
@@ -19,6 +61,8 @@ int gl_store_has_status(gl_store *s, const struct gl_run_key *k, const char *sta
     row_text(&w, "variant", k->variant);
     row_text(&w, "study", k->study);
     row_params(&w, k->p);
+    row_text(&w, "uparams", uparams);
+    row_text(&w, "code_hash", k->code_hash);
     row_text(&w, "status", status);
 
     sqlite3_str *q = sqlite3_str_new(s->db);

@@ -1,8 +1,10 @@
-/* store_run.c - writing one run: its run row (key, every parameter, outcome,
- * timing policy and summary, analytic counts, launch shape and resources), its
- * samples and its metrics, in one transaction. Values are bound by column name
- * through the row builder (store_bind.c); the parameters come from
- * gl_param_table. What was not measured or does not apply is NULL, never 0.
+/* store_run.c - writing one run: its run row (key, every parameter, a user
+ * kernel's named parameters and hash, outcome, timing policy and summary,
+ * analytic counts, launch shape and resources), its run_param rows (the named
+ * parameters one by one), its samples and its metrics, in one transaction.
+ * Values are bound by column name through the row builder (store_bind.c); the
+ * parameters come from gl_param_table. What was not measured or does not apply
+ * is NULL, never 0.
  * Must not decide whether a run is needed (store_resume.c) nor read results. */
 #include "store_int.h"
 
@@ -23,8 +25,9 @@ static const char *status_text(int st)
 }
 
 /* The run row itself (the transaction is the caller's). */
-static int insert_run(gl_store *s, const struct gl_run_key *k, const struct gl_run_info *ri,
-                      const struct gl_result *r, const struct gl_summary *sum)
+static int insert_run(gl_store *s, const struct gl_run_key *k, const char *uparams,
+                      const struct gl_run_info *ri, const struct gl_result *r,
+                      const struct gl_summary *sum)
 {
     static const char *const grid_cols[3] = { "grid_x", "grid_y", "grid_z" };
     static const char *const block_cols[3] = { "block_x", "block_y", "block_z" };
@@ -38,6 +41,8 @@ static int insert_run(gl_store *s, const struct gl_run_key *k, const struct gl_r
     row_text(&w, "family", k->family);
     row_text(&w, "variant", k->variant);
     row_params(&w, k->p);
+    row_text(&w, "uparams", uparams);
+    row_text(&w, "code_hash", k->code_hash);
 
     row_text(&w, "status", status_text(r->status));
     row_textn(&w, "reason", r->reason, sizeof r->reason);
@@ -93,6 +98,21 @@ static int insert_run(gl_store *s, const struct gl_run_key *k, const struct gl_r
     row_textn(&w, "metrics_reason", r->metrics_reason, sizeof r->metrics_reason);
 
     return row_insert(s, &s->run_insert, "run", &w, "", "storing the run");
+}
+
+/* One row per named parameter: the same values as run.uparams, for SQL. */
+static int insert_params(gl_store *s, long long run_id, const struct gl_params *p)
+{
+    for (int i = 0; i < p->nuser; i++) {
+        struct row w;
+        row_init(&w);
+        row_int(&w, "run_id", run_id);
+        row_textn(&w, "name", p->user[i].name, sizeof p->user[i].name);
+        row_int(&w, "value", p->user[i].v);
+        if (row_insert(s, &s->param_insert, "run_param", &w, "", "storing a named parameter") != 0)
+            return -1;
+    }
+    return 0;
 }
 
 static int insert_samples(gl_store *s, long long run_id, const struct gl_result *r)
@@ -157,15 +177,20 @@ long long gl_store_result(gl_store *s, const struct gl_run_key *k, const struct 
             store_err(s, "storing a result: sample %d is not a finite number of ms", i);
             return -1;
         }
+    char ubuf[STORE_UPARAMS_MAX];
+    const char *uparams;
+    if (store_key_uparams(s, k, ubuf, sizeof ubuf, &uparams) != 0)
+        return -1;
     struct gl_summary sum;
     gl_summarize(r->samples_ms, r->nsamples, &sum);
 
     if (store_exec(s, "BEGIN IMMEDIATE", "storing a result") != 0)
         return -1;
     long long id = -1;
-    if (insert_run(s, k, ri, r, &sum) == 0) {
+    if (insert_run(s, k, uparams, ri, r, &sum) == 0) {
         id = sqlite3_last_insert_rowid(s->db);
-        if (insert_samples(s, id, r) != 0 || insert_metrics(s, id, r) != 0)
+        if (insert_params(s, id, k->p) != 0 || insert_samples(s, id, r) != 0 ||
+            insert_metrics(s, id, r) != 0)
             id = -1;
     }
     if (id < 0 || store_exec(s, "COMMIT", "committing a result") != 0) {

@@ -1,5 +1,6 @@
 /* store_sql.c - the SQL that is generated from the C tables: the parameter and
- * metric lists of db/schema.sql and db/views.sql, and the run_key index.
+ * metric lists of db/schema.sql and db/views.sql, and the run_key index; and
+ * the SQL generated from the data: the results_<study> views.
  *
  * db/schema.sql and db/views.sql are templates. A list is written
  *     @params: TEXT@             TEXT once per row of gl_param_table
@@ -18,7 +19,17 @@
  * with. Migrations are not expanded: what a version means must not change when
  * a table does (a new stored parameter needs its own ALTER TABLE migration).
  *
- * Must not hold SQL beyond the run_key index: the statements live in db/. */
+ * results_<study>: one view per study that has named parameters (users'
+ * kernels), `results` of that study plus one column per name the study's
+ * run_param rows hold, so that `... FROM results_transpose WHERE TILE = 32`
+ * works. Names: the study with every character outside [A-Za-z0-9_] made '_';
+ * when two studies (or another object) come to the same name, the later study
+ * in name order gets _2, _3 ... A parameter whose name a `results` column (or
+ * an earlier parameter) already has, compared without case as SQL does, is the
+ * column uparam_NAME (then _2 ...). Runs without a study get no view.
+ *
+ * Must not hold SQL beyond the run_key index and those views: the statements
+ * live in db/. */
 #include "store_int.h"
 
 #include <ctype.h>
@@ -215,6 +226,186 @@ char *store_sql_run_key(void)
     sqlite3_str_appendall(o, "CREATE INDEX run_key ON run (device_id, family, variant, study");
     for (int i = 0; i < GL_NPARAMS; i++)
         sqlite3_str_appendf(o, ", \"%w\"", gl_param_table[i].column);
-    sqlite3_str_appendall(o, ", status)");
+    sqlite3_str_appendall(o, ", uparams, code_hash, status)");
     return sqlite3_str_finish(o);
+}
+
+/* ---- results_<study> --------------------------------------------------------- */
+
+/* Names compared without case, as SQLite compares identifiers. */
+struct names {
+    char **v;
+    int n, cap;
+};
+
+static int names_has(const struct names *l, const char *name)
+{
+    for (int i = 0; i < l->n; i++)
+        if (sqlite3_stricmp(l->v[i], name) == 0)
+            return 1;
+    return 0;
+}
+
+/* Add (takes) name, sqlite3_malloc'd; 0, or -1 when out of memory (name freed). */
+static int names_take(struct names *l, char *name)
+{
+    if (!name)
+        return -1;
+    if (l->n == l->cap) {
+        int cap = l->cap ? 2 * l->cap : 16;
+        char **v = sqlite3_realloc64(l->v, (sqlite3_uint64)cap * sizeof *v);
+        if (!v) {
+            sqlite3_free(name);
+            return -1;
+        }
+        l->v = v;
+        l->cap = cap;
+    }
+    l->v[l->n++] = name;
+    return 0;
+}
+
+static void names_free(struct names *l)
+{
+    for (int i = 0; i < l->n; i++)
+        sqlite3_free(l->v[i]);
+    sqlite3_free(l->v);
+    l->v = NULL;
+    l->n = l->cap = 0;
+}
+
+/* Append the first column of every row of sql to l. 0 or -1 + s->err. */
+static int names_read(gl_store *s, struct names *l, const char *sql)
+{
+    sqlite3_stmt *st = NULL;
+    int rc = sqlite3_prepare_v2(s->db, sql, -1, &st, NULL);
+    while (rc == SQLITE_OK && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+        const char *t = (const char *)sqlite3_column_text(st, 0);
+        if (names_take(l, sqlite3_mprintf("%s", t ? t : "")) != 0) {
+            sqlite3_finalize(st);
+            store_err(s, "making the results_<study> views: out of memory");
+            return -1;
+        }
+        rc = SQLITE_OK;
+    }
+    if (rc != SQLITE_DONE) {
+        store_db_err(s, "making the results_<study> views");
+        sqlite3_finalize(st);
+        return -1;
+    }
+    sqlite3_finalize(st);
+    return 0;
+}
+
+/* The first of `first` (unless NULL), base, base_2, base_3 ... that neither a
+ * nor b holds; added to b. Owned by b; NULL when out of memory. */
+static const char *fresh_name(const struct names *a, struct names *b, const char *first,
+                              const char *base)
+{
+    char *c = sqlite3_mprintf("%s", first ? first : base);
+    int k = first ? 1 : 2;   /* the next try: base when 1, else base_k */
+    while (c && ((a && names_has(a, c)) || names_has(b, c))) {
+        sqlite3_free(c);
+        c = k == 1 ? sqlite3_mprintf("%s", base) : sqlite3_mprintf("%s_%d", base, k);
+        k++;
+    }
+    if (names_take(b, c) != 0)
+        return NULL;
+    return b->v[b->n - 1];
+}
+
+/* The end of the view of study, if one is being written. */
+static void end_view(sqlite3_str *o, const char *study)
+{
+    if (study)
+        sqlite3_str_appendf(o, "\nFROM results r WHERE r.study = %Q ORDER BY r.run_id;\n", study);
+}
+
+char *store_sql_study_views(gl_store *s)
+{
+    /* taken: the names of every object but the results_* views (which go);
+     * rcols: the columns of `results`; cols: those of the view being written. */
+    struct names stale = { 0 }, taken = { 0 }, rcols = { 0 }, cols = { 0 };
+    sqlite3_str *o = sqlite3_str_new(s->db);
+    sqlite3_stmt *st = NULL;
+    char *study = NULL, *sql = NULL;
+    int rc = -1, step;
+    if (names_read(s, &stale, "SELECT name FROM sqlite_master WHERE type = 'view' AND "
+                              "name LIKE 'results\\_%' ESCAPE '\\' ORDER BY name") != 0 ||
+        names_read(s, &taken, "SELECT name FROM sqlite_master WHERE NOT (type = 'view' AND "
+                              "name LIKE 'results\\_%' ESCAPE '\\')") != 0 ||
+        names_read(s, &rcols, "SELECT name FROM pragma_table_info('results')") != 0)
+        goto done;
+    for (int i = 0; i < stale.n; i++)
+        sqlite3_str_appendf(o, "DROP VIEW \"%w\";\n", stale.v[i]);
+
+    if (sqlite3_prepare_v2(s->db, "SELECT DISTINCT r.study, p.name FROM run_param p JOIN run r "
+                                  "ON r.id = p.run_id WHERE r.study <> '' ORDER BY 1, 2", -1, &st,
+                           NULL) != SQLITE_OK) {
+        store_db_err(s, "making the results_<study> views");
+        goto done;
+    }
+    while ((step = sqlite3_step(st)) == SQLITE_ROW) {
+        const char *st_study = (const char *)sqlite3_column_text(st, 0);
+        const char *name = (const char *)sqlite3_column_text(st, 1);
+        if (!st_study || !name)
+            continue;
+        if (!study || strcmp(study, st_study) != 0) {
+            end_view(o, study);
+            sqlite3_free(study);
+            names_free(&cols);
+            study = sqlite3_mprintf("%s", st_study);
+            char *base = sqlite3_mprintf("results_%s", st_study);
+            if (!study || !base) {
+                sqlite3_free(base);
+                goto oom;
+            }
+            for (char *c = base + 8; *c; c++)
+                if (!isalnum((unsigned char)*c) && *c != '_')
+                    *c = '_';
+            const char *view = fresh_name(NULL, &taken, NULL, base);
+            sqlite3_free(base);
+            if (!view)
+                goto oom;
+            sqlite3_str_appendf(o, "CREATE VIEW \"%w\" AS SELECT r.*", view);
+        }
+        char *base = sqlite3_mprintf("uparam_%s", name);
+        const char *col = base ? fresh_name(&rcols, &cols, name, base) : NULL;
+        sqlite3_free(base);
+        if (!col)
+            goto oom;
+        sqlite3_str_appendf(o, ",\n    (SELECT value FROM run_param WHERE run_id = r.run_id AND "
+                               "name = %Q) AS \"%w\"", name, col);
+    }
+    if (step != SQLITE_DONE) {
+        store_db_err(s, "making the results_<study> views");
+        goto done;
+    }
+    end_view(o, study);
+    if (sqlite3_str_errcode(o) != SQLITE_OK)
+        goto oom;
+    rc = 0;
+    goto done;
+oom:
+    store_err(s, "making the results_<study> views: out of memory");
+done:
+    sqlite3_finalize(st);
+    sqlite3_free(study);
+    names_free(&stale);
+    names_free(&taken);
+    names_free(&rcols);
+    names_free(&cols);
+    if (rc == 0 && sqlite3_str_length(o) == 0) {   /* finish would give NULL for "" */
+        sqlite3_free(sqlite3_str_finish(o));
+        sql = sqlite3_mprintf("%s", "");
+    } else {
+        sql = sqlite3_str_finish(o);
+    }
+    if (rc != 0) {
+        sqlite3_free(sql);
+        return NULL;
+    }
+    if (!sql)
+        store_err(s, "making the results_<study> views: out of memory");
+    return sql;
 }

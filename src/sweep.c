@@ -1,9 +1,11 @@
-/* sweep.c - see sweep.h. */
+/* sweep.c - see sweep.h. Must not print: the commands do. */
 #include "sweep.h"
 #include "cpuinfo.h"
+#include "kernel_variant.h"
 #include "metric_sets.h"
 #include "registry.h"
 
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,7 +13,7 @@
 static int section_has_gpu(const struct gl_section *s)
 {
     for (int i = 0; i < s->nvariants; i++) {
-        const struct gl_variant *v = gl_variant_find(s->family, s->variants[i]);
+        const struct gl_variant *v = gl_section_variant(s, i);
         if (v && strcmp(v->device, "gpu") == 0)
             return 1;
     }
@@ -23,10 +25,135 @@ static const char *section_metrics(const struct gl_section *s)
     return s->metrics[0] ? s->metrics : "default";
 }
 
+/* A set of strings (the compile keys seen), open addressing. */
+struct keyset {
+    size_t cap, n;
+    char **slot;
+};
+
+static uint64_t hash_str(const char *s)
+{
+    uint64_t h = 1469598103934665603ull;
+    for (; *s; s++) {
+        h ^= (unsigned char)*s;
+        h *= 1099511628211ull;
+    }
+    return h;
+}
+
+/* 1 when key was added, 0 when it was there, -1 out of memory. */
+static int keyset_add(struct keyset *ks, const char *key)
+{
+    if (2 * (ks->n + 1) > ks->cap) {
+        size_t cap = ks->cap ? 2 * ks->cap : 64;
+        char **slot = calloc(cap, sizeof *slot);
+        if (!slot)
+            return -1;
+        for (size_t i = 0; i < ks->cap; i++) {
+            if (!ks->slot[i])
+                continue;
+            size_t h = (size_t)hash_str(ks->slot[i]) & (cap - 1);
+            while (slot[h])
+                h = (h + 1) & (cap - 1);
+            slot[h] = ks->slot[i];
+        }
+        free(ks->slot);
+        ks->slot = slot;
+        ks->cap = cap;
+    }
+    size_t h = (size_t)hash_str(key) & (ks->cap - 1);
+    while (ks->slot[h]) {
+        if (strcmp(ks->slot[h], key) == 0)
+            return 0;
+        h = (h + 1) & (ks->cap - 1);
+    }
+    if (!(ks->slot[h] = strdup(key)))
+        return -1;
+    ks->n++;
+    return 1;
+}
+
+static void keyset_free(struct keyset *ks)
+{
+    for (size_t i = 0; i < ks->cap; i++)
+        free(ks->slot[i]);
+    free(ks->slot);
+}
+
+#define COMPILE_LOG (64 * 1024)
+
+/* Compile every distinct kernel point that is not rejected, once. 0, 2 (a
+ * kernel does not compile: err has the config's file:line of `source` and the
+ * log) or 1 (out of memory). No GPU plugin: the points are left as they are
+ * (they need a GPU to run anyway) and kernels_why says so. */
+static int compile_kernels(struct gl_sweep *sw, char *err, size_t errlen)
+{
+    const struct gl_device_ops *ops = gl_registry_gpu();
+    struct keyset ks = { 0, 0, NULL };
+    char *log = NULL;
+    int rc = 0;
+    if (sw->gpu_ok)
+        sw->arch = sw->gpu.cc_major * 10 + sw->gpu.cc_minor;
+    else if (sw->arch <= 0)
+        sw->arch = 90;
+    for (int ci = 0; ci < sw->nconfigs && rc == 0; ci++) {
+        const struct gl_config *c = &sw->configs[ci];
+        struct gl_expansion *e = &sw->exps[ci];
+        for (int ji = 0; ji < e->njobs && rc == 0; ji++) {
+            struct gl_job *j = &e->jobs[ji];
+            const struct gl_kernel_variant *kv = gl_kernel_variant_of(j->v);
+            char key[4096];
+            if (!kv || j->skip[0])
+                continue;
+            if (!ops || !ops->kernel_compile) {
+                snprintf(sw->kernels_why, sizeof sw->kernels_why, "%s",
+                         !ops ? gl_registry_gpu_why() : "the GPU plugin cannot compile kernels");
+                break;
+            }
+            if (gl_kernel_compile_key(kv, &j->p, key, sizeof key) != 0) {
+                snprintf(j->skip, sizeof j->skip, "the kernel's name expression or -D list is "
+                         "too long");
+                continue;
+            }
+            int added = keyset_add(&ks, key);
+            if (added < 0) {
+                snprintf(err, errlen, "out of memory");
+                rc = 1;
+                break;
+            }
+            if (added == 0)
+                continue;
+            if (!log && !(log = malloc(COMPILE_LOG))) {
+                snprintf(err, errlen, "out of memory");
+                rc = 1;
+                break;
+            }
+            log[0] = '\0';
+            int r = ops->kernel_compile(kv, &j->p, sw->arch, log, COMPILE_LOG);
+            if (r < 0) {
+                char params[256];
+                gl_params_format(&j->p, params, sizeof params);
+                snprintf(err, errlen, "%s:%d: source: %s does not compile (variant %s = %s at %s, "
+                         "sm_%d):\n%s", c->path, kv->k->source_line, kv->k->source, kv->name,
+                         kv->expr, params, sw->arch, log[0] ? log : "(the compiler said nothing)");
+                rc = 2;
+                break;
+            }
+            sw->nkernels++;
+            if (r == 1)
+                sw->nkernels_cached++;
+        }
+    }
+    free(log);
+    keyset_free(&ks);
+    return rc;
+}
+
 int gl_sweep_prepare(struct gl_sweep *sw, int npaths, char **paths, const char *only,
-                     int force, gl_store *store, char *err, size_t errlen)
+                     int force, int arch, gl_store *store, char *err, size_t errlen)
 {
     memset(sw, 0, sizeof *sw);
+    sw->arch = arch;
     sw->force = force;
     sw->counters = -1;
     sw->configs = calloc((size_t)npaths, sizeof *sw->configs);
@@ -81,6 +208,10 @@ int gl_sweep_prepare(struct gl_sweep *sw, int npaths, char **paths, const char *
         if (gl_expand(&sw->configs[i], sw->gpu_ok ? &sw->gpu : NULL, only, &sw->exps[i], err,
                       errlen) != 0)
             return 2;
+    /* 3b. Every distinct user kernel point compiles before anything runs. */
+    int crc = compile_kernels(sw, err, errlen);
+    if (crc != 0)
+        return crc;
     /* 4. Metric names are checked on the GPU itself, once per distinct spec. */
     if (sw->gpu_ok) {
         int first = 1;
@@ -121,6 +252,10 @@ void gl_sweep_key(const struct gl_sweep *sw, const struct gl_job *job, struct gl
     k->variant = job->v->name;
     k->p = &job->p;
     k->study = job->study;
+    /* a user kernel: its named parameters (from p->user) and its code's hash */
+    const struct gl_kernel_variant *kv = gl_kernel_variant_of(job->v);
+    k->uparams = NULL;
+    k->code_hash = kv ? kv->k->hash : NULL;
 }
 
 enum gl_job_state gl_sweep_state(struct gl_sweep *sw, gl_store *store, const struct gl_job *job)

@@ -1,6 +1,8 @@
 /* sweep.h - what `gpulab run` and `gpulab plan` share: load and check the configs,
- * start the worker (which tells whether a GPU is here), expand every config against that device, validate metric names on the
- * GPU, and classify each job (run, done, rejected by check, no GPU).
+ * start the worker (which tells whether a GPU is here), expand every config against that device,
+ * compile every distinct user kernel point (kernel sections) through the GPU
+ * plugin, validate metric names on the GPU, and classify each job (run, done,
+ * rejected by check, no GPU).
  * Must not print progress or results: the commands do. */
 #ifndef GL_SWEEP_H
 #define GL_SWEEP_H
@@ -30,12 +32,19 @@ struct gl_sweep {
     long long gpu_id, cpu_id;      /* device rows (0 = none) */
     int counters;                  /* passes of the first GPU metrics spec; -1 unavailable */
     char counters_why[1024];
+    /* user kernels: compiled before anything runs */
+    int arch;                      /* compute capability compiled for (90 = sm_90); 0 = none */
+    int nkernels;                  /* distinct kernel points that needed a compilation */
+    int nkernels_cached;           /* of which the kernel cache had */
+    char kernels_why[GL_REASON_MAX];   /* why kernel points were not compiled ("" = they were) */
 };
 
-/* Everything up to the first run. Returns 0, or 2 (config/usage error: err has
- * "file:line: ..."), or 1 (other failure: err says what). */
+/* Everything up to the first run. arch: the compute capability to compile
+ * user kernels for when no GPU is here (0 = 90). Returns 0, or 2 (config/usage
+ * error, or a user kernel that does not compile: err has "file:line: ..." and
+ * the compiler's log), or 1 (other failure: err says what). */
 int gl_sweep_prepare(struct gl_sweep *sw, int npaths, char **paths, const char *only,
-                     int force, gl_store *store, char *err, size_t errlen);
+                     int force, int arch, gl_store *store, char *err, size_t errlen);
 enum gl_job_state gl_sweep_state(struct gl_sweep *sw, gl_store *store, const struct gl_job *job);
 /* Resume key of a job (device chosen by the variant's device kind). */
 void gl_sweep_key(const struct gl_sweep *sw, const struct gl_job *job, struct gl_run_key *k);

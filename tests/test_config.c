@@ -373,6 +373,101 @@ static void test_load(void)
     gl_config_free(&cfg);
 }
 
+/* The expression language's functions, numbers, named parameters and depth limit. */
+static void test_expr_functions(void)
+{
+    struct gl_params p;
+    char msg[512];
+    long long v;
+    gl_params_init(&p);
+    p.n = 1000;
+    gl_params_user_set(&p, "TILE", 32);
+    gl_params_user_set(&p, "BLOCK_ROWS", 8);
+    static const struct { const char *e; long long want; } cases[] = {
+        { "ceil(N/TILE)", 32 }, { "ceil(N)", 1000 }, { "ceil((N/TILE))", 32 },
+        { "ceil(N/TILE + 1)", 32 }, { "ceil(1024/TILE)", 32 }, { "ceil(-7/2)", -3 },
+        { "cdiv(N, TILE)", 32 }, { "cdiv(1024, TILE)", 32 }, { "cdiv(-7, 2)", -3 },
+        { "div(N, TILE)", 31 }, { "div(-7, 2)", -4 }, { "div(7, -2)", -4 },
+        { "min(TILE, BLOCK_ROWS)", 8 }, { "max(TILE, BLOCK_ROWS)", 32 },
+        { "max(min(1, 2), cdiv(N, 3))", 334 }, { "TILE * BLOCK_ROWS", 256 },
+        { "N*N", 1000000 }, { " min ( 4 , 5 ) ", 4 }, { "TILE == 32", 1 },
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        int r = gl_expr_value(cases[i].e, &p, &v, msg, sizeof msg);
+        if (!CHECK(r == 0 && v == cases[i].want))
+            printf("  '%s' = %d %lld (%s), want %lld\n", cases[i].e, r, v, r ? msg : "",
+                   cases[i].want);
+    }
+    CHECK(gl_expr_eval("ceil(N/TILE) == 32 && TILE > BLOCK_ROWS", &p, msg, sizeof msg) == 1);
+    static const struct { const char *e; const char *msg; } bad[] = {
+        { "cdiv(N, 0)", "division by zero" }, { "div(N, TILE - 32)", "division by zero" },
+        { "ceil(N/0)", "division by zero" }, { "min(1)", "two arguments" },
+        { "ceil(1, 2)", "one argument" }, { "floor(N)", "unknown function 'floor'" },
+        { "mim(1, 2)", "did you mean 'min'" }, { "TILES", "did you mean 'TILE'" },
+        { "WPT + 1", "unknown parameter 'WPT'" }, { "\"a\"", "text, not a number" },
+        { "cdiv(-9223372036854775807 - 1, -1)", "overflow" },
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        msg[0] = '\0';
+        int r = gl_expr_value(bad[i].e, &p, &v, msg, sizeof msg);
+        if (!CHECK(r == -1 && strstr(msg, bad[i].msg)))
+            printf("  '%s' = %d [%s], want [%s]\n", bad[i].e, r, msg, bad[i].msg);
+    }
+    /* check with a scope of named parameters: what is used is reported */
+    const char names[3][GL_UPARAM_NAME] = { "TILE", "BLOCK_ROWS", "WPT" };
+    struct gl_expr_scope sc = { GL_PBIT(GL_P_N), 3, names, 0, 0 };
+    CHECK(gl_expr_check_scope("cdiv(N, TILE*WPT)", &sc, msg, sizeof msg) == 0);
+    CHECK(sc.used_params == GL_PBIT(GL_P_N) && sc.used_names == 5);
+    CHECK(gl_expr_check_scope("BLOK_ROWS", &sc, msg, sizeof msg) == -1 &&
+          strstr(msg, "did you mean 'BLOCK_ROWS'"));
+    CHECK(gl_expr_check_scope("BS + 1", &sc, msg, sizeof msg) == -1 &&
+          strstr(msg, "'BS' is not set"));
+    CHECK(gl_expr_check("TILE > 1", ~0u, msg, sizeof msg) == -1 &&
+          strstr(msg, "unknown parameter 'TILE'"));
+    /* the depth limit: an error, not a stack overflow */
+    size_t n = 20000, m = 80000;
+    char *deep = malloc(m + 64);
+    if (!CHECK(deep != NULL))
+        return;
+    memset(deep, '(', n);
+    strcpy(deep + n, "1");
+    memset(deep + n + 1, ')', n);
+    deep[2 * n + 1] = '\0';
+    CHECK(gl_expr_check(deep, ~0u, msg, sizeof msg) == -1 &&
+          strstr(msg, "expression nested deeper than 256"));
+    CHECK(gl_expr_eval(deep, &p, msg, sizeof msg) == -1 &&
+          strstr(msg, "expression nested deeper than 256"));
+    memset(deep, '!', m);
+    strcpy(deep + m, "1");
+    CHECK(gl_expr_check(deep, ~0u, msg, sizeof msg) == -1 &&
+          strstr(msg, "expression nested deeper than 256"));
+    memset(deep, '-', m);
+    CHECK(gl_expr_value(deep, &p, &v, msg, sizeof msg) == -1 &&
+          strstr(msg, "expression nested deeper than 256"));
+    strcpy(deep, "min(");
+    for (int i = 1; i < 300; i++)
+        strcat(deep, "min(");
+    strcat(deep, "1");
+    CHECK(gl_expr_check(deep, ~0u, msg, sizeof msg) == -1 &&
+          strstr(msg, "expression nested deeper than 256"));
+    /* 200 levels are fine */
+    memset(deep, '(', 200);
+    strcpy(deep + 200, "N");
+    memset(deep + 201, ')', 200);
+    deep[401] = '\0';
+    CHECK(gl_expr_value(deep, &p, &v, msg, sizeof msg) == 0 && v == 1000);
+    /* in a config: file:line with the start of the where */
+    char *text = malloc(m + 256);
+    if (CHECK(text != NULL)) {
+        memset(deep, '!', m);
+        strcpy(deep + m, "1");
+        snprintf(text, m + 256, "[a]\nfamily = vecadd\nvariants = seq\nN = 8\nwhere = %s\n", deep);
+        FAILS(text, 5, "expression nested deeper than 256", "where '!!!!");
+        free(text);
+    }
+    free(deep);
+}
+
 int main(void)
 {
     if (!t_load_plugins())
@@ -384,5 +479,6 @@ int main(void)
     test_zip();
     test_errors();
     test_load();
+    test_expr_functions();
     return t_done("test_config");
 }

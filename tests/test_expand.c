@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "config.h"
 #include "t.h"
@@ -606,6 +607,69 @@ static void test_shipped_configs(void)
     done();
 }
 
+/* ---- kernel sections: named parameters ------------------------------------------- */
+
+static void test_named_params(void)
+{
+    char dir[] = "/tmp/gl_xtest_XXXXXX", src[64], text[2048];
+    if (!CHECK(mkdtemp(dir) != NULL))
+        return;
+    snprintf(src, sizeof src, "%s/k.cu", dir);
+    FILE *f = fopen(src, "w");
+    if (!CHECK(f != NULL))
+        return;
+    fputs("template <int T> __global__ void tiled(float *o, int n) { }\n"
+          "__global__ void plain(float *o, int n) { }\n", f);
+    fclose(f);
+    const char *body = "[k]\nsource = %s\nvariants = plain, t = tiled<TILE>\n"
+                       "N = 64, 128\nTILE = 16, 32, 16\nWPT = 1, 2, 4\nzip = TILE, WPT\n"
+                       "buffer.o = float[N] output\nargs = o, int N\ngrid = cdiv(N, TILE*WPT)\n"
+                       "block = TILE\nwhere = %s\n";
+    /* zip on named parameters; the duplicate (TILE, WPT) = (16, ...) differs in WPT */
+    snprintf(text, sizeof text, body, src, "N >= TILE * WPT");
+    if (CHECK(load(text) == 0)) {
+        /* points: N x (16,1) (32,2) (16,4); N=64 drops none (64 >= 64) */
+        CHECK(count_variant(&ex, "gpu", "plain") == 6 && count_variant(&ex, "gpu", "t") == 6);
+        CHECK(ex.nrejects == 0 && ex.nduplicates == 0);
+        CHECK(ex.jobs[0].p.nuser == 2);
+        CHECK_STR(label(&ex.jobs[0]), "N=64 seed=42 cache=cold TILE=16 WPT=1");
+        CHECK_STR(label(&ex.jobs[1]), "N=64 seed=42 cache=cold TILE=32 WPT=2");
+        CHECK_STR(label(&ex.jobs[5]), "N=128 seed=42 cache=cold TILE=16 WPT=4");
+        CHECK(ex.jobs[0].v == gl_section_variant(&cfg.sections[0], 0));
+        CHECK(ex.jobs[0].skip[0] == '\0');
+        done();
+    }
+    /* where on named parameters rejects points, counted per variant */
+    snprintf(text, sizeof text, body, src, "TILE * WPT < 64");
+    if (CHECK(load(text) == 0)) {
+        CHECK(ex.njobs == 4 && ex.nrejects == 2 && ex.rejects[0].count == 4);
+        CHECK_STR(ex.rejects[0].reason, "where: TILE * WPT < 64");
+        done();
+    }
+    /* dedupe: equal named values collapse (params compare whole) */
+    snprintf(text, sizeof text,
+             "[k]\nsource = %s\nvariants = plain\nN = 64, 64\nTILE = 16, 16, 32\n"
+             "buffer.o = float[N] output\nargs = o, int N\ngrid = 1\nblock = TILE\n", src);
+    if (CHECK(load(text) == 0)) {
+        CHECK(ex.njobs == 2 && ex.nduplicates == 4);
+        done();
+    }
+    /* --only with a kernel variant's name; check's skip reason */
+    snprintf(text, sizeof text,
+             "[k]\nsource = %s\nvariants = plain, t = tiled<TILE>\nN = 64\nTILE = 512, 2048\n"
+             "buffer.o = float[N] output\nargs = o, int N\ngrid = 1\nblock = TILE\n", src);
+    CHECK(gl_config_parse("t.conf", text, &cfg, err, sizeof err) == 0);
+    CHECK(gl_expand(&cfg, NULL, "t", &ex, err, sizeof err) == 0);
+    CHECK(ex.njobs == 2 && count_variant(&ex, "gpu", "t") == 2);
+    if (ex.njobs == 2) {
+        CHECK(ex.jobs[0].skip[0] == '\0');
+        CHECK(strstr(ex.jobs[1].skip, "block x = 2048 threads exceeds the device limit") != NULL);
+    }
+    done();
+    remove(src);
+    rmdir(dir);
+}
+
 int main(void)
 {
     if (!t_load_plugins())
@@ -620,5 +684,6 @@ int main(void)
     test_skip_and_only();
     test_stencil_conf();
     test_shipped_configs();
+    test_named_params();
     return t_done("test_expand");
 }

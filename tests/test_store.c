@@ -1,6 +1,7 @@
 /* test_store.c - the SQLite store end to end on temporary files: schema creation
  * (version, tables, views, the exact `results` columns), migration of a version-1
- * file (tests/data/schema_v1.sql) keeping its rows, rollback of a failed migration,
+ * file (tests/data/schema_v1.sql) through every migration keeping its rows,
+ * rollback of a failed migration,
  * refusal of a newer or foreign file without touching it, views recreated on open,
  * devices (insert-or-get, NULL for what does not apply), sessions, results (samples,
  * summary statistics, metrics, NULL-not-zero), the resume lookup's exact key, the
@@ -9,7 +10,12 @@
  * metric with a column (each reading its own metric), the run_key index over every
  * parameter, the template lists and their errors (store_sql.c, through
  * store_int.h), a file lacking a parameter's column refused, and the H100 fixture
- * (tests/data/h100_smoke.db) giving the same `results`, row for row, once opened.
+ * (tests/data/h100_smoke.db, version 2) migrated keeping every row of every table
+ * and giving the same `results`, row for row, plus the new columns. Users'
+ * kernels: uparams, code_hash and run_param rows written with the run (or not at
+ * all), the resume key telling named parameters and hashes apart, the params view,
+ * the results_<study> views (a column per name, WHERE on it, sanitized and
+ * colliding names, made at session end and on open, stale ones dropped).
  * Reads the database back through a second, plain SQLite connection.
  * Must not need a GPU or leave files behind. */
 #include <math.h>
@@ -206,7 +212,7 @@ static long long store_run_in(gl_store *s, const char *study, long long session,
                               const char *family, const char *variant, const struct gl_params *p,
                               double flops, double bytes)
 {
-    struct gl_run_key k = { dev, family, variant, p, study };
+    struct gl_run_key k = { dev, family, variant, p, study, NULL, NULL };
     struct gl_run_info ri = { session, study, "sec", &timing, flops, bytes };
     long long id = gl_store_result(s, &k, &ri, &res);
     if (id < 0 && !expect_refusal)
@@ -233,7 +239,8 @@ static const char *const results_columns =
     "achieved_occupancy_pct,l1_hit_pct,l2_hit_pct,smem_conflicts_ld,smem_conflicts_st,"
     "dram_read_bytes,dram_write_bytes,dram_write_drain_bytes,dram_write_total_bytes,"
     "sm_throughput_pct,mem_throughput_pct,inst_executed,smem_wavefronts_ld,smem_wavefronts_st,"
-    "global_ld_bytes,global_st_bytes,measured_flop_per_byte,dram_gbs,is_latest,created_at";
+    "global_ld_bytes,global_st_bytes,measured_flop_per_byte,dram_gbs,is_latest,created_at,uparams,"
+    "code_hash";
 
 static void test_create(void)
 {
@@ -245,15 +252,16 @@ static void test_create(void)
         printf("open: %s\n", err);
         return;
     }
-    CHECK(gl_schema_version == 2);
-    CHECK(gl_nmigrations == 1 && gl_sql_migrations[0] && !gl_sql_migrations[1]);
+    CHECK(gl_schema_version == 3);
+    CHECK(gl_nmigrations == 2 && gl_sql_migrations[0] && gl_sql_migrations[1] &&
+          !gl_sql_migrations[2]);
     sqlite3 *db = raw_open(path);
-    CHECK(qi(db, "PRAGMA user_version") == 2);
+    CHECK(qi(db, "PRAGMA user_version") == 3);
     CHECK_STR(q(db, "PRAGMA journal_mode").s, "wal");
     CHECK_STR(q(db, "SELECT value FROM meta WHERE key = 'application'").s, "gpulab");
     const char *objs[] = { "table:meta", "table:device", "table:session", "table:run",
-                           "table:sample", "table:metric", "view:results", "view:metrics",
-                           "view:devices", "index:run_key" };
+                           "table:sample", "table:metric", "table:run_param", "view:results",
+                           "view:metrics", "view:params", "view:devices", "index:run_key" };
     for (size_t i = 0; i < sizeof objs / sizeof objs[0]; i++) {
         char sql[256], type[16];
         const char *colon = strchr(objs[i], ':');
@@ -287,6 +295,11 @@ static void test_create(void)
     }
     columns_of(db, "SELECT * FROM metrics", 0, cols, sizeof cols);
     CHECK_STR(cols, "run_id,study,family,variant,name,value,unit");
+    columns_of(db, "SELECT * FROM params", 0, cols, sizeof cols);
+    CHECK_STR(cols, "run_id,study,family,variant,name,value");
+    /* run_param is STRICT and belongs to a run. */
+    CHECK(sqlite3_exec(db, "INSERT INTO run_param VALUES (1, 'TILE', 'big')", NULL, NULL, NULL) !=
+          SQLITE_OK);
     sqlite3_close(db);
     gl_store_close(s);
 
@@ -359,7 +372,7 @@ static void test_migrate(void)
         return;
     }
     sqlite3 *db = raw_open(path);
-    CHECK(qi(db, "PRAGMA user_version") == 2);
+    CHECK(qi(db, "PRAGMA user_version") == 3);
     char row[1024];
     rows_of(db, "SELECT id, session_id, device_id, study, family, variant, n, bs, status, samples, "
                 "median_ms, flops, passes FROM run", row, sizeof row);
@@ -368,11 +381,15 @@ static void test_migrate(void)
     CHECK(qnull(db, "SELECT rel_se FROM run WHERE id = 11"));
     CHECK(qnull(db, "SELECT guide_flags FROM run WHERE id = 11"));
     CHECK(qnull(db, "SELECT min_samples FROM run WHERE id = 11"));
+    CHECK(qnull(db, "SELECT uparams FROM run WHERE id = 11"));
+    CHECK(qnull(db, "SELECT code_hash FROM run WHERE id = 11"));
     CHECK(qi(db, "SELECT count(*) FROM sample") == 0);
+    CHECK(qi(db, "SELECT count(*) FROM run_param") == 0);
+    CHECK(qi(db, "SELECT count(*) FROM params") == 0);
     CHECK(qi(db, "SELECT count(*) FROM metric WHERE run_id = 11") == 1);
-    rows_of(db, "SELECT run_id, device_name, gflops, gpu_time_ns, is_latest, threads_per_block "
-                "FROM results", row, sizeof row);
-    CHECK_STR(row, "11|Old GPU|1073.741824|1990000.0|1|256");
+    rows_of(db, "SELECT run_id, device_name, gflops, gpu_time_ns, is_latest, threads_per_block, "
+                "uparams, code_hash FROM results", row, sizeof row);
+    CHECK_STR(row, "11|Old GPU|1073.741824|1990000.0|1|256|~|~");
     sqlite3_close(db);
 
     /* The migrated file has the objects and run columns of a new one. */
@@ -427,14 +444,14 @@ static void test_refuse(void)
      * rollback-journal mode also shows that WAL was not switched on. */
     path_of(path, sizeof path, "future.db");
     sqlite3 *db = raw_open(path);
-    raw_exec(db, "CREATE TABLE run (id INTEGER PRIMARY KEY, future TEXT); PRAGMA user_version = 3;");
+    raw_exec(db, "CREATE TABLE run (id INTEGER PRIMARY KEY, future TEXT); PRAGMA user_version = 4;");
     sqlite3_close(db);
     char *before = read_all(path);
     struct stat st0, st1;
     CHECK(stat(path, &st0) == 0);
     err[0] = '\0';
     CHECK(gl_store_open(path, &s, err, sizeof err) == -1 && s == NULL);
-    CHECK(strstr(err, "newer") != NULL && strstr(err, "version 3") != NULL);
+    CHECK(strstr(err, "newer") != NULL && strstr(err, "version 4") != NULL);
     char *after = read_all(path);
     CHECK(stat(path, &st1) == 0);
     CHECK(before && after && st0.st_size == st1.st_size &&
@@ -443,7 +460,7 @@ static void test_refuse(void)
     free(after);
     db = raw_open(path);
     CHECK_STR(q(db, "PRAGMA journal_mode").s, "delete");
-    CHECK(qi(db, "PRAGMA user_version") == 3);
+    CHECK(qi(db, "PRAGMA user_version") == 4);
     sqlite3_close(db);
 
     /* Not ours: user_version 0 but tables present. */
@@ -577,8 +594,9 @@ static void test_generated(void)
             printf("  run_key lacks %s\n", gl_param_table[i].column);
     }
     CHECK(qi(db, "SELECT count(*) FROM pragma_index_info('run_key') WHERE name IN "
-                 "('device_id', 'family', 'variant', 'study', 'status')") == 5);
-    CHECK(qi(db, "SELECT count(*) FROM pragma_index_info('run_key')") == GL_NPARAMS + 5);
+                 "('device_id', 'family', 'variant', 'study', 'uparams', 'code_hash', "
+                 "'status')") == 7);
+    CHECK(qi(db, "SELECT count(*) FROM pragma_index_info('run_key')") == GL_NPARAMS + 7);
     /* A stale index (another column list) is remade on open. */
     raw_exec(db, "DROP INDEX run_key; CREATE INDEX run_key ON run (family)");
     sqlite3_close(db);
@@ -646,8 +664,10 @@ static void test_generated(void)
     sqlite3_close(db);
 }
 
-/* The committed H100 database: opening it (views and run_key remade from the C
- * tables) leaves every row of `results` as the views it was written with gave. */
+/* The committed H100 database (schema version 2): opening it migrates it to the
+ * current version and remakes the views and run_key from the C tables; every row
+ * of every table stays, and `results` gives every row as the views it was
+ * written with gave, plus the new columns (NULL: built-in variants only). */
 static void test_fixture(void)
 {
     char path[128], err[512], cmd[512];
@@ -657,33 +677,63 @@ static void test_fixture(void)
         printf("note: tests/data/h100_smoke.db absent, not checked\n");
         return;
     }
+    static const char *const tables[] = { "meta", "device", "session", "run", "sample", "metric" };
+    enum { NT = sizeof tables / sizeof tables[0] };
     size_t len = 1 << 20;
-    char *before = malloc(len), *after = malloc(len), cb[4096], ca[4096];
-    if (!before || !after) {
-        free(before);
-        free(after);
-        return;
-    }
+    char *before = malloc(len), *after = malloc(len), *tb[NT] = { 0 }, *ta = malloc(len);
+    char cb[4096], ca[4096], rcols[4096], sql[4200];
+    for (int i = 0; i < NT; i++)
+        tb[i] = malloc(len);
+    int ok = before && after && ta;
+    for (int i = 0; i < NT; i++)
+        ok = ok && tb[i];
+    if (!CHECK(ok))
+        goto out;
     sqlite3 *db = raw_open(path);
+    CHECK(qi(db, "PRAGMA user_version") == 2);
     long long runs = qi(db, "SELECT count(*) FROM run");
     columns_of(db, "SELECT * FROM results", 0, cb, sizeof cb);
     rows_of(db, "SELECT * FROM results", before, len);
+    columns_of(db, "SELECT * FROM run", 0, rcols, sizeof rcols);
+    for (int i = 0; i < NT; i++) {
+        snprintf(sql, sizeof sql, "SELECT * FROM %s ORDER BY 1, 2", tables[i]);
+        rows_of(db, sql, tb[i], len);
+    }
     sqlite3_close(db);
     gl_store *s = NULL;
     if (!CHECK(gl_store_open(path, &s, err, sizeof err) == 0))
         printf("  %s\n", err);
     gl_store_close(s);
     db = raw_open(path);
+    CHECK(qi(db, "PRAGMA user_version") == gl_schema_version);
     CHECK(qi(db, "SELECT count(*) FROM run") == runs && runs > 0);
+    CHECK(qi(db, "SELECT count(*) FROM run WHERE uparams IS NULL AND code_hash IS NULL") == runs);
+    CHECK(qi(db, "SELECT count(*) FROM run_param") == 0);
+    CHECK(qi(db, "SELECT count(*) FROM sqlite_master WHERE name LIKE 'results\\_%' ESCAPE '\\'") ==
+          0);
+    /* Every table keeps every row, column for column (run's by its old columns). */
+    for (int i = 0; i < NT; i++) {
+        snprintf(sql, sizeof sql, "SELECT %s FROM %s ORDER BY 1, 2",
+                 strcmp(tables[i], "run") == 0 ? rcols : "*", tables[i]);
+        rows_of(db, sql, ta, len);
+        if (!CHECK(strlen(tb[i]) > 0 && strcmp(ta, tb[i]) == 0))
+            printf("  table %s changed\n", tables[i]);
+    }
     columns_of(db, "SELECT * FROM results", 0, ca, sizeof ca);
-    rows_of(db, "SELECT * FROM results", after, len);
-    CHECK_STR(ca, cb);
     CHECK_STR(ca, results_columns);
+    snprintf(sql, sizeof sql, "%s,uparams,code_hash", cb);
+    CHECK_STR(ca, sql);
+    snprintf(sql, sizeof sql, "SELECT %s FROM results", cb);
+    rows_of(db, sql, after, len);
     CHECK(strlen(after) > 1000 && strlen(after) < len - 1);
     CHECK_STR(after, before);
     sqlite3_close(db);
+out:
     free(before);
     free(after);
+    free(ta);
+    for (int i = 0; i < NT; i++)
+        free(tb[i]);
 }
 
 /* ---- devices, sessions, results ---------------------------------------------------------- */
@@ -938,7 +988,7 @@ static void test_has_ok(gl_store *s, sqlite3 *db)
     p.n = 64;
     p.bs = 16;
     gl_params_set_text(&p, GL_P_MEM, "device");
-    struct gl_run_key k = { dev, "matmul", "global", &p, "teststudy" };
+    struct gl_run_key k = { dev, "matmul", "global", &p, "teststudy", NULL, NULL };
     CHECK(gl_store_has_ok(s, &k) == 0);
     reset_result(GL_OK);
     res.nsamples = 1;
@@ -951,7 +1001,7 @@ static void test_has_ok(gl_store *s, sqlite3 *db)
     /* Every part of the key counts, NULL (unset) matching only NULL. */
     struct gl_params q1 = p;
     q1.seed = 42;                   /* set where the stored one is NULL */
-    struct gl_run_key kq = { dev, "matmul", "global", &q1, "teststudy" };
+    struct gl_run_key kq = { dev, "matmul", "global", &q1, "teststudy", NULL, NULL };
     CHECK(gl_store_has_ok(s, &kq) == 0);
     struct gl_params q2 = p;
     gl_params_set_text(&q2, GL_P_MEM, "");   /* unset where the stored one is set */
@@ -996,7 +1046,7 @@ static void test_has_ok(gl_store *s, sqlite3 *db)
     for (int st = GL_WRONG; st <= GL_FAILED; st++) {
         struct gl_params pf = p;
         pf.n = 1000 + st;
-        struct gl_run_key kf = { dev, "matmul", "global", &pf, "teststudy" };
+        struct gl_run_key kf = { dev, "matmul", "global", &pf, "teststudy", NULL, NULL };
         reset_result(st);
         snprintf(res.reason, sizeof res.reason, "why %d", st);
         CHECK(store_run(s, sid, dev, "matmul", "global", &pf, -1, -1) > 0);
@@ -1005,7 +1055,7 @@ static void test_has_ok(gl_store *s, sqlite3 *db)
                                                                                     : "failed") == 1);
     }
     /* An incomplete key is an error, not "not found". */
-    struct gl_run_key kb = { dev, NULL, "global", &p, "teststudy" };
+    struct gl_run_key kb = { dev, NULL, "global", &p, "teststudy", NULL, NULL };
     CHECK(gl_store_has_ok(s, &kb) == -1);
 }
 
@@ -1076,6 +1126,208 @@ static void test_latest(gl_store *s, sqlite3 *db)
     CHECK(gl_store_query(s, sql, GL_FMT_CSV, stdout, err, sizeof err) == 0);
     snprintf(sql, sizeof sql, "SELECT count(*) FROM sample WHERE run_id = %lld", a);
     CHECK(qi(db, sql) == 0);
+}
+
+/* ---- users' kernels: named parameters and the kernel's hash ---------------------------- */
+
+/* Store a run of a user's kernel (ms: its one sample); uparams as the key gives it. */
+static long long store_user(gl_store *s, const char *study, long long session, long long dev,
+                            const char *variant, const struct gl_params *p, const char *uparams,
+                            const char *hash, double ms)
+{
+    struct gl_run_key k = { dev, "transpose", variant, p, study, uparams, hash };
+    struct gl_run_info ri = { session, study, "transpose", &timing, -1, 8.0 * 1024 * 1024 };
+    reset_result(GL_OK);
+    res.nsamples = 1;
+    res.samples_ms[0] = ms;
+    long long id = gl_store_result(s, &k, &ri, &res);
+    if (id < 0 && !expect_refusal)
+        printf("gl_store_result: %s\n", gl_store_errmsg(s));
+    return id;
+}
+
+static int has_ok_user(gl_store *s, long long dev, const char *study, const char *variant,
+                       const struct gl_params *p, const char *uparams, const char *hash)
+{
+    struct gl_run_key k = { dev, "transpose", variant, p, study, uparams, hash };
+    return gl_store_has_ok(s, &k);
+}
+
+static void test_named(void)
+{
+    char path[128], err[512], sql[512], row[2048], cols[4096];
+    path_of(path, sizeof path, "named.db");
+    gl_store *s = NULL;
+    if (!CHECK(gl_store_open(path, &s, err, sizeof err) == 0)) {
+        printf("open: %s\n", err);
+        return;
+    }
+    sqlite3 *db = raw_open(path);
+    struct gl_device g = gpu_dev("GPU-named");
+    long long dev = gl_store_device(s, &g);
+    struct gl_session_info si = { "0.1.0", "abc", "h", "a", "p", "t", "x", "transpose" };
+    long long sid = gl_store_session_begin(s, &si);
+    CHECK(dev > 0 && sid > 0);
+
+    struct gl_params p16, p32, pb;
+    gl_params_init(&p16);
+    p16.n = 1024;
+    CHECK(gl_params_user_set(&p16, "TILE", 16) == 0);
+    CHECK(gl_params_user_set(&p16, "BLOCK_ROWS", 8) == 0);
+    p32 = p16;
+    CHECK(gl_params_user_set(&p32, "TILE", 32) == 0);
+    gl_params_init(&pb);   /* a built-in variant's point: no named parameters */
+    pb.n = 1024;
+
+    /* Stored: uparams as gl_params_user_format writes them, the hash, one
+     * run_param row per name. The key's uparams may be left NULL (made from p). */
+    CHECK(has_ok_user(s, dev, "transpose", "tiled", &p16, NULL, "hashA") == 0);
+    long long a = store_user(s, "transpose", sid, dev, "tiled", &p16, NULL, "hashA", 4.0);
+    long long b = store_user(s, "transpose", sid, dev, "tiled", &p32, "BLOCK_ROWS=8 TILE=32",
+                             "hashA", 2.0);
+    CHECK(a > 0 && b > a);
+    snprintf(sql, sizeof sql, "SELECT uparams, code_hash FROM run WHERE id IN (%lld, %lld) "
+                              "ORDER BY id", a, b);
+    rows_of(db, sql, row, sizeof row);
+    CHECK_STR(row, "BLOCK_ROWS=8 TILE=16|hashA;BLOCK_ROWS=8 TILE=32|hashA");
+    snprintf(sql, sizeof sql, "SELECT run_id - %lld, name, value FROM run_param ORDER BY 1, 2", a);
+    rows_of(db, sql, row, sizeof row);
+    CHECK_STR(row, "0|BLOCK_ROWS|8;0|TILE|16;1|BLOCK_ROWS|8;1|TILE|32");
+
+    /* The resume key: named parameters and hash count, NULL matching only NULL. */
+    CHECK(has_ok_user(s, dev, "transpose", "tiled", &p16, NULL, "hashA") == 1);
+    CHECK(has_ok_user(s, dev, "transpose", "tiled", &p16, "", "hashA") == 1);
+    CHECK(has_ok_user(s, dev, "transpose", "tiled", &p16, "BLOCK_ROWS=8 TILE=16", "hashA") == 1);
+    CHECK(has_ok_user(s, dev, "transpose", "tiled", &p32, NULL, "hashA") == 1);
+    CHECK(has_ok_user(s, dev, "transpose", "tiled", &p16, NULL, "hashB") == 0);   /* edited */
+    CHECK(has_ok_user(s, dev, "transpose", "tiled", &p16, NULL, NULL) == 0);
+    CHECK(has_ok_user(s, dev, "transpose", "tiled", &pb, NULL, "hashA") == 0);
+    CHECK(has_ok_user(s, dev, "transpose", "tiled", &pb, NULL, NULL) == 0);
+    struct gl_params p16x = p16;
+    CHECK(gl_params_user_set(&p16x, "PAD", 0) == 0);   /* one name more */
+    CHECK(has_ok_user(s, dev, "transpose", "tiled", &p16x, NULL, "hashA") == 0);
+    /* A built-in run of the same point is not the user's, nor the other way round. */
+    long long c = store_user(s, "transpose", sid, dev, "tiled", &pb, NULL, NULL, 3.0);
+    CHECK(c > b);
+    CHECK(has_ok_user(s, dev, "transpose", "tiled", &pb, NULL, NULL) == 1);
+    CHECK(has_ok_user(s, dev, "transpose", "tiled", &pb, NULL, "hashA") == 0);
+    snprintf(sql, sizeof sql, "SELECT count(*) FROM run_param WHERE run_id = %lld", c);
+    CHECK(qi(db, sql) == 0);
+    CHECK(qnull(db, "SELECT uparams FROM run ORDER BY id DESC LIMIT 1"));
+    /* A key whose uparams is not its parameters' text is refused, and nothing stored. */
+    expect_refusal = 1;
+    CHECK(has_ok_user(s, dev, "transpose", "tiled", &p16, "TILE=16", "hashA") == -1);
+    CHECK(strstr(gl_store_errmsg(s), "uparams") != NULL);
+    CHECK(has_ok_user(s, dev, "transpose", "tiled", &pb, "TILE=16", NULL) == -1);
+    long long nruns = qi(db, "SELECT count(*) FROM run");
+    CHECK(store_user(s, "transpose", sid, dev, "tiled", &p16, "TILE=16", "hashA", 1.0) == -1);
+    /* A run_param row that cannot be written takes its run with it (one transaction). */
+    struct gl_params pd = pb;
+    pd.nuser = 2;
+    snprintf(pd.user[0].name, sizeof pd.user[0].name, "X");
+    snprintf(pd.user[1].name, sizeof pd.user[1].name, "X");
+    CHECK(store_user(s, "transpose", sid, dev, "tiled", &pd, NULL, "hashA", 1.0) == -1);
+    CHECK(strstr(gl_store_errmsg(s), "named parameter") != NULL);
+    pd.nuser = GL_MAX_UPARAMS + 1;
+    CHECK(store_user(s, "transpose", sid, dev, "tiled", &pd, NULL, "hashA", 1.0) == -1);
+    expect_refusal = 0;
+    CHECK(qi(db, "SELECT count(*) FROM run") == nruns);
+    CHECK(qi(db, "SELECT count(*) FROM run_param") == 4);
+
+    /* More runs: another section of the study with a name of its own, and two
+     * studies whose names sanitize alike, one with names that collide. */
+    struct gl_params pp = p16;
+    CHECK(gl_params_user_set(&pp, "PAD", 1) == 0);
+    long long d = store_user(s, "transpose", sid, dev, "padded", &pp, NULL, "hashP", 5.0);
+    struct gl_params po;
+    gl_params_init(&po);
+    CHECK(gl_params_user_set(&po, "TILE", 4) == 0);
+    CHECK(gl_params_user_set(&po, "tile", 5) == 0);
+    CHECK(gl_params_user_set(&po, "variant", 6) == 0);
+    long long e = store_user(s, "other study", sid, dev, "tiled", &po, NULL, "hashO", 1.0);
+    struct gl_params pq;
+    gl_params_init(&pq);
+    CHECK(gl_params_user_set(&pq, "W", 7) == 0);
+    long long f = store_user(s, "other-study", sid, dev, "tiled", &pq, NULL, "hashQ", 1.0);
+    long long h = store_user(s, "", sid, dev, "tiled", &pq, NULL, "hashQ", 1.0);
+    CHECK(d > 0 && e > d && f > e && h > f);
+
+    /* Ending the session makes the results_<study> views. */
+    CHECK(qi(db, "SELECT count(*) FROM sqlite_master WHERE name = 'results_transpose'") == 0);
+    CHECK(gl_store_session_end(s, sid) == 0);
+    rows_of(db, "SELECT name FROM sqlite_master WHERE type = 'view' AND name LIKE 'results%' "
+                "ORDER BY name", row, sizeof row);
+    CHECK_STR(row, "results;results_other_study;results_other_study_2;results_transpose");
+
+    /* params: the long form with run context. */
+    snprintf(sql, sizeof sql, "SELECT run_id - %lld, study, family, variant, name, value FROM params "
+                              "WHERE run_id IN (%lld, %lld) ORDER BY 1, 5", a, a, d);
+    rows_of(db, sql, row, sizeof row);
+    snprintf(sql, sizeof sql, "0|transpose|transpose|tiled|BLOCK_ROWS|8;0|transpose|transpose|tiled|"
+                              "TILE|16;%lld|transpose|transpose|padded|BLOCK_ROWS|8;%lld|transpose|"
+                              "transpose|padded|PAD|1;%lld|transpose|transpose|padded|TILE|16",
+             d - a, d - a, d - a);
+    CHECK_STR(row, sql);
+
+    /* results_transpose: every results column, then one per name, in name order;
+     * every run of the study (the built-in one with NULLs). */
+    columns_of(db, "SELECT * FROM results_transpose", 0, cols, sizeof cols);
+    snprintf(row, sizeof row, "%s,BLOCK_ROWS,PAD,TILE", results_columns);
+    CHECK_STR(cols, row);
+    rows_of(db, "SELECT variant, TILE, median_ms FROM results_transpose WHERE TILE = 32", row,
+            sizeof row);
+    CHECK_STR(row, "tiled|32|2.0");
+    snprintf(sql, sizeof sql, "SELECT group_concat((run_id - %lld) || ':' || ifnull(TILE, '~') || ':' "
+                              "|| ifnull(PAD, '~') || ':' || is_latest, ',') FROM results_transpose",
+             a);
+    rows_of(db, sql, row, sizeof row);
+    snprintf(sql, sizeof sql, "0:16:~:1,1:32:~:1,2:~:~:1,%lld:16:1:1", d - a);
+    if (!CHECK_STR(row, sql))
+        printf("  got %s\n", row);
+    CHECK(qi(db, "SELECT count(*) FROM results_transpose WHERE gbs > 0") == 4);
+    CHECK(qi(db, "SELECT count(*) FROM results_transpose") ==
+          qi(db, "SELECT count(*) FROM results WHERE study = 'transpose'"));
+    /* Names that collide: "TILE" first, then "tile" and "variant" (results has
+     * a variant column) as uparam_*; "other-study" comes second in name order. */
+    columns_of(db, "SELECT * FROM results_other_study", 0, cols, sizeof cols);
+    snprintf(row, sizeof row, "%s,TILE,uparam_tile,uparam_variant", results_columns);
+    CHECK_STR(cols, row);
+    snprintf(sql, sizeof sql, "SELECT run_id = %lld, variant, TILE, uparam_tile FROM "
+                              "results_other_study WHERE uparam_variant = 6", e);
+    rows_of(db, sql, row, sizeof row);
+    CHECK_STR(row, "1|tiled|4|5");
+    snprintf(sql, sizeof sql, "SELECT run_id = %lld, study, W FROM results_other_study_2", f);
+    rows_of(db, sql, row, sizeof row);
+    CHECK_STR(row, "1|other-study|7");
+
+    /* An edited kernel's run (new hash) of a point is its latest. */
+    long long a2 = store_user(s, "transpose", sid, dev, "tiled", &p16, NULL, "hashB", 3.5);
+    CHECK(has_ok_user(s, dev, "transpose", "tiled", &p16, NULL, "hashB") == 1);
+    CHECK(has_ok_user(s, dev, "transpose", "tiled", &p16, NULL, "hashA") == 1);
+    snprintf(sql, sizeof sql, "SELECT group_concat(is_latest, ',') FROM (SELECT is_latest FROM "
+                              "results WHERE run_id IN (%lld, %lld, %lld) ORDER BY run_id)", a, b, a2);
+    rows_of(db, sql, row, sizeof row);
+    CHECK_STR(row, "0,1,1");
+
+    /* Opening for writing remakes them too: a new study gets its view, a stale
+     * results_* view goes, and so does the view of a study whose runs are gone. */
+    struct gl_params pl;
+    gl_params_init(&pl);
+    CHECK(gl_params_user_set(&pl, "UNROLL", 4) == 0);
+    CHECK(store_user(s, "late", sid, dev, "tiled", &pl, NULL, "hashL", 1.0) > 0);
+    snprintf(sql, sizeof sql, "DELETE FROM run WHERE id = %lld", f);
+    CHECK(gl_store_query(s, sql, GL_FMT_CSV, stdout, err, sizeof err) == 0);
+    CHECK(qi(db, "SELECT count(*) FROM run_param WHERE name = 'W' AND run_id <> 0") == 1);
+    raw_exec(db, "CREATE VIEW results_gone AS SELECT 1 AS x");
+    gl_store_close(s);
+    s = NULL;
+    CHECK(gl_store_open(path, &s, err, sizeof err) == 0);
+    rows_of(db, "SELECT name FROM sqlite_master WHERE type = 'view' AND name LIKE 'results%' "
+                "ORDER BY name", row, sizeof row);
+    CHECK_STR(row, "results;results_late;results_other_study;results_transpose");
+    CHECK(qi(db, "SELECT UNROLL FROM results_late") == 4);
+    sqlite3_close(db);
+    gl_store_close(s);
 }
 
 /* ---- query formats ------------------------------------------------------------------------- */
@@ -1230,6 +1482,7 @@ int main(void)
     test_views_refresh();
     test_generated();
     test_fixture();
+    test_named();
 
     char path[128], err[512];
     path_of(path, sizeof path, "main.db");

@@ -6,8 +6,10 @@
  * random inputs, timed host<->device copies, NaN-poisoned verification runs
  * against the float64 reference, warm-up and event-timed samples with the L2
  * flush, per-kernel resources and occupancy limits, launch guidance, and the
- * profiled replay through cupti/profiler.h. The harness is split by job into
- * harness_*.cu (harness_int.cuh is their private header).
+ * profiled replay through cupti/profiler.h. A user's kernel (kernel_run.cu)
+ * goes through the same steps with typed buffers, several outputs and its own
+ * fill / reference / check through struct gh_hooks. The harness is split by job
+ * into harness_*.cu (harness_int.cuh is their private header).
  * Must not contain a family's kernels, nor decide which variants exist. */
 #ifndef GL_GPU_HARNESS_CUH
 #define GL_GPU_HARNESS_CUH
@@ -21,18 +23,27 @@ extern "C" {
 #include "plugin.h"
 }
 
-#define GH_MAX_IN 2   /* input buffers of one problem */
+#define GH_MAX_IN 32  /* input buffers of one problem (a user kernel's inputs and the images
+                         its outputs are reset from) */
+#define GH_MAX_OUT 16 /* output buffers of one problem */
 
 enum gh_mem { GH_MEM_DEVICE, GH_MEM_ZEROCOPY, GH_MEM_MANAGED };
 
-/* One float array as both sides see it. device: host is pinned host memory and
- * dev a cudaMalloc copy; zerocopy: host is mapped pinned memory and dev its
- * device alias; managed: host == dev (cudaMallocManaged). */
+/* One array as both sides see it: float for the built-in families, any element
+ * size for a user's kernel (host and dev are then cast). device: host is pinned
+ * host memory and dev a cudaMalloc copy; zerocopy: host is mapped pinned memory
+ * and dev its device alias; managed: host == dev (cudaMallocManaged). */
 struct gh_buf {
     float *host;
     float *dev;
-    size_t count;   /* floats */
+    size_t count;   /* elements */
+    size_t esize;   /* bytes per element */
 };
+
+static inline size_t gh_buf_bytes(const struct gh_buf *b)
+{
+    return b->count * b->esize;
+}
 
 struct gh_job;
 
@@ -41,10 +52,29 @@ struct gh_job;
  * that is no CUDA error writes j->lib_err and returns cudaErrorUnknown. */
 typedef cudaError_t (*gh_enqueue_fn)(struct gh_job *j);
 
-/* The float64 reference of the job's inputs (j->in[i].host), j->out.count
+/* The float64 reference of the job's inputs (j->in[i].host), j->out[0].count
  * values, owned by the reference cache or by the family (valid until the next
  * reference call). NULL with err on failure. */
 typedef const double *(*gh_reference_fn)(const struct gh_job *j, char *err, size_t errlen);
+
+/* What a user's kernel (kernel_run.cu) does differently from a built-in family:
+ * typed inputs with init kinds, several outputs, and a reference that is
+ * another kernel run on the same inputs. Each returns 1 when the run can go on,
+ * 0 when it cannot (j->r says why: gh_ok / gh_fail). */
+struct gh_hooks {
+    /* Fill the inputs' host sides (and the reset images) from the seed. */
+    int (*fill)(struct gh_job *j, unsigned long long seed);
+    /* Once the inputs are on the device: compute the reference outputs. */
+    int (*reference)(struct gh_job *j);
+    /* Before the verification run: poison or reset the outputs (synchronous). */
+    int (*prepare)(struct gh_job *j);
+    /* Compare the outputs' host copies (just copied back) with the reference;
+     * a mismatch sets status wrong and still returns 1. */
+    int (*check)(struct gh_job *j);
+    /* Enqueue the reset of the outputs that have an init, before every run
+     * outside the timed interval; NULL when nothing needs it. */
+    cudaError_t (*reset)(struct gh_job *j);
+};
 
 /* One run of one variant, as the family describes it to gh_execute(). */
 struct gh_job {
@@ -53,8 +83,15 @@ struct gh_job {
     const struct gl_timing *t;
     struct gl_result *r;
     int nin;
-    size_t in_count[GH_MAX_IN];   /* floats per input */
-    size_t out_count;             /* floats of the output */
+    size_t in_count[GH_MAX_IN];   /* elements per input */
+    int nout;                     /* outputs (0 = 1) */
+    size_t out_count[GH_MAX_OUT]; /* elements per output */
+    /* element sizes and the untimed inputs: user kernels only (0 = float, none) */
+    size_t in_esize[GH_MAX_IN], out_esize[GH_MAX_OUT];
+    int naux;                     /* the last naux inputs are not the kernel's: copied
+                                     to the device untimed (h2d_ms leaves them out) */
+    const struct gh_hooks *hooks; /* NULL: a built-in family (one float output checked
+                                     against the float64 reference) */
     enum gh_mem mem;
     int cold;                     /* flush L2 before each timed sample */
     const void *kernel;           /* the variant's kernel; NULL for a library call */
@@ -63,14 +100,14 @@ struct gh_job {
     int launches;                 /* launches that make up one run */
     long tol_len;                 /* reduction length for the tolerance */
     gh_enqueue_fn enqueue;
-    gh_reference_fn reference;
+    gh_reference_fn reference;    /* built-in families only */
     const void *ctx;              /* the family's own data for enqueue/reference */
     size_t ctx_size;              /* ... its size: plain values, copied when the run is
                                      parked for a profiling batch (<= GH_CTX_MAX) */
     char lib_err[128];            /* set by enqueue on a library (non-CUDA) failure */
     /* set by the harness */
     struct gh_buf in[GH_MAX_IN];
-    struct gh_buf out;
+    struct gh_buf out[GH_MAX_OUT];
     void *spacer;                 /* GPULAB_PAD bytes allocated just before in[0], or NULL */
 };
 
@@ -121,7 +158,7 @@ int gh_fits_int(size_t n);
 int gh_execute(struct gh_job *j);
 
 /* Space for a parked run's copy of the family's ctx. */
-#define GH_CTX_MAX 256
+#define GH_CTX_MAX 1024
 
 /* Open a profiling batch: gh_execute parks the runs it would profile (as many
  * as GLC_BATCH_MAX, and as device memory allows) until gh_batch_end profiles
@@ -152,5 +189,15 @@ extern const int gh_vecadd_nvariants;
 
 /* Free what a family keeps between runs (the cuBLAS handle); from the plugin's shutdown. */
 void gh_matmul_shutdown(void);
+
+/* Users' kernels (kernel.h): the device operations kernel_compile (NVRTC into
+ * the kernel cache, no device needed) and kernel_run (kernel_run.cu), and the
+ * loaded libraries' release at shutdown. */
+struct gl_kernel_variant;
+int gk_kernel_compile(const struct gl_kernel_variant *kv, const struct gl_params *p, int arch,
+                      char *log, size_t loglen);
+int gk_kernel_run(const struct gl_kernel_variant *kv, const struct gl_params *p,
+                  const struct gl_timing *t, struct gl_result *r);
+void gk_shutdown(void);
 
 #endif

@@ -208,6 +208,7 @@ static void plugin_shutdown(void)
         glc_shutdown();
     profiler_touched = 0;
     gh_matmul_shutdown();
+    gk_shutdown();
     gh_shutdown();
 }
 
@@ -218,6 +219,8 @@ static const struct gl_device_ops device_ops = {
     plugin_batch_end,
     plugin_list_metrics,
     plugin_shutdown,
+    gk_kernel_compile,   /* users' kernels: kernel_compile.cu, kernel_run.cu */
+    gk_kernel_run,
 };
 
 /* Each family's table, in the order `gpulab list` shows them. */

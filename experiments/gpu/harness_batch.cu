@@ -48,7 +48,8 @@ void gh_profile_jobs(struct gh_job *const *jobs, int n)
         memset(&x[i].touch, 0, sizeof x[i].touch);
         for (int k = 0; k < jobs[i]->nin; k++)
             gh_touch_add(&x[i].touch, &jobs[i]->in[k], jobs[i]->mem);
-        gh_touch_add(&x[i].touch, &jobs[i]->out, jobs[i]->mem);
+        for (int k = 0; k < jobs[i]->nout; k++)
+            gh_touch_add(&x[i].touch, &jobs[i]->out[k], jobs[i]->mem);
         rp[i].run = replay_run;
         rp[i].flush = replay_flush;
         rp[i].ctx = &x[i];
@@ -104,7 +105,8 @@ void gh_spacer_free(struct gh_job *j)
 
 static void job_free(struct gh_job *j)
 {
-    gh_buf_free(&j->out, j->mem);
+    for (int i = 0; i < j->nout; i++)
+        gh_buf_free(&j->out[i], j->mem);
     for (int i = 0; i < j->nin; i++)
         gh_buf_free(&j->in[i], j->mem);
     gh_spacer_free(j);
@@ -112,10 +114,7 @@ static void job_free(struct gh_job *j)
 
 static size_t job_bytes(const struct gh_job *j)
 {
-    size_t b = j->out_count * sizeof(float);
-    for (int i = 0; i < j->nin; i++)
-        b += j->in_count[i] * sizeof(float);
-    return b;
+    return gh_job_bytes(j);
 }
 
 /* Profile the parked runs and free their buffers. */
@@ -170,8 +169,10 @@ int gh_park(struct gh_job *j)
             cudaFreeHost(p->j.in[i].host);
             p->j.in[i].host = NULL;
         }
-        cudaFreeHost(p->j.out.host);
-        p->j.out.host = NULL;
+        for (int i = 0; i < j->nout; i++) {
+            cudaFreeHost(p->j.out[i].host);
+            p->j.out[i].host = NULL;
+        }
     } else if (j->mem == GH_MEM_ZEROCOPY) {
         batch.host_bytes += job_bytes(j);
     }

@@ -1,6 +1,6 @@
 /* harness_buffers.cu - a run's buffers for mem = device | zerocopy | managed:
  * allocation (after the optional GPULAB_PAD spacer), the free-memory check, and
- * the timed host <-> device copies of inputs and output.
+ * the timed host <-> device copies of inputs and outputs (any element size).
  * Must not launch kernels, verify or take samples. */
 #include "harness_int.cuh"
 
@@ -29,10 +29,12 @@ long long gh_pad_bytes(void)
     return v;
 }
 
-int gh_buf_alloc(struct gl_result *r, struct gh_buf *b, size_t count, enum gh_mem mem)
+int gh_buf_alloc(struct gl_result *r, struct gh_buf *b, size_t count, size_t esize,
+                 enum gh_mem mem)
 {
-    size_t bytes = count * sizeof(float);
     b->count = count;
+    b->esize = esize ? esize : sizeof(float);
+    size_t bytes = gh_buf_bytes(b);
     b->host = b->dev = NULL;
     switch (mem) {
     case GH_MEM_DEVICE:
@@ -86,9 +88,7 @@ int gh_memory_fits(struct gh_job *j)
 {
     if (j->mem == GH_MEM_ZEROCOPY)
         return 1;
-    size_t need = j->out_count * sizeof(float);
-    for (int i = 0; i < j->nin; i++)
-        need += j->in_count[i] * sizeof(float);
+    size_t need = gh_job_bytes(j);
     if (!gh_st.flush_buf && gh_st.dev.l2_bytes > 0)
         need += 2 * (size_t)gh_st.dev.l2_bytes;
     size_t free_b = 0, total_b = 0;
@@ -119,31 +119,50 @@ int gh_elapsed_ms(struct gl_result *r, cudaEvent_t a, cudaEvent_t b, double *ms)
     return 1;
 }
 
+/* Device memory of the job's buffers, bytes (element sizes as gh_buf_alloc sets them). */
+size_t gh_job_bytes(const struct gh_job *j)
+{
+    size_t b = 0;
+    for (int i = 0; i < j->nin; i++)
+        b += j->in_count[i] * (j->in_esize[i] ? j->in_esize[i] : sizeof(float));
+    for (int i = 0; i < j->nout; i++)
+        b += j->out_count[i] * (j->out_esize[i] ? j->out_esize[i] : sizeof(float));
+    return b;
+}
+
+static cudaError_t input_to_device(struct gh_job *j, int i)
+{
+    size_t bytes = gh_buf_bytes(&j->in[i]);
+    return j->mem == GH_MEM_DEVICE
+        ? cudaMemcpyAsync(j->in[i].dev, j->in[i].host, bytes, cudaMemcpyHostToDevice, 0)
+        : cudaMemPrefetchAsync(j->in[i].dev, bytes, location(0), 0, 0);
+}
+
 /* Inputs host -> device, timed: device = cudaMemcpy; managed = prefetch to the
- * device; zerocopy = 0 (no copy exists). The output's pages are placed too
- * (untimed) so that the first kernel does not fault them in. */
+ * device; zerocopy = 0 (no copy exists). A user kernel's reset images (the last
+ * naux inputs) follow, untimed. */
 int gh_copy_inputs(struct gh_job *j, cudaEvent_t e0, cudaEvent_t e1)
 {
     struct gl_result *r = j->r;
+    const char *what = j->mem == GH_MEM_DEVICE ? "cudaMemcpy(H2D)" : "cudaMemPrefetchAsync(device)";
     double ms = 0.0;
+    int timed = j->nin - j->naux;
     if (j->mem == GH_MEM_ZEROCOPY) {
         r->h2d_ms = 0.0;
         return 1;
     }
     if (!gh_ok(r, cudaEventRecord(e0, 0), "cudaEventRecord"))
         return 0;
-    for (int i = 0; i < j->nin; i++) {
-        size_t bytes = j->in[i].count * sizeof(float);
-        cudaError_t e = j->mem == GH_MEM_DEVICE
-            ? cudaMemcpyAsync(j->in[i].dev, j->in[i].host, bytes, cudaMemcpyHostToDevice, 0)
-            : cudaMemPrefetchAsync(j->in[i].dev, bytes, location(0), 0, 0);
-        if (!gh_ok(r, e, j->mem == GH_MEM_DEVICE ? "cudaMemcpy(H2D)" : "cudaMemPrefetchAsync(device)"))
+    for (int i = 0; i < timed; i++)
+        if (!gh_ok(r, input_to_device(j, i), what))
             return 0;
-    }
     if (!gh_ok(r, cudaEventRecord(e1, 0), "cudaEventRecord") || !gh_elapsed_ms(r, e0, e1, &ms))
         return 0;
     r->h2d_ms = ms;
-    return 1;
+    for (int i = timed; i < j->nin; i++)
+        if (!gh_ok(r, input_to_device(j, i), what))
+            return 0;
+    return gh_ok(r, cudaDeviceSynchronize(), "cudaDeviceSynchronize");
 }
 
 /* Output pages to the device before runs (managed only; untimed). */
@@ -151,27 +170,31 @@ int gh_place_output(struct gh_job *j)
 {
     if (j->mem != GH_MEM_MANAGED)
         return 1;
-    return gh_ok(j->r, cudaMemPrefetchAsync(j->out.dev, j->out.count * sizeof(float), location(0),
-                                            0, 0),
-                 "cudaMemPrefetchAsync(output to device)") &&
-           gh_ok(j->r, cudaDeviceSynchronize(), "cudaDeviceSynchronize");
+    for (int i = 0; i < j->nout; i++)
+        if (!gh_ok(j->r, cudaMemPrefetchAsync(j->out[i].dev, gh_buf_bytes(&j->out[i]), location(0),
+                                              0, 0),
+                   "cudaMemPrefetchAsync(output to device)"))
+            return 0;
+    return gh_ok(j->r, cudaDeviceSynchronize(), "cudaDeviceSynchronize");
 }
 
-/* Output device -> host, timed into *ms (device = cudaMemcpy, managed =
- * prefetch to the host, zerocopy = 0). */
+/* Outputs device -> host, timed together into *ms (device = cudaMemcpy,
+ * managed = prefetch to the host, zerocopy = 0). */
 int gh_copy_output(struct gh_job *j, cudaEvent_t e0, cudaEvent_t e1, double *ms)
 {
     struct gl_result *r = j->r;
-    size_t bytes = j->out.count * sizeof(float);
     *ms = 0.0;
     if (j->mem == GH_MEM_ZEROCOPY)
         return gh_ok(r, cudaDeviceSynchronize(), "cudaDeviceSynchronize");
     if (!gh_ok(r, cudaEventRecord(e0, 0), "cudaEventRecord"))
         return 0;
-    cudaError_t e = j->mem == GH_MEM_DEVICE
-        ? cudaMemcpyAsync(j->out.host, j->out.dev, bytes, cudaMemcpyDeviceToHost, 0)
-        : cudaMemPrefetchAsync(j->out.dev, bytes, location(1), 0, 0);
-    if (!gh_ok(r, e, j->mem == GH_MEM_DEVICE ? "cudaMemcpy(D2H)" : "cudaMemPrefetchAsync(host)"))
-        return 0;
+    for (int i = 0; i < j->nout; i++) {
+        size_t bytes = gh_buf_bytes(&j->out[i]);
+        cudaError_t e = j->mem == GH_MEM_DEVICE
+            ? cudaMemcpyAsync(j->out[i].host, j->out[i].dev, bytes, cudaMemcpyDeviceToHost, 0)
+            : cudaMemPrefetchAsync(j->out[i].dev, bytes, location(1), 0, 0);
+        if (!gh_ok(r, e, j->mem == GH_MEM_DEVICE ? "cudaMemcpy(D2H)" : "cudaMemPrefetchAsync(host)"))
+            return 0;
+    }
     return gh_ok(r, cudaEventRecord(e1, 0), "cudaEventRecord") && gh_elapsed_ms(r, e0, e1, ms);
 }

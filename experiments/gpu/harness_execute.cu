@@ -37,7 +37,7 @@ int gh_execute(struct gh_job *j)
     cudaEvent_t e0 = NULL, e1 = NULL;
     const double *ref = NULL;
     char err[GL_REASON_MAX];
-    int nalloc = 0, out_alloc = 0, parked = 0;
+    int nalloc = 0, nout_alloc = 0, parked = 0;
     long seed;
     double since;
 
@@ -50,7 +50,13 @@ int gh_execute(struct gh_job *j)
         gh_fail(r, "GPU not initialised");
         return 0;
     }
-    if (j->nin < 1 || j->nin > GH_MAX_IN || !j->enqueue || !j->reference) {
+    if (j->nout == 0)
+        j->nout = 1;
+    if (j->nin < (j->hooks ? 0 : 1) || j->nin > GH_MAX_IN || j->nout < 1 ||
+        j->nout > GH_MAX_OUT || j->naux < 0 || j->naux > j->nin || !j->enqueue ||
+        (j->hooks ? !j->hooks->fill || !j->hooks->reference || !j->hooks->prepare ||
+                        !j->hooks->check
+                  : !j->reference || j->nout != 1)) {
         gh_fail(r, "internal: incomplete job description");
         return 0;
     }
@@ -83,25 +89,36 @@ int gh_execute(struct gh_job *j)
         !gh_ok(r, cudaMalloc(&j->spacer, (size_t)gh_pad_bytes()), "cudaMalloc(GPULAB_PAD spacer)"))
         goto out;
     for (; nalloc < j->nin; nalloc++)
-        if (!gh_buf_alloc(r, &j->in[nalloc], j->in_count[nalloc], j->mem)) {
+        if (!gh_buf_alloc(r, &j->in[nalloc], j->in_count[nalloc], j->in_esize[nalloc], j->mem)) {
             nalloc++;
             goto out;
         }
-    out_alloc = 1;
-    if (!gh_buf_alloc(r, &j->out, j->out_count, j->mem))
-        goto out;
+    for (; nout_alloc < j->nout; nout_alloc++)
+        if (!gh_buf_alloc(r, &j->out[nout_alloc], j->out_count[nout_alloc],
+                          j->out_esize[nout_alloc], j->mem)) {
+            nout_alloc++;
+            goto out;
+        }
     seed = j->p->seed == GL_UNSET ? 42 : j->p->seed;
-    for (int i = 0; i < j->nin; i++)
-        gl_fill_random(j->in[i].host, j->in[i].count, (unsigned long long)seed, i);
-    ref = j->reference(j, err, sizeof err);
-    if (!ref) {
-        gh_fail(r, "reference: %s", err);
-        goto out;
+    if (j->hooks) {
+        if (!j->hooks->fill(j, (unsigned long long)seed))
+            goto out;
+    } else {
+        for (int i = 0; i < j->nin; i++)
+            gl_fill_random(j->in[i].host, j->in[i].count, (unsigned long long)seed, i);
+        ref = j->reference(j, err, sizeof err);
+        if (!ref) {
+            gh_fail(r, "reference: %s", err);
+            goto out;
+        }
     }
     if (!gh_ok(r, cudaEventCreate(&e0), "cudaEventCreate") ||
         !gh_ok(r, cudaEventCreate(&e1), "cudaEventCreate"))
         goto out;
     if (!gh_copy_inputs(j, e0, e1))
+        goto out;
+    /* A user kernel's reference is another kernel, run on the inputs now on the device. */
+    if (j->hooks && (!j->hooks->reference(j) || r->status != GL_OK))
         goto out;
     if ((j->cold || gh_st.passes > 0) && !gh_flush_ready(r))
         goto out;
@@ -133,8 +150,8 @@ out:
         cudaEventDestroy(e0);
     if (e1 && !gh_st.sticky)
         cudaEventDestroy(e1);
-    if (out_alloc && !parked)
-        gh_buf_free(&j->out, j->mem);
+    for (int i = 0; i < nout_alloc && !parked; i++)
+        gh_buf_free(&j->out[i], j->mem);
     for (int i = 0; i < nalloc && !parked; i++)
         gh_buf_free(&j->in[i], j->mem);
     if (!parked)

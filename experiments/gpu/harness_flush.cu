@@ -78,7 +78,7 @@ void gh_touch_add(struct gh_touch *t, const struct gh_buf *b, enum gh_mem mem)
 {
     if (mem != GH_MEM_DEVICE || !b->dev)
         return;
-    uintptr_t end = (uintptr_t)b->dev + b->count * sizeof(float);
+    uintptr_t end = (uintptr_t)b->dev + gh_buf_bytes(b);
     for (uintptr_t a = (uintptr_t)b->dev; a < end && t->n < GH_TOUCH_MAX;
          a = (a / GH_PAGE + 1) * GH_PAGE)
         t->p[t->n++] = (const float *)a;

@@ -69,7 +69,11 @@ int gh_guidance(dim3 grid, dim3 block, int sm_count);
 /* harness_buffers.cu */
 /* GPULAB_PAD in bytes: 0 when unset, -1 when not a byte count. */
 long long gh_pad_bytes(void);
-int gh_buf_alloc(struct gl_result *r, struct gh_buf *b, size_t count, enum gh_mem mem);
+/* count elements of esize bytes (0 = float). */
+int gh_buf_alloc(struct gl_result *r, struct gh_buf *b, size_t count, size_t esize,
+                 enum gh_mem mem);
+/* Bytes of every input and output of the job. */
+size_t gh_job_bytes(const struct gh_job *j);
 void gh_buf_free(struct gh_buf *b, enum gh_mem mem);
 /* The run's device memory fits in what is free (else skipped). */
 int gh_memory_fits(struct gh_job *j);
@@ -82,9 +86,10 @@ int gh_place_output(struct gh_job *j);
 int gh_copy_output(struct gh_job *j, cudaEvent_t e0, cudaEvent_t e1, double *ms);
 
 /* harness_measure.cu */
-/* Copy the output back and check it against ref (a mismatch: status wrong). */
+/* Copy the outputs back and check them against ref, or through j->hooks (a
+ * mismatch: status wrong). */
 int gh_check_output(struct gh_job *j, const double *ref, cudaEvent_t e0, cudaEvent_t e1);
-/* The verification run on a NaN-poisoned output. */
+/* The verification run on a NaN-poisoned output (or as j->hooks prepare it). */
 int gh_verify_run(struct gh_job *j, const double *ref, cudaEvent_t e0, cudaEvent_t e1);
 /* Warm-up, then timed samples until the timing policy is met. */
 int gh_timed_samples(struct gh_job *j, cudaEvent_t e0, cudaEvent_t e1, double since);

@@ -1,5 +1,6 @@
 /* harness_measure.cu - one run's measurements: the verification run on a
- * NaN-poisoned output, checks of the output against the float64 reference,
+ * NaN-poisoned output (a user kernel's outputs as its hooks prepare them),
+ * checks of the output against the float64 reference (or the hooks' check),
  * warm-up, and event-timed samples (the L2 flushed before each when cold)
  * until the timing policy is met.
  * Must not allocate or free buffers, nor profile. */
@@ -24,8 +25,18 @@ static int launch_run(struct gh_job *j, const char *what)
     return gh_ok(j->r, e, what);
 }
 
-/* Copy the output back (timing that copy into d2h_ms once) and check every
- * element against the float64 reference; a mismatch makes the run `wrong`.
+/* A user kernel's outputs that have an init go back to it before every run,
+ * before the flush and outside the timed interval. */
+static int reset_outputs(struct gh_job *j)
+{
+    if (!j->hooks || !j->hooks->reset)
+        return 1;
+    return gh_ok(j->r, j->hooks->reset(j), "output reset");
+}
+
+/* Copy the outputs back (timing that copy into d2h_ms once) and check every
+ * element against the float64 reference (built-in families) or through
+ * j->hooks (a user's kernel); a mismatch makes the run `wrong`.
  * Returns 1 when it checked (right or wrong), 0 on a CUDA error. */
 int gh_check_output(struct gh_job *j, const double *ref, cudaEvent_t e0, cudaEvent_t e1)
 {
@@ -35,9 +46,11 @@ int gh_check_output(struct gh_job *j, const double *ref, cudaEvent_t e0, cudaEve
         return 0;
     if (r->d2h_ms < 0)
         r->d2h_ms = ms;
+    if (j->hooks)
+        return j->hooks->check(j);
     char why[GL_REASON_MAX] = "";
     double tol = gl_tolerance(j->tol_len);
-    double err = gl_verify(j->out.host, ref, j->out.count, tol, why, sizeof why);
+    double err = gl_verify(j->out[0].host, ref, j->out[0].count, tol, why, sizeof why);
     if (isnan(err))
         err = INFINITY;
     if (err > r->max_rel_err)
@@ -54,12 +67,17 @@ int gh_check_output(struct gh_job *j, const double *ref, cudaEvent_t e0, cudaEve
 int gh_verify_run(struct gh_job *j, const double *ref, cudaEvent_t e0, cudaEvent_t e1)
 {
     struct gl_result *r = j->r;
-    size_t bytes = j->out.count * sizeof(float);
-    gl_fill_nan(j->out.host, j->out.count);
-    if (j->mem == GH_MEM_DEVICE &&
-        !gh_ok(r, cudaMemcpy(j->out.dev, j->out.host, bytes, cudaMemcpyHostToDevice),
-               "cudaMemcpy(poison H2D)"))
-        return 0;
+    if (j->hooks) {
+        if (!j->hooks->prepare(j))
+            return 0;
+    } else {
+        size_t bytes = gh_buf_bytes(&j->out[0]);
+        gl_fill_nan(j->out[0].host, j->out[0].count);
+        if (j->mem == GH_MEM_DEVICE &&
+            !gh_ok(r, cudaMemcpy(j->out[0].dev, j->out[0].host, bytes, cudaMemcpyHostToDevice),
+                   "cudaMemcpy(poison H2D)"))
+            return 0;
+    }
     if (!gh_place_output(j))
         return 0;
     if (!launch_run(j, "launch (verification run)") ||
@@ -77,13 +95,15 @@ int gh_timed_samples(struct gh_job *j, cudaEvent_t e0, cudaEvent_t e1, double si
     struct gl_result *r = j->r;
     const struct gl_timing *t = j->t;
     for (int i = 0; i < t->warmup && gh_now_s() - since < t->max_seconds; i++)
-        if (!launch_run(j, "launch (warm-up)") ||
+        if (!reset_outputs(j) || !launch_run(j, "launch (warm-up)") ||
             !gh_ok(r, cudaDeviceSynchronize(), "kernel (warm-up)"))
             return 0;
     double start = gh_now_s();
     r->nsamples = 0;
     for (;;) {
         double ms = 0.0;
+        if (!reset_outputs(j))
+            return 0;
         if (j->cold && !gh_ok(r, gh_flush_enqueue(0, NULL), "L2 flush launch"))
             return 0;
         if (!gh_ok(r, cudaEventRecord(e0, 0), "cudaEventRecord") ||

@@ -225,7 +225,7 @@ static cudaError_t enqueue_square(struct gh_job *j)
 {
     const struct mm_ctx *x = (const struct mm_ctx *)j->ctx;
     const float *a = j->in[0].dev, *b = j->in[1].dev;
-    float *c = j->out.dev;
+    float *c = j->out[0].dev;
     switch (x->geometry) {
     case MM_GRID_2D:
         x->square<<<j->grid, j->block>>>(a, b, c, x->n, 0, 0);
@@ -246,7 +246,7 @@ static cudaError_t enqueue_square(struct gh_job *j)
 static cudaError_t enqueue_rect(struct gh_job *j)
 {
     const struct mm_ctx *x = (const struct mm_ctx *)j->ctx;
-    x->rect<<<j->grid, j->block>>>(j->in[0].dev, j->in[1].dev, j->out.dev, x->m, x->n, x->p);
+    x->rect<<<j->grid, j->block>>>(j->in[0].dev, j->in[1].dev, j->out[0].dev, x->m, x->n, x->p);
     return cudaGetLastError();
 }
 
@@ -256,7 +256,7 @@ static cudaError_t enqueue_cublas(struct gh_job *j)
     const struct mm_ctx *x = (const struct mm_ctx *)j->ctx;
     const float one = 1.0f, zero = 0.0f;
     cublasStatus_t s = cublasSgemm(mm_cublas, CUBLAS_OP_N, CUBLAS_OP_N, x->n, x->m, x->p, &one,
-                                   j->in[1].dev, x->n, j->in[0].dev, x->p, &zero, j->out.dev,
+                                   j->in[1].dev, x->n, j->in[0].dev, x->p, &zero, j->out[0].dev,
                                    x->n);
     if (s != CUBLAS_STATUS_SUCCESS) {
         snprintf(j->lib_err, sizeof j->lib_err, "cublasSgemm: %s", cublasGetStatusString(s));
@@ -283,7 +283,7 @@ static int mm_job(struct gh_job *j, struct mm_ctx *x, long m, long n, long p)
     j->nin = 2;
     j->in_count[0] = (size_t)m * (size_t)p;
     j->in_count[1] = (size_t)p * (size_t)n;
-    j->out_count = (size_t)m * (size_t)n;
+    j->out_count[0] = (size_t)m * (size_t)n;
     j->tol_len = p;
     j->reference = mm_reference;
     j->ctx = x;

@@ -95,7 +95,7 @@ struct st_ctx {
 static cudaError_t enqueue_stencil(struct gh_job *j)
 {
     const struct st_ctx *x = (const struct st_ctx *)j->ctx;
-    x->kernel<<<j->grid, j->block, j->dyn_smem>>>(j->in[0].dev, j->out.dev, x->n, x->r, x->k);
+    x->kernel<<<j->grid, j->block, j->dyn_smem>>>(j->in[0].dev, j->out[0].dev, x->n, x->r, x->k);
     return cudaGetLastError();
 }
 
@@ -120,7 +120,7 @@ static int prepare(struct gh_job *j, struct st_ctx *x, int shared)
     x->k = (int)k;
     j->nin = 1;
     j->in_count[0] = (size_t)n * (size_t)n;
-    j->out_count = (size_t)w * (size_t)w;
+    j->out_count[0] = (size_t)w * (size_t)w;
     j->tol_len = (2 * rad + 1) * (2 * rad + 1);
     j->kernel = (const void *)x->kernel;
     j->block = dim3((unsigned)bs, (unsigned)bs);

@@ -45,7 +45,7 @@ struct va_ctx {
 static cudaError_t enqueue_vecadd(struct gh_job *j)
 {
     const struct va_ctx *x = (const struct va_ctx *)j->ctx;
-    x->kernel<<<j->grid, j->block>>>(j->in[0].dev, j->in[1].dev, j->out.dev, (size_t)x->n);
+    x->kernel<<<j->grid, j->block>>>(j->in[0].dev, j->in[1].dev, j->out[0].dev, (size_t)x->n);
     return cudaGetLastError();
 }
 
@@ -74,7 +74,7 @@ static int prepare(struct gh_job *j, struct va_ctx *x, int gridstride)
     j->nin = 2;
     j->in_count[0] = (size_t)n;
     j->in_count[1] = (size_t)n;
-    j->out_count = (size_t)n;
+    j->out_count[0] = (size_t)n;
     j->tol_len = 1;
     j->kernel = (const void *)x->kernel;
     j->block = dim3((unsigned)bs);

@@ -1,10 +1,13 @@
 /* expr.c - the expression language of configs (see expr.h): 64-bit
- * integers, parameter names, "strings", + - * / % << >>, comparisons, && || !,
- * parentheses, with C precedence. One recursive-descent parser serves both the
+ * integers, parameter names (built-in and named), "strings", + - * / % << >>,
+ * comparisons, && || !, parentheses, with C precedence, and the functions ceil,
+ * cdiv, div, min and max. One recursive-descent parser serves both the
  * parse-time check (syntax, names, types) and evaluation against a point of the
- * sweep; && and || short-circuit, so `BS != 0 && N % BS == 0` is safe.
+ * sweep; && and || short-circuit, so `BS != 0 && N % BS == 0` is safe. The
+ * nesting depth is bounded (GL_EXPR_MAX_DEPTH), so no text overflows the stack.
  * Must not know about files, sections or variants: callers add file:line. */
 #include "expr.h"
+#include "nearest.h"
 
 #include <stdarg.h>
 #include <stdint.h>
@@ -14,11 +17,13 @@
 struct ex {
     const char *s;
     size_t pos;
-    int eval;                    /* 1 = compute values against p */
+    int eval;                    /* 1 = compute values against p (2: a number is wanted) */
     const struct gl_params *p;
     unsigned set;                /* check mode: the parameters a name may refer to */
     char *err;
     size_t errlen;
+    struct gl_expr_scope *sc;    /* check mode: named parameters, and what was used */
+    int depth;                   /* nesting of parentheses, calls and unary operators */
 };
 
 enum { T_INT, T_STR };
@@ -29,6 +34,8 @@ struct val {
     const char *str;             /* T_STR: not terminated, slen bytes */
     size_t slen;
     int param;                   /* T_STR from a text parameter: its id, else -1 */
+    int divided;                 /* the last operation was a division num / den (for ceil) */
+    long long num, den;
 };
 
 static int fail(struct ex *x, const char *fmt, ...)
@@ -81,6 +88,126 @@ static int is_name_char(char c)
 }
 
 static int parse_or(struct ex *x, struct val *v, int live);
+static int need_int(struct ex *x, const struct val *v, const char *op);
+
+/* One level deeper; an error past GL_EXPR_MAX_DEPTH. Callers leave() on success. */
+static int enter(struct ex *x)
+{
+    if (++x->depth > GL_EXPR_MAX_DEPTH)
+        return fail(x, "expression nested deeper than %d", GL_EXPR_MAX_DEPTH);
+    return 0;
+}
+
+static void leave(struct ex *x)
+{
+    x->depth--;
+}
+
+/* Quotient rounded up (ceil) or down (floor); b != 0, no INT64_MIN / -1. */
+static long long div_round(long long a, long long b, int up)
+{
+    long long q = a / b, r = a % b;
+    if (r != 0 && up && ((r > 0) == (b > 0)))
+        q++;
+    if (r != 0 && !up && ((r > 0) != (b > 0)))
+        q--;
+    return q;
+}
+
+static const char *const functions[] = { "ceil", "cdiv", "div", "min", "max", NULL };
+
+/* A call of a function: name and '(' are consumed. */
+static int parse_call(struct ex *x, const char *name, struct val *v, int live)
+{
+    char at[64];
+    int f = -1;
+    for (int i = 0; functions[i]; i++)
+        if (strcmp(functions[i], name) == 0)
+            f = i;
+    if (f < 0) {
+        struct gl_nearest near;
+        gl_nearest_init(&near, name);
+        for (int i = 0; functions[i]; i++)
+            gl_nearest_offer(&near, functions[i]);
+        if (near.best)
+            return fail(x, "unknown function '%s' (did you mean '%s'?)", name, near.best);
+        return fail(x, "unknown function '%s' (functions: ceil, cdiv, div, min, max)", name);
+    }
+    if (enter(x) != 0)
+        return -1;
+    struct val b;
+    if (parse_or(x, v, live) != 0 || need_int(x, v, name) != 0)
+        return -1;
+    if (f == 0) {
+        if (!accept(x, ")", NULL))
+            return fail(x, "ceil takes one argument: expected ')' %s", where_at(x, at, sizeof at));
+        if (live && x->eval && v->divided)
+            v->i = div_round(v->num, v->den, 1);
+        v->divided = 0;
+        leave(x);
+        return 0;
+    }
+    if (!accept(x, ",", NULL))
+        return fail(x, "%s takes two arguments: expected ',' %s", name, where_at(x, at, sizeof at));
+    if (parse_or(x, &b, live) != 0 || need_int(x, &b, name) != 0)
+        return -1;
+    if (!accept(x, ")", NULL))
+        return fail(x, "%s takes two arguments: expected ')' %s", name, where_at(x, at, sizeof at));
+    leave(x);
+    v->divided = 0;
+    v->param = -1;
+    if (!live || !x->eval) {
+        v->i = 0;
+        return 0;
+    }
+    if (f == 1 || f == 2) {
+        if (b.i == 0)
+            return fail(x, "division by zero (%s(%lld, 0))", name, v->i);
+        if (v->i == INT64_MIN && b.i == -1)
+            return fail(x, "integer overflow in %s(%lld, -1)", name, v->i);
+        v->i = div_round(v->i, b.i, f == 1);
+    } else if (f == 3) {
+        v->i = v->i < b.i ? v->i : b.i;
+    } else {
+        v->i = v->i > b.i ? v->i : b.i;
+    }
+    return 0;
+}
+
+/* A name that is not a built-in parameter: a named one (check: in the scope;
+ * evaluation: in p->user). */
+static int named_param(struct ex *x, const char *name, struct val *v, int live)
+{
+    v->type = T_INT;
+    v->i = 0;
+    if (x->eval) {
+        const struct gl_uparam *u = x->p ? gl_params_user_find(x->p, name) : NULL;
+        if (u) {
+            if (live)
+                v->i = u->v;
+            return 0;
+        }
+    } else if (x->sc) {
+        for (int i = 0; i < x->sc->nnames; i++)
+            if (strcmp(x->sc->names[i], name) == 0) {
+                x->sc->used_names |= 1u << i;
+                return 0;
+            }
+    }
+    struct gl_nearest near;
+    gl_nearest_init(&near, name);
+    for (int i = 0; i < GL_NPARAMS; i++)
+        gl_nearest_offer(&near, gl_param_table[i].name);
+    if (x->eval && x->p)
+        for (int i = 0; i < x->p->nuser; i++)
+            gl_nearest_offer(&near, x->p->user[i].name);
+    if (!x->eval && x->sc)
+        for (int i = 0; i < x->sc->nnames; i++)
+            gl_nearest_offer(&near, x->sc->names[i]);
+    if (near.best)
+        return fail(x, "unknown parameter '%s' (did you mean '%s'?)", name, near.best);
+    return fail(x, "unknown parameter '%s' (text values need quotes: \"%s\")", name, name);
+}
 
 static int need_int(struct ex *x, const struct val *v, const char *op)
 {
@@ -95,12 +222,14 @@ static int parse_primary(struct ex *x, struct val *v, int live)
     skip_space(x);
     char c = x->s[x->pos];
     v->param = -1;
+    v->divided = 0;
     if (c == '(') {
         x->pos++;
-        if (parse_or(x, v, live) != 0)
+        if (enter(x) != 0 || parse_or(x, v, live) != 0)
             return -1;
         if (!accept(x, ")", NULL))
             return fail(x, "expected ')' %s", where_at(x, at, sizeof at));
+        leave(x);
         return 0;
     }
     if (c >= '0' && c <= '9') {
@@ -137,15 +266,18 @@ static int parse_primary(struct ex *x, struct val *v, int live)
             x->pos++;
         n = x->pos - start;
         snprintf(name, sizeof name, "%.*s", (int)(n < 63 ? n : 63), x->s + start);
-        const struct gl_param_def *d = gl_param_by_name(name);
-        if (!d) {
-            const char *near = gl_param_nearest(name);
-            if (near)
-                return fail(x, "unknown parameter '%s' (did you mean '%s'?)", name, near);
-            return fail(x, "unknown parameter '%s' (text values need quotes: \"%s\")", name, name);
+        skip_space(x);
+        if (x->s[x->pos] == '(') {
+            x->pos++;
+            return parse_call(x, name, v, live);
         }
+        const struct gl_param_def *d = gl_param_by_name(name);
+        if (!d)
+            return named_param(x, name, v, live);
         if (!x->eval && !(x->set & GL_PBIT(d->id)))
             return fail(x, "parameter '%s' is not set in this section", name);
+        if (!x->eval && x->sc)
+            x->sc->used_params |= GL_PBIT(d->id);
         if (d->is_text) {
             v->type = T_STR;
             v->param = (int)d->id;
@@ -178,21 +310,29 @@ static int parse_primary(struct ex *x, struct val *v, int live)
 static int parse_unary(struct ex *x, struct val *v, int live)
 {
     if (accept(x, "!", "=")) {
-        if (parse_unary(x, v, live) != 0 || need_int(x, v, "!") != 0)
+        if (enter(x) != 0 || parse_unary(x, v, live) != 0 || need_int(x, v, "!") != 0)
             return -1;
+        leave(x);
         v->i = !v->i;
+        v->divided = 0;
         return 0;
     }
     if (accept(x, "-", NULL)) {
-        if (parse_unary(x, v, live) != 0 || need_int(x, v, "-") != 0)
+        if (enter(x) != 0 || parse_unary(x, v, live) != 0 || need_int(x, v, "-") != 0)
             return -1;
+        leave(x);
         if (live && v->i == INT64_MIN)
             return fail(x, "integer overflow");
         v->i = -v->i;
+        v->divided = 0;
         return 0;
     }
-    if (accept(x, "+", NULL))
-        return parse_unary(x, v, live) != 0 || need_int(x, v, "+") != 0 ? -1 : 0;
+    if (accept(x, "+", NULL)) {
+        if (enter(x) != 0 || parse_unary(x, v, live) != 0 || need_int(x, v, "+") != 0)
+            return -1;
+        leave(x);
+        return 0;
+    }
     return parse_primary(x, v, live);
 }
 
@@ -200,6 +340,7 @@ static int parse_unary(struct ex *x, struct val *v, int live)
 static int arith(struct ex *x, char op, struct val *a, const struct val *b, int live)
 {
     long long r = 0;
+    a->divided = 0;
     if (!live || !x->eval) {
         a->i = 0;
         return 0;
@@ -224,6 +365,11 @@ static int arith(struct ex *x, char op, struct val *a, const struct val *b, int 
         if (a->i == INT64_MIN && b->i == -1)
             return fail(x, "integer overflow in %lld %c -1", a->i, op);
         r = op == '/' ? a->i / b->i : a->i % b->i;
+        if (op == '/') {
+            a->divided = 1;
+            a->num = a->i;
+            a->den = b->i;
+        }
         break;
     case '<':
     case '>':
@@ -362,6 +508,7 @@ static int parse_cmp(struct ex *x, struct val *v, int live)
     v->type = T_INT;
     v->i = r;
     v->param = -1;
+    v->divided = 0;
     skip_space(x);
     for (int i = 0; i < 6; i++) {
         size_t n = strlen(ops[i]);
@@ -383,6 +530,7 @@ static int parse_and(struct ex *x, struct val *v, int live)
         if (parse_cmp(x, &b, go) != 0 || need_int(x, &b, "&&") != 0)
             return -1;
         v->i = go ? (b.i != 0) : 0;
+        v->divided = 0;
     }
     return 0;
 }
@@ -399,6 +547,7 @@ static int parse_or(struct ex *x, struct val *v, int live)
         if (parse_and(x, &b, go) != 0 || need_int(x, &b, "||") != 0)
             return -1;
         v->i = go ? (b.i != 0) : 1;
+        v->divided = 0;
     }
     return 0;
 }
@@ -410,10 +559,14 @@ static int run(struct ex *x, long long *out)
     if (parse_or(x, &v, 1) != 0)
         return -1;
     skip_space(x);
+    if (x->s[x->pos] == ')')
+        return fail(x, "unexpected text %s: ')' closes nothing", where_at(x, at, sizeof at));
     if (x->s[x->pos] == '=')
         return fail(x, "'=' at column %zu is not a comparison: use ==", x->pos + 1);
     if (x->s[x->pos])
         return fail(x, "unexpected text %s", where_at(x, at, sizeof at));
+    if (v.type != T_INT && x->eval == 2)
+        return fail(x, "the expression is text, not a number");
     if (v.type != T_INT)
         return fail(x, "the expression is text, not a condition (compare it with == or !=)");
     *out = v.i;
@@ -422,16 +575,30 @@ static int run(struct ex *x, long long *out)
 
 int gl_expr_check(const char *expr, unsigned set_params, char *err, size_t errlen)
 {
-    struct ex x = { expr, 0, 0, NULL, set_params, err, errlen };
+    struct ex x = { expr, 0, 0, NULL, set_params, err, errlen, NULL, 0 };
+    long long r;
+    return run(&x, &r);
+}
+
+int gl_expr_check_scope(const char *expr, struct gl_expr_scope *sc, char *err, size_t errlen)
+{
+    struct ex x = { expr, 0, 0, NULL, sc->params, err, errlen, sc, 0 };
     long long r;
     return run(&x, &r);
 }
 
 int gl_expr_eval(const char *expr, const struct gl_params *p, char *err, size_t errlen)
 {
-    struct ex x = { expr, 0, 1, p, 0, err, errlen };
+    struct ex x = { expr, 0, 1, p, 0, err, errlen, NULL, 0 };
     long long r;
     if (run(&x, &r) != 0)
         return -1;
     return r != 0;
+}
+
+int gl_expr_value(const char *expr, const struct gl_params *p, long long *out, char *err,
+                  size_t errlen)
+{
+    struct ex x = { expr, 0, 2, p, 0, err, errlen, NULL, 0 };   /* eval 2: a number */
+    return run(&x, out);
 }

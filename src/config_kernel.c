@@ -1,0 +1,903 @@
+/* config_kernel.c - a kernel section: a [section] with `source =`, read into a
+ * struct gl_kernel and one struct gl_kernel_variant per item of `variants`
+ * (src/core/kernel.h), owned by the section. Keys: source, family, variants,
+ * defines, buffer.NAME, args, grid, block, smem, verify, tolerance, flops,
+ * bytes, the built-in parameters, where, zip, metrics and the timing keys; any
+ * other identifier is a named parameter (integer values, lists and ranges as
+ * usual) - unless it is a near miss of a known key (a typo), or nothing reads
+ * it. The source file is read from the config's folder and hashed with the
+ * headers beside it and the section's own lines (kernel->hash, part of every
+ * run's resume key). Every mistake is "path:line: message" naming the text.
+ * Must not compile, run or check launches (src/kernel_variant.c checks them
+ * per point; the GPU plugin compiles and runs). */
+#include "config_int.h"
+#include "kernel_variant.h"
+#include "nearest.h"
+#include "registry.h"
+#include "sha256.h"
+#include "util.h"
+
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const type_names[] = { "float", "double", "int", "uint", "int64", "uint64",
+                                          NULL };
+static const char *const init_names[] = { "random", "zero", "const", "ramp", "output", NULL };
+static const char *const function_names[] = { "ceil", "cdiv", "div", "min", "max", NULL };
+
+/* What reading one kernel section gathers. */
+struct kread {
+    struct ctx *x;
+    const struct block *b;
+    struct gl_section *s;
+    struct gl_kernel *k;
+    struct gl_expr_scope sc;        /* every parameter; collects the ones named */
+    int uline[GL_MAX_UPARAMS];      /* line of each named parameter */
+    int buffer_line[GL_KERNEL_MAX_BUFFERS];
+};
+
+/* ---- small text helpers ---------------------------------------------------- */
+
+static int is_start(char c)
+{
+    return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || c == '_';
+}
+
+static int is_char(char c)
+{
+    return is_start(c) || (c >= '0' && c <= '9');
+}
+
+static int is_ident(const char *s)
+{
+    if (!is_start(*s))
+        return 0;
+    while (*++s)
+        if (!is_char(*s))
+            return 0;
+    return 1;
+}
+
+static int in_list(const char *const *list, const char *s)
+{
+    for (; *list; list++)
+        if (strcmp(*list, s) == 0)
+            return 1;
+    return 0;
+}
+
+static int list_index(const char *const *list, const char *s)
+{
+    for (int i = 0; list[i]; i++)
+        if (strcmp(list[i], s) == 0)
+            return i;
+    return -1;
+}
+
+static const char *nearest_in(const char *const *list, const char *s)
+{
+    struct gl_nearest near;
+    gl_nearest_init(&near, s);
+    for (; *list; list++)
+        gl_nearest_offer(&near, *list);
+    return near.best;
+}
+
+/* Append ", item" (or "item" first) to the list in buf, as far as it fits. */
+static void add_to_list(char *buf, size_t len, const char *item)
+{
+    size_t n = strlen(buf), m = strlen(item), sep = n ? 2 : 0;
+    if (n + sep + m + 1 > len)
+        return;
+    memcpy(buf + n, ", ", sep);
+    memcpy(buf + n + sep, item, m + 1);
+}
+
+/* ", did you mean 'x'?" style suffix: " (did you mean 'x'?)" or "". */
+static void suggest(char *buf, size_t len, const char *near)
+{
+    if (near)
+        snprintf(buf, len, " (did you mean '%s'?)", near);
+    else
+        buf[0] = '\0';
+}
+
+/* Cut the next item of a comma-separated list at *p, outside () (and <> when
+ * angle): the trimmed item, and *p past its comma (NULL after the last). */
+static char *next_item(char **p, int angle)
+{
+    char *s = *p;
+    int depth = 0;
+    for (char *c = s; *c; c++) {
+        if (*c == '(' || (angle && *c == '<'))
+            depth++;
+        else if ((*c == ')' || (angle && *c == '>')) && depth > 0)
+            depth--;
+        else if (*c == ',' && depth == 0) {
+            *c = '\0';
+            *p = c + 1;
+            return cfg_trim(s);
+        }
+    }
+    *p = NULL;
+    return cfg_trim(s);
+}
+
+/* A named parameter's name is close to a known key: the "did you mean" rule
+ * by edit distance alone (case-insensitive, a third of the longer name), not
+ * its prefix rule, so that BLOCK_ROWS is not taken for a misspelt `block`. */
+static const char *typo_of(const char *name)
+{
+    const char *const *lists[] = { cfg_section_keys, cfg_kernel_keys };
+    const char *best = NULL;
+    int bestd = -1;
+    char a[GL_UPARAM_NAME + 1], b[64];
+    size_t i;
+    for (i = 0; name[i] && i < sizeof a - 1; i++)
+        a[i] = (char)tolower((unsigned char)name[i]);
+    a[i] = '\0';
+    for (int pass = 0; pass < 3; pass++) {
+        int n = pass < 2 ? 64 : GL_NPARAMS;
+        for (int j = 0; j < n; j++) {
+            const char *key = pass < 2 ? lists[pass][j] : gl_param_table[j].name;
+            if (!key)
+                break;
+            for (i = 0; key[i] && i < sizeof b - 1; i++)
+                b[i] = (char)tolower((unsigned char)key[i]);
+            b[i] = '\0';
+            size_t la = strlen(a), lb = strlen(b), longer = la > lb ? la : lb;
+            int d = gl_edit_distance(a, b);
+            if ((size_t)d * 3 <= longer && (bestd < 0 || d < bestd)) {
+                best = key;
+                bestd = d;
+            }
+        }
+    }
+    return best;
+}
+
+static int check_expr(struct kread *r, int line, const char *what, const char *e, char *out)
+{
+    char msg[512];
+    if (!*e)
+        return cfg_err(r->x, line, "%s: empty expression", what);
+    if (strlen(e) >= GL_KEXPR)
+        return cfg_err(r->x, line, "%s: expression '%.40s...' is longer than %d characters", what,
+                       e, GL_KEXPR - 1);
+    if (gl_expr_check_scope(e, &r->sc, msg, sizeof msg) != 0)
+        return cfg_err(r->x, line, "%s '%s': %s", what, e, msg);
+    if (out)
+        snprintf(out, GL_KEXPR, "%s", e);
+    return 0;
+}
+
+/* ---- source, family, named parameters -------------------------------------- */
+
+static int read_source(struct kread *r)
+{
+    const struct entry *e = cfg_find(r->b, "source");
+    struct gl_kernel *k = r->k;
+    char err[600];
+    const char *slash = strrchr(r->x->path, '/');
+    int n;
+    if (e->val[0] == '/' || !slash)
+        n = snprintf(k->source, sizeof k->source, "%s", e->val);
+    else
+        n = snprintf(k->source, sizeof k->source, "%.*s/%s", (int)(slash - r->x->path), r->x->path,
+                     e->val);
+    if (n < 0 || (size_t)n >= sizeof k->source)
+        return cfg_err(r->x, e->line, "source: path '%.60s...' is too long", e->val);
+    k->source_line = e->line;
+    k->text = gl_read_file(k->source, err, sizeof err);
+    if (!k->text)
+        return cfg_err(r->x, e->line, "source: cannot read the kernel file %s", err);
+    return 0;
+}
+
+static int section_family(struct kread *r)
+{
+    const struct entry *e = cfg_find(r->b, "family");
+    const char *f = e ? e->val : r->s->name;
+    if (strlen(f) >= sizeof r->s->family)
+        return cfg_err(r->x, e ? e->line : r->b->line, "family '%s' is longer than %zu characters",
+                       f, sizeof r->s->family - 1);
+    if (e && !is_ident(f) && strspn(f, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                                         "0123456789_-") != strlen(f))
+        return cfg_err(r->x, e->line, "bad family '%s' (letters, digits, _ and - only)", f);
+    snprintf(r->s->family, sizeof r->s->family, "%s", f);
+    return 0;
+}
+
+static int known_in_kernel(const char *key)
+{
+    return gl_param_by_name(key) || in_list(cfg_section_keys, key) || cfg_is_kernel_key(key) ||
+           strcmp(key, "study") == 0 || strcmp(key, "description") == 0;
+}
+
+static int named_params(struct kread *r)
+{
+    struct gl_section *s = r->s;
+    for (int i = 0; i < r->b->n; i++) {
+        const struct entry *e = &r->b->e[i];
+        if (known_in_kernel(e->key))
+            continue;
+        const char *near = typo_of(e->key);
+        if (near)
+            return cfg_err(r->x, e->line, "unknown key '%s' (did you mean '%s'?)", e->key, near);
+        if (!is_ident(e->key))
+            return cfg_err(r->x, e->line, "unknown key '%s'", e->key);
+        if (strlen(e->key) >= GL_UPARAM_NAME)
+            return cfg_err(r->x, e->line, "named parameter '%s' is longer than %d characters",
+                           e->key, GL_UPARAM_NAME - 1);
+        if (in_list(function_names, e->key))
+            return cfg_err(r->x, e->line, "'%s' is a function of expressions, not a parameter name",
+                           e->key);
+        if (s->nuser == GL_MAX_UPARAMS)
+            return cfg_err(r->x, e->line, "more than %d named parameters in section [%s]",
+                           GL_MAX_UPARAMS, s->name);
+        struct gl_param_def d = { GL_P_N, e->key, NULL, 0, NULL, -0x7fffffffffffffffL - 1, NULL,
+                                  "" };
+        int u = s->nuser++;
+        snprintf(s->uname[u], sizeof s->uname[u], "%s", e->key);
+        r->uline[u] = e->line;
+        if (cfg_parse_values(r->x, &d, e, &s->uvalues[u]) != 0)
+            return -1;
+    }
+    return 0;
+}
+
+/* ---- variants -------------------------------------------------------------- */
+
+/* Up to max names of the source's __global__ functions (for suggestions). */
+static int global_names(const char *text, char names[][GL_KNAME], int max)
+{
+    int n = 0;
+    for (const char *p = strstr(text, "__global__"); p && n < max; p = strstr(p, "__global__")) {
+        p += 10;
+        const char *c = p;
+        for (int guard = 0; *c && guard < 512; guard++) {
+            while (*c && !is_start(*c) && *c != '(' && *c != ';' && *c != '{')
+                c++;
+            if (!*c || *c == ';' || *c == '{' || *c == '(')
+                break;
+            const char *s = c;
+            while (is_char(*c))
+                c++;
+            size_t len = (size_t)(c - s);
+            const char *t = c;
+            while (*t == ' ' || *t == '\t' || *t == '\n' || *t == '\r')
+                t++;
+            if (*t != '(')
+                continue;
+            if (len == 17 && strncmp(s, "__launch_bounds__", 17) == 0) {
+                int depth = 0;
+                for (c = t; *c; c++) {
+                    if (*c == '(')
+                        depth++;
+                    else if (*c == ')' && --depth == 0) {
+                        c++;
+                        break;
+                    }
+                }
+                continue;
+            }
+            if (len < GL_KNAME)
+                snprintf(names[n++], GL_KNAME, "%.*s", (int)len, s);
+            break;
+        }
+    }
+    return n;
+}
+
+/* 1 if name occurs in text as a whole identifier. */
+static int has_ident(const char *text, const char *name)
+{
+    size_t n = strlen(name);
+    for (const char *p = strstr(text, name); p; p = strstr(p + 1, name))
+        if ((p == text || !is_char(p[-1])) && !is_char(p[n]))
+            return 1;
+    return 0;
+}
+
+/* kv's expression: a function name, or a template-id f<ARGS> whose argument
+ * tokens that name parameters count as used. */
+static int variant_expr(struct kread *r, int line, struct gl_kernel_variant *kv)
+{
+    const char *e = kv->expr, *lt = strchr(e, '<');
+    size_t fn = lt ? (size_t)(lt - e) : strlen(e);
+    char func[GL_KEXPR];
+    snprintf(func, sizeof func, "%.*s", (int)fn, e);
+    cfg_trim(func);
+    int ok = is_start(func[0]);
+    for (const char *c = func; *c && ok; c++)
+        ok = is_char(*c) || *c == ':';
+    if (ok && lt) {
+        int depth = 0;
+        const char *c;
+        for (c = lt; *c; c++) {
+            if (*c == '<')
+                depth++;
+            else if (*c == '>' && --depth == 0)
+                break;
+        }
+        ok = *c == '>' && c[1] == '\0' && c > lt + 1;
+    }
+    if (!ok)
+        return cfg_err(r->x, line, "variants: '%s' is neither a kernel function's name nor a "
+                       "template-id such as %s<TILE>", e, func[0] ? func : "kernel");
+    const char *base = strrchr(func, ':');
+    base = base ? base + 1 : func;
+    if (!has_ident(r->k->text, base)) {
+        char names[64][GL_KNAME];
+        int n = global_names(r->k->text, names, 64);
+        struct gl_nearest near;
+        gl_nearest_init(&near, base);
+        for (int i = 0; i < n; i++)
+            gl_nearest_offer(&near, names[i]);
+        char list[512] = "";
+        for (int i = 0; i < n; i++)
+            add_to_list(list, sizeof list, names[i]);
+        if (near.best)
+            return cfg_err(r->x, line, "variants: no function '%s' in %s (did you mean '%s'?)",
+                           base, r->k->source, near.best);
+        return cfg_err(r->x, line, "variants: no function '%s' in %s (__global__ functions: %s)",
+                       base, r->k->source, n ? list : "none found");
+    }
+    /* template arguments that name parameters: used */
+    for (const char *c = lt ? lt : ""; *c; c++) {
+        if (!is_start(*c) || is_char(c[-1]))
+            continue;
+        const char *s = c;
+        while (is_char(*c))
+            c++;
+        char name[GL_KEXPR];
+        snprintf(name, sizeof name, "%.*s", (int)(c - s), s);
+        const struct gl_param_def *d = gl_param_by_name(name);
+        if (d && !d->is_text)
+            r->sc.used_params |= GL_PBIT(d->id);
+        for (int u = 0; u < r->s->nuser; u++)
+            if (strcmp(r->s->uname[u], name) == 0)
+                r->sc.used_names |= 1u << u;
+        c--;
+    }
+    return 0;
+}
+
+static int section_variants(struct kread *r)
+{
+    const struct entry *e = cfg_find(r->b, "variants");
+    struct gl_section *s = r->s;
+    if (!e)
+        return cfg_err(r->x, r->b->line, "kernel section [%s] has no 'variants' (the __global__ "
+                       "functions of %s to run, or NAME = f<TILE>)", s->name, r->k->source);
+    s->variants_line = e->line;
+    char buf[4096];
+    if (strlen(e->val) >= sizeof buf)
+        return cfg_err(r->x, e->line, "variants list is too long");
+    snprintf(buf, sizeof buf, "%s", e->val);
+    s->kvs = calloc(GL_MAX_VARIANTS, sizeof *s->kvs);
+    if (!s->kvs)
+        return cfg_err(r->x, e->line, "out of memory");
+    for (char *p = buf; p;) {
+        char *item = next_item(&p, 1), *name = item, *expr = item;
+        if (!*item)
+            return cfg_err(r->x, e->line, "empty item in variants list '%s'", e->val);
+        char *eq = strchr(item, '=');
+        if (eq) {
+            *eq = '\0';
+            name = cfg_trim(item);
+            expr = cfg_trim(eq + 1);
+        }
+        if (strcmp(name, "all") == 0 || strcmp(name, "cpu") == 0 || strcmp(name, "gpu") == 0)
+            return cfg_err(r->x, e->line, "variants: '%s' means nothing in a kernel section: name "
+                           "the kernels of %s", name, r->k->source);
+        if (!eq && strchr(item, '<'))
+            return cfg_err(r->x, e->line, "variants: '%s' needs a name: NAME = %s", item, item);
+        if (!is_ident(name) || strlen(name) >= GL_KNAME)
+            return cfg_err(r->x, e->line, "variants: bad variant name '%s' (a C identifier of at "
+                           "most %d characters)", name, GL_KNAME - 1);
+        if (!*expr || strlen(expr) >= GL_KEXPR)
+            return cfg_err(r->x, e->line, "variants: '%s' needs a kernel (NAME = function or "
+                           "f<ARGS>, at most %d characters)", name, GL_KEXPR - 1);
+        for (int i = 0; i < s->nvariants; i++)
+            if (strcmp(s->variants[i], name) == 0)
+                return cfg_err(r->x, e->line, "variant '%s' is listed twice in section [%s]", name,
+                               s->name);
+        if (s->nvariants == GL_MAX_VARIANTS)
+            return cfg_err(r->x, e->line, "more than %d variants in section [%s]", GL_MAX_VARIANTS,
+                           s->name);
+        if (gl_variant_find(s->family, name))
+            return cfg_err(r->x, e->line, "variant '%s' of family %s is a built-in variant: give "
+                           "yours another name or family", name, s->family);
+        struct gl_kernel_variant *kv = &s->kvs[s->nvariants];
+        snprintf(s->variants[s->nvariants++], sizeof s->variants[0], "%s", name);
+        kv->k = r->k;
+        snprintf(kv->family, sizeof kv->family, "%s", s->family);
+        snprintf(kv->name, sizeof kv->name, "%s", name);
+        snprintf(kv->expr, sizeof kv->expr, "%s", expr);
+        if (variant_expr(r, e->line, kv) != 0)
+            return -1;
+    }
+    return 0;
+}
+
+/* ---- defines, buffers, args, shape ----------------------------------------- */
+
+static int section_defines(struct kread *r)
+{
+    const struct entry *e = cfg_find(r->b, "defines");
+    struct gl_kernel *k = r->k;
+    if (!e)
+        return 0;
+    if (strcmp(e->val, "all") == 0) {
+        k->all_defines = 1;
+        return 0;
+    }
+    char buf[1024];
+    snprintf(buf, sizeof buf, "%s", e->val);
+    for (char *p = buf; p;) {
+        char *name = next_item(&p, 0);
+        if (!*name)
+            return cfg_err(r->x, e->line, "empty item in defines '%s'", e->val);
+        const struct gl_param_def *d = gl_param_by_name(name);
+        int u = -1;
+        for (int i = 0; i < r->s->nuser; i++)
+            if (strcmp(r->s->uname[i], name) == 0)
+                u = i;
+        if ((!d || d->is_text) && u < 0) {
+            struct gl_nearest near;
+            gl_nearest_init(&near, name);
+            for (int i = 0; i < r->s->nuser; i++)
+                gl_nearest_offer(&near, r->s->uname[i]);
+            for (int i = 0; i < GL_NPARAMS; i++)
+                if (!gl_param_table[i].is_text)
+                    gl_nearest_offer(&near, gl_param_table[i].name);
+            char sug[96];
+            suggest(sug, sizeof sug, near.best);
+            return cfg_err(r->x, e->line, "defines: '%s' is not an integer parameter of section "
+                           "[%s]%s", name, r->s->name, sug);
+        }
+        for (int i = 0; i < k->ndefines; i++)
+            if (strcmp(k->defines[i], name) == 0)
+                return cfg_err(r->x, e->line, "defines: '%s' is named twice", name);
+        if (k->ndefines == GL_KERNEL_MAX_DEFINES)
+            return cfg_err(r->x, e->line, "defines: more than %d names", GL_KERNEL_MAX_DEFINES);
+        snprintf(k->defines[k->ndefines++], GL_UPARAM_NAME, "%s", name);
+        if (d)
+            r->sc.used_params |= GL_PBIT(d->id);
+        else
+            r->sc.used_names |= 1u << u;
+    }
+    return 0;
+}
+
+static int parse_type(struct kread *r, int line, const char *what, const char *word,
+                      enum gl_ktype *t)
+{
+    int i = list_index(type_names, word);
+    if (i >= 0) {
+        *t = (enum gl_ktype)i;
+        return 0;
+    }
+    char sug[96];
+    suggest(sug, sizeof sug, nearest_in(type_names, word));
+    return cfg_err(r->x, line, "%s: unknown type '%s'%s (types: float, double, int, uint, int64, "
+                   "uint64)", what, word, sug);
+}
+
+/* buffer.NAME = TYPE[COUNT] [INIT] [output] */
+static int parse_buffer(struct kread *r, const struct entry *e, int *nrandom)
+{
+    struct gl_kernel *k = r->k;
+    const char *name = e->key + 7;
+    char what[96], val[1024];
+    snprintf(what, sizeof what, "%s", e->key);
+    if (strlen(name) >= GL_KNAME)
+        return cfg_err(r->x, e->line, "%s: buffer name longer than %d characters", what,
+                       GL_KNAME - 1);
+    if (gl_param_by_name(name) || in_list(function_names, name))
+        return cfg_err(r->x, e->line, "%s: '%s' is a parameter's or function's name", what, name);
+    for (int u = 0; u < r->s->nuser; u++)
+        if (strcmp(r->s->uname[u], name) == 0)
+            return cfg_err(r->x, e->line, "%s: '%s' is a named parameter too", what, name);
+    if (k->nbuffers == GL_KERNEL_MAX_BUFFERS)
+        return cfg_err(r->x, e->line, "more than %d buffers in section [%s]",
+                       GL_KERNEL_MAX_BUFFERS, r->s->name);
+    snprintf(val, sizeof val, "%s", e->val);
+    char *lb = strchr(val, '['), *rb = lb ? strchr(lb, ']') : NULL;
+    if (!lb || !rb)
+        return cfg_err(r->x, e->line, "%s = '%s': want TYPE[COUNT] [INIT] [output], e.g. "
+                       "float[N*N] random", what, e->val);
+    *lb = *rb = '\0';
+    struct gl_kbuffer *bf = &k->buffers[k->nbuffers];
+    memset(bf, 0, sizeof *bf);
+    snprintf(bf->name, sizeof bf->name, "%s", name);
+    bf->line = e->line;
+    if (parse_type(r, e->line, what, cfg_trim(val), &bf->type) != 0 ||
+        check_expr(r, e->line, what, cfg_trim(lb + 1), bf->count) != 0)
+        return -1;
+    int have_init = 0;
+    char *p = rb + 1;
+    for (;;) {
+        while (*p == ' ' || *p == '\t')
+            p++;
+        if (!*p)
+            break;
+        char word[128];
+        size_t n = strcspn(p, " \t(");
+        snprintf(word, sizeof word, "%.*s", (int)(n < 127 ? n : 127), p);
+        int i = list_index(init_names, word);
+        if (i < 0 || (i != 2 && p[n] == '(')) {
+            char sug[96];
+            suggest(sug, sizeof sug, nearest_in(init_names, word));
+            return cfg_err(r->x, e->line, "%s: unknown '%s'%s (an init: random, zero, const(V), "
+                           "ramp; or output)", what, word, sug);
+        }
+        p += n;
+        if (i == 4) {
+            if (bf->output)
+                return cfg_err(r->x, e->line, "%s: 'output' is given twice", what);
+            bf->output = 1;
+            continue;
+        }
+        if (have_init)
+            return cfg_err(r->x, e->line, "%s: two inits ('%s' and an earlier one)", what, word);
+        have_init = 1;
+        if (i == 2) {
+            char *close = *p == '(' ? strchr(p, ')') : NULL, *end;
+            if (!close)
+                return cfg_err(r->x, e->line, "%s: const needs a value: const(V)", what);
+            *close = '\0';
+            errno = 0;
+            double v = strtod(p + 1, &end);
+            if (errno || end == p + 1 || *cfg_trim(end) || !isfinite(v))
+                return cfg_err(r->x, e->line, "%s: bad value '%s' in const(V)", what,
+                               cfg_trim(p + 1));
+            bf->init = GL_KI_CONST;
+            bf->value = v;
+            p = close + 1;
+        } else {
+            bf->init = i == 0 ? GL_KI_RANDOM : i == 1 ? GL_KI_ZERO : GL_KI_RAMP;
+        }
+    }
+    if (!have_init)
+        bf->init = bf->output ? GL_KI_POISON : GL_KI_RANDOM;
+    if (bf->init == GL_KI_RANDOM)
+        bf->stream = (*nrandom)++;
+    r->buffer_line[k->nbuffers] = e->line;
+    k->nbuffers++;
+    return 0;
+}
+
+static int find_buffer(const struct gl_kernel *k, const char *name)
+{
+    for (int i = 0; i < k->nbuffers; i++)
+        if (strcmp(k->buffers[i].name, name) == 0)
+            return i;
+    return -1;
+}
+
+static int section_args(struct kread *r)
+{
+    const struct entry *e = cfg_find(r->b, "args");
+    struct gl_kernel *k = r->k;
+    if (!e)
+        return cfg_err(r->x, r->b->line, "kernel section [%s] has no 'args' (the kernel's "
+                       "arguments in order: buffer names, or TYPE EXPR)", r->s->name);
+    char buf[4096], list[512] = "";
+    if (strlen(e->val) >= sizeof buf)
+        return cfg_err(r->x, e->line, "args list is too long");
+    snprintf(buf, sizeof buf, "%s", e->val);
+    for (int i = 0; i < k->nbuffers; i++)
+        add_to_list(list, sizeof list, k->buffers[i].name);
+    int passed[GL_KERNEL_MAX_BUFFERS] = { 0 };
+    for (char *p = buf; p;) {
+        char *item = next_item(&p, 0);
+        if (!*item)
+            return cfg_err(r->x, e->line, "empty item in args '%s'", e->val);
+        if (k->nargs == GL_KERNEL_MAX_ARGS)
+            return cfg_err(r->x, e->line, "more than %d args", GL_KERNEL_MAX_ARGS);
+        struct gl_karg *a = &k->args[k->nargs];
+        memset(a, 0, sizeof *a);
+        int bi = find_buffer(k, item);
+        if (bi >= 0) {
+            a->buffer = bi;
+            passed[bi] = 1;
+            k->nargs++;
+            continue;
+        }
+        a->buffer = -1;
+        size_t w = strcspn(item, " \t");
+        if (!item[w]) {
+            struct gl_nearest near;
+            gl_nearest_init(&near, item);
+            for (int i = 0; i < k->nbuffers; i++)
+                gl_nearest_offer(&near, k->buffers[i].name);
+            for (int i = 0; type_names[i]; i++)
+                gl_nearest_offer(&near, type_names[i]);
+            char sug[96];
+            suggest(sug, sizeof sug, near.best);
+            return cfg_err(r->x, e->line, "args: '%s' is not a buffer (buffers: %s) nor 'TYPE "
+                           "EXPR'%s", item, list[0] ? list : "none", sug);
+        }
+        item[w] = '\0';
+        char what[64];
+        snprintf(what, sizeof what, "args: '%s %s'", item, cfg_trim(item + w + 1));
+        if (parse_type(r, e->line, what, item, &a->type) != 0 ||
+            check_expr(r, e->line, what, cfg_trim(item + w + 1), a->expr) != 0)
+            return -1;
+        k->nargs++;
+    }
+    for (int i = 0; i < k->nbuffers; i++)
+        if (!passed[i])
+            return cfg_err(r->x, r->buffer_line[i], "buffer '%s' is not passed to the kernel "
+                           "(args on line %d: %s)", k->buffers[i].name, e->line, e->val);
+    return 0;
+}
+
+/* grid or block: 1 to 3 expressions. */
+static int shape(struct kread *r, const char *key, char out[3][GL_KEXPR], int *n)
+{
+    const struct entry *e = cfg_find(r->b, key);
+    if (!e)
+        return cfg_err(r->x, r->b->line, "kernel section [%s] has no '%s' (%s per dimension, 1 "
+                       "to 3 expressions)", r->s->name, key,
+                       strcmp(key, "grid") == 0 ? "blocks" : "threads");
+    char buf[1024];
+    snprintf(buf, sizeof buf, "%s", e->val);
+    *n = 0;
+    for (char *p = buf; p;) {
+        char *item = next_item(&p, 0);
+        if (*n == 3)
+            return cfg_err(r->x, e->line, "%s: more than 3 dimensions in '%s'", key, e->val);
+        if (check_expr(r, e->line, key, item, out[(*n)++]) != 0)
+            return -1;
+    }
+    return 0;
+}
+
+static int optional_expr(struct kread *r, const char *key, char *out)
+{
+    const struct entry *e = cfg_find(r->b, key);
+    out[0] = '\0';
+    return e ? check_expr(r, e->line, key, e->val, out) : 0;
+}
+
+static int section_verify(struct kread *r)
+{
+    struct gl_section *s = r->s;
+    struct gl_kernel *k = r->k;
+    const struct entry *e = cfg_find(r->b, "verify");
+    const struct entry *t = cfg_find(r->b, "tolerance");
+    if (t) {
+        char *end;
+        errno = 0;
+        double v = strtod(t->val, &end);
+        if (errno || end == t->val || *cfg_trim(end) || !isfinite(v) || v < 0)
+            return cfg_err(r->x, t->line, "tolerance = '%s': want a relative tolerance such as "
+                           "1e-5", t->val);
+        k->tolerance = v;
+    }
+    if (!e)
+        return 0;
+    int ref = -1;
+    for (int i = 0; i < s->nvariants; i++)
+        if (strcmp(s->variants[i], e->val) == 0)
+            ref = i;
+    if (ref < 0) {
+        struct gl_nearest near;
+        gl_nearest_init(&near, e->val);
+        char list[512] = "";
+        for (int i = 0; i < s->nvariants; i++) {
+            gl_nearest_offer(&near, s->variants[i]);
+            add_to_list(list, sizeof list, s->variants[i]);
+        }
+        if (near.best)
+            return cfg_err(r->x, e->line, "verify: unknown variant '%s' of section [%s] (did you "
+                           "mean '%s'?)", e->val, s->name, near.best);
+        return cfg_err(r->x, e->line, "verify: unknown variant '%s' of section [%s] (variants: "
+                       "%s)", e->val, s->name, list);
+    }
+    int outputs = 0;
+    for (int i = 0; i < k->nbuffers; i++)
+        outputs += k->buffers[i].output;
+    if (!outputs)
+        return cfg_err(r->x, e->line, "verify: no buffer is marked 'output': nothing to compare");
+    snprintf(k->verify, sizeof k->verify, "%s", e->val);
+    for (int i = 0; i < s->nvariants; i++)
+        s->kvs[i].reference = i == ref ? NULL : &s->kvs[ref];
+    return 0;
+}
+
+/* ---- built-in parameters --------------------------------------------------- */
+
+/* The section's own built-in parameters, and the defaults' that its
+ * expressions read. `grid` is the launch grid here, not the parameter. */
+static int builtin_params(struct kread *r, const struct block *top, struct top_use *use)
+{
+    for (int i = 0; i < GL_NPARAMS; i++) {
+        const struct gl_param_def *d = &gl_param_table[i];
+        const struct entry *e;
+        if (i == GL_P_GRID)
+            continue;
+        if ((e = cfg_find(r->b, d->name))) {
+            if (i == GL_P_MEM)
+                return cfg_err(r->x, e->line, "parameter 'mem' does not apply to a kernel section "
+                               "(its buffers are device memory)");
+        } else if ((r->sc.used_params & GL_PBIT(i)) && (e = cfg_find(top, d->name))) {
+            use->param[i] = 1;
+        } else {
+            continue;
+        }
+        if (cfg_parse_values(r->x, d, e, &r->s->values[i]) != 0)
+            return -1;
+    }
+    return 0;
+}
+
+/* After every reader has been seen: a parameter nothing reads is an error. */
+static int unused_params(struct kread *r, unsigned *reads)
+{
+    struct gl_section *s = r->s;
+    unsigned always = GL_PBIT(GL_P_SEED) | GL_PBIT(GL_P_CACHE);
+    if (r->k->all_defines) {
+        r->sc.used_names = s->nuser ? (1u << s->nuser) - 1 : 0;
+        for (int i = 0; i < GL_NPARAMS; i++)
+            if (s->values[i].set && !gl_param_table[i].is_text)
+                r->sc.used_params |= GL_PBIT(i);
+    }
+    for (int i = 0; i < GL_NPARAMS; i++) {
+        const struct gl_param_def *d = &gl_param_table[i];
+        if (s->values[i].set && !(r->sc.used_params & GL_PBIT(i)) && !(always & GL_PBIT(i)))
+            return cfg_err(r->x, s->values[i].line, "parameter '%s' is read by nothing in kernel "
+                           "section [%s] (defines, args, grid, block, smem, buffer counts, flops, "
+                           "bytes, where or template arguments)", d->name, s->name);
+        if ((r->sc.used_params & GL_PBIT(i)) && !s->values[i].set && !d->deflt)
+            return cfg_err(r->x, r->b->line, "kernel section [%s] reads %s, which it does not set",
+                           s->name, d->name);
+    }
+    for (int u = 0; u < s->nuser; u++)
+        if (!(r->sc.used_names & (1u << u)))
+            return cfg_err(r->x, r->uline[u], "named parameter '%s' is read by nothing (defines, "
+                           "args, grid, block, smem, buffer counts, flops, bytes, where or template "
+                           "arguments)", s->uname[u]);
+    *reads = (r->sc.used_params | always) & ~GL_PBIT(GL_P_MEM) & ~GL_PBIT(GL_P_GRID);
+    return 0;
+}
+
+/* ---- hash ------------------------------------------------------------------ */
+
+static int cmp_names(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static int is_header(const char *n)
+{
+    size_t l = strlen(n);
+    return (l > 2 && strcmp(n + l - 2, ".h") == 0) || (l > 4 && strcmp(n + l - 4, ".cuh") == 0) ||
+           (l > 4 && strcmp(n + l - 4, ".hpp") == 0);
+}
+
+/* sha256 of the source, the headers beside it (by name) and the section's lines. */
+static int kernel_hash(struct kread *r)
+{
+    struct gl_kernel *k = r->k;
+    struct gl_sha256 h;
+    unsigned char d[32];
+    char dir[1024], path[2048], err[600];
+    const char *slash = strrchr(k->source, '/');
+    snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash - k->source) : 1,
+             slash ? k->source : ".");
+    gl_sha256_init(&h);
+    gl_sha256_update(&h, k->text, strlen(k->text) + 1);
+    DIR *dp = opendir(dir);
+    if (!dp)
+        return cfg_err(r->x, k->source_line, "source: cannot list %s: %s", dir, strerror(errno));
+    char **names = NULL;
+    int n = 0, cap = 0, rc = 0;
+    struct dirent *de;
+    while ((de = readdir(dp)) && rc == 0) {
+        if (!is_header(de->d_name))
+            continue;
+        if (n == cap) {
+            cap = cap ? 2 * cap : 16;
+            char **nn = realloc(names, (size_t)cap * sizeof *nn);
+            if (!nn) {
+                rc = cfg_err(r->x, k->source_line, "out of memory");
+                break;
+            }
+            names = nn;
+        }
+        if (!(names[n] = strdup(de->d_name)))
+            rc = cfg_err(r->x, k->source_line, "out of memory");
+        else
+            n++;
+    }
+    closedir(dp);
+    if (rc == 0 && n > 0)
+        qsort(names, (size_t)n, sizeof *names, cmp_names);
+    for (int i = 0; i < n && rc == 0; i++) {
+        snprintf(path, sizeof path, "%s/%s", dir, names[i]);
+        char *text = gl_read_file(path, err, sizeof err);
+        if (!text) {
+            rc = cfg_err(r->x, k->source_line, "source: cannot read the header %s", err);
+            break;
+        }
+        gl_sha256_update(&h, names[i], strlen(names[i]) + 1);
+        gl_sha256_update(&h, text, strlen(text) + 1);
+        free(text);
+    }
+    for (int i = 0; i < n; i++)
+        free(names[i]);
+    free(names);
+    if (rc != 0)
+        return rc;
+    for (int i = 0; i < r->b->n; i++) {
+        const struct entry *e = &r->b->e[i];
+        gl_sha256_update(&h, e->key, strlen(e->key));
+        gl_sha256_update(&h, " = ", 3);
+        gl_sha256_update(&h, e->val, strlen(e->val));
+        gl_sha256_update(&h, "\n", 1);
+    }
+    gl_sha256_final(&h, d);
+    for (int i = 0; i < 32; i++)
+        snprintf(k->hash + 2 * i, 3, "%02x", d[i]);
+    return 0;
+}
+
+/* ---- the section ----------------------------------------------------------- */
+
+int cfg_kernel_section(struct ctx *x, const struct block *b, const struct block *top,
+                       struct top_use *use, struct gl_section *s)
+{
+    struct kread r;
+    memset(&r, 0, sizeof r);
+    r.x = x;
+    r.b = b;
+    r.s = s;
+    if (!(r.k = s->kernel = calloc(1, sizeof *s->kernel)))
+        return cfg_err(x, b->line, "out of memory");
+    for (int i = 0; i < GL_NPARAMS; i++)
+        if (!gl_param_table[i].is_text)
+            r.sc.params |= GL_PBIT(i);
+    if (section_family(&r) != 0 || read_source(&r) != 0 || named_params(&r) != 0)
+        return -1;
+    r.sc.nnames = s->nuser;
+    r.sc.names = (const char (*)[GL_UPARAM_NAME])s->uname;
+    int nrandom = 0;
+    for (int i = 0; i < b->n; i++)
+        if (strncmp(b->e[i].key, "buffer.", 7) == 0 && parse_buffer(&r, &b->e[i], &nrandom) != 0)
+            return -1;
+    struct gl_kernel *k = r.k;
+    unsigned reads = 0;
+    if (section_variants(&r) != 0 || section_defines(&r) != 0 || section_args(&r) != 0 ||
+        shape(&r, "grid", k->grid, &k->ngrid) != 0 ||
+        shape(&r, "block", k->block, &k->nblock) != 0 || optional_expr(&r, "smem", k->smem) != 0 ||
+        optional_expr(&r, "flops", k->flops) != 0 || optional_expr(&r, "bytes", k->bytes) != 0 ||
+        section_verify(&r) != 0 || builtin_params(&r, top, use) != 0 ||
+        cfg_section_zip(x, b, top, use, s) != 0 || cfg_section_where(x, b, top, use, s, &r.sc) != 0 ||
+        unused_params(&r, &reads) != 0 || kernel_hash(&r) != 0 ||
+        cfg_section_timing(x, b, top, s) != 0)
+        return -1;
+    for (int i = 0; i < s->nvariants; i++) {
+        gl_kernel_variant_init(&s->kvs[i]);
+        s->kvs[i].v.params = reads;
+    }
+    return cfg_section_size(x, s);
+}
+
+void cfg_kernel_free(struct gl_section *s)
+{
+    if (s->kernel)
+        free(s->kernel->text);
+    free(s->kernel);
+    free(s->kvs);
+    s->kernel = NULL;
+    s->kvs = NULL;
+}

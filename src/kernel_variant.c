@@ -1,0 +1,340 @@
+/* kernel_variant.c - see kernel_variant.h: a user kernel's check, counts and run
+ * as a variant's, and the keys of its compilations. The check is pure (no
+ * device call): every expression of the section evaluated at the point, sizes
+ * that must be positive, and the limits of the given GPU, or of every CUDA GPU
+ * when none is known (1024 threads and 1024 x 1024 x 64 per block, a grid of
+ * 2^31-1 x 65535 x 65535, 48 KiB of dynamic shared memory).
+ * Must not compile or launch anything itself, nor parse configs. */
+#include "kernel_variant.h"
+#include "expr.h"
+#include "registry.h"
+
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#define STATIC_SMEM (48L * 1024)
+
+static long max_threads(const struct gl_device *d)
+{
+    return d && d->max_threads_per_block > 0 ? d->max_threads_per_block : 1024;
+}
+
+static long block_max(const struct gl_device *d, int axis)
+{
+    static const long stat[3] = { 1024, 1024, 64 };
+    return d && d->max_block[axis] > 0 ? d->max_block[axis] : stat[axis];
+}
+
+static long grid_max(const struct gl_device *d, int axis)
+{
+    static const long stat[3] = { 0x7fffffffL, 65535, 65535 };
+    return d && d->max_grid[axis] > 0 ? d->max_grid[axis] : stat[axis];
+}
+
+static long smem_max(const struct gl_device *d)
+{
+    if (d && d->smem_per_block_optin > 0)
+        return d->smem_per_block_optin;
+    return d && d->smem_per_block > 0 ? d->smem_per_block : STATIC_SMEM;
+}
+
+static size_t type_size(enum gl_ktype t)
+{
+    return t == GL_KT_DOUBLE || t == GL_KT_INT64 || t == GL_KT_UINT64 ? 8 : 4;
+}
+
+static const char *type_name(enum gl_ktype t)
+{
+    static const char *const names[] = { "float", "double", "int", "uint", "int64", "uint64" };
+    return names[t];
+}
+
+/* Evaluate what (its text e) at p; NULL with *out, or the reason in buf. */
+static const char *value(const char *what, const char *e, const struct gl_params *p,
+                         long long *out, char *buf, size_t len)
+{
+    char msg[200];
+    if (gl_expr_value(e, p, out, msg, sizeof msg) == 0)
+        return NULL;
+    snprintf(buf, len, "%s '%s': %s", what, e, msg);
+    return buf;
+}
+
+/* The launch shape at p into g and b (unused dimensions 1) and the smem bytes. */
+static const char *shape(const struct gl_kernel *k, const struct gl_params *p, long long g[3],
+                         long long b[3], long long *smem, char *buf, size_t len)
+{
+    const char *why;
+    for (int i = 0; i < 3; i++)
+        g[i] = b[i] = 1;
+    *smem = 0;
+    for (int i = 0; i < k->ngrid; i++) {
+        if ((why = value("grid", k->grid[i], p, &g[i], buf, len)))
+            return why;
+        if (g[i] < 1) {
+            snprintf(buf, len, "grid %s = %lld blocks (must be at least 1)", k->grid[i], g[i]);
+            return buf;
+        }
+    }
+    for (int i = 0; i < k->nblock; i++) {
+        if ((why = value("block", k->block[i], p, &b[i], buf, len)))
+            return why;
+        if (b[i] < 1) {
+            snprintf(buf, len, "block %s = %lld threads (must be at least 1)", k->block[i], b[i]);
+            return buf;
+        }
+    }
+    if (k->smem[0] && (why = value("smem", k->smem, p, smem, buf, len)))
+        return why;
+    if (*smem < 0) {
+        snprintf(buf, len, "smem %s = %lld bytes (must be 0 or more)", k->smem, *smem);
+        return buf;
+    }
+    return NULL;
+}
+
+static const char *kv_check(const struct gl_variant *v, const struct gl_params *p,
+                            const struct gl_device *dev, char *buf, size_t len)
+{
+    const struct gl_kernel_variant *kv = (const struct gl_kernel_variant *)v;
+    const struct gl_kernel *k = kv->k;
+    long long g[3], b[3], smem, n;
+    const char *why;
+    static const char axis[3] = { 'x', 'y', 'z' };
+    if ((why = shape(k, p, g, b, &smem, buf, len)))
+        return why;
+    for (int i = 0; i < 3; i++) {
+        if (b[i] > block_max(dev, i)) {
+            snprintf(buf, len, "block %c = %lld threads exceeds the device limit of %ld", axis[i],
+                     b[i], block_max(dev, i));
+            return buf;
+        }
+        if (g[i] > grid_max(dev, i)) {
+            snprintf(buf, len, "grid %c = %lld blocks exceeds the device limit of %ld", axis[i],
+                     g[i], grid_max(dev, i));
+            return buf;
+        }
+    }
+    long long threads = b[0] * b[1] * b[2];   /* each side is at most 1024 here */
+    if (threads > max_threads(dev)) {
+        snprintf(buf, len, "block of %lld threads exceeds the device limit of %ld", threads,
+                 max_threads(dev));
+        return buf;
+    }
+    if (smem > smem_max(dev)) {
+        snprintf(buf, len, "dynamic shared memory of %lld bytes exceeds the device limit of %ld",
+                 smem, smem_max(dev));
+        return buf;
+    }
+    double total = 0;
+    for (int i = 0; i < k->nbuffers; i++) {
+        const struct gl_kbuffer *bf = &k->buffers[i];
+        char what[GL_KNAME + 8];
+        snprintf(what, sizeof what, "buffer.%s", bf->name);
+        if ((why = value(what, bf->count, p, &n, buf, len)))
+            return why;
+        if (n < 1) {
+            snprintf(buf, len, "buffer.%s: %s = %lld elements (must be at least 1)", bf->name,
+                     bf->count, n);
+            return buf;
+        }
+        total += (double)n * (double)type_size(bf->type);
+    }
+    if (dev && dev->mem_bytes > 0 && total > (double)dev->mem_bytes) {
+        snprintf(buf, len, "the buffers take %.0f MiB, more than the GPU's %lld MiB",
+                 total / 1048576.0, dev->mem_bytes / 1048576);
+        return buf;
+    }
+    for (int i = 0; i < k->nargs; i++) {
+        const struct gl_karg *a = &k->args[i];
+        if (a->buffer >= 0)
+            continue;
+        if ((why = value("args", a->expr, p, &n, buf, len)))
+            return why;
+        int bad = (a->type == GL_KT_INT && (n < INT32_MIN || n > INT32_MAX)) ||
+                  (a->type == GL_KT_UINT && (n < 0 || n > (long long)UINT32_MAX)) ||
+                  (a->type == GL_KT_UINT64 && n < 0);
+        if (bad) {
+            snprintf(buf, len, "args: %s %s = %lld does not fit in %s", type_name(a->type), a->expr,
+                     n, type_name(a->type));
+            return buf;
+        }
+    }
+    if (k->flops[0] && (why = value("flops", k->flops, p, &n, buf, len)))
+        return why;
+    if (k->bytes[0] && (why = value("bytes", k->bytes, p, &n, buf, len)))
+        return why;
+    return NULL;
+}
+
+/* An optional count: -1 (stored as NULL) when absent or not computable. */
+static double count(const char *e, const struct gl_params *p)
+{
+    long long n;
+    char msg[200];
+    if (!e[0] || gl_expr_value(e, p, &n, msg, sizeof msg) != 0)
+        return -1;
+    return (double)n;
+}
+
+static double kv_flops(const struct gl_variant *v, const struct gl_params *p)
+{
+    return count(((const struct gl_kernel_variant *)v)->k->flops, p);
+}
+
+static double kv_bytes(const struct gl_variant *v, const struct gl_params *p)
+{
+    return count(((const struct gl_kernel_variant *)v)->k->bytes, p);
+}
+
+static int kv_run(const struct gl_variant *v, const struct gl_params *p, const struct gl_timing *t,
+                  struct gl_result *r)
+{
+    const struct gl_device_ops *ops = gl_registry_gpu();
+    if (!ops || !ops->kernel_run) {
+        r->status = GL_FAILED;
+        snprintf(r->reason, sizeof r->reason, "user kernels need the GPU plugin's kernel_run: %s",
+                 ops ? "this plugin has none" : gl_registry_gpu_why());
+        return 0;
+    }
+    return ops->kernel_run((const struct gl_kernel_variant *)v, p, t, r);
+}
+
+void gl_kernel_variant_init(struct gl_kernel_variant *kv)
+{
+    struct gl_variant *v = &kv->v;
+    v->family = kv->family;
+    v->name = kv->name;
+    v->device = "gpu";
+    v->desc = kv->expr;
+    v->check = kv_check;
+    v->flops = kv_flops;
+    v->min_bytes = kv_bytes;
+    v->run = kv_run;
+    v->impl = kv;
+}
+
+const struct gl_kernel_variant *gl_kernel_variant_of(const struct gl_variant *v)
+{
+    return v && v->run == kv_run ? (const struct gl_kernel_variant *)v : NULL;
+}
+
+static int is_start(char c)
+{
+    return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || c == '_';
+}
+
+static int is_char(char c)
+{
+    return is_start(c) || (c >= '0' && c <= '9');
+}
+
+/* The value of parameter name at p: 1 with *v, 0 when it is no parameter of p. */
+static int param_value(const struct gl_params *p, const char *name, long *v)
+{
+    const struct gl_uparam *u = gl_params_user_find(p, name);
+    if (u) {
+        *v = u->v;
+        return 1;
+    }
+    const struct gl_param_def *d = gl_param_by_name(name);
+    if (d && !d->is_text && gl_params_get(p, d->id) != GL_UNSET) {
+        *v = gl_params_get(p, d->id);
+        return 1;
+    }
+    return 0;
+}
+
+/* Append text to buf (used bytes in *n). 0, or -1 when it does not fit. */
+static int append(char *buf, size_t len, size_t *n, const char *text, size_t tlen)
+{
+    if (*n + tlen + 1 > len)
+        return -1;
+    memcpy(buf + *n, text, tlen);
+    *n += tlen;
+    buf[*n] = '\0';
+    return 0;
+}
+
+int gl_kernel_name_expr(const struct gl_kernel_variant *kv, const struct gl_params *p, char *buf,
+                        size_t len)
+{
+    const char *s = kv->expr, *lt = strchr(s, '<');
+    size_t n = 0;
+    if (len == 0)
+        return -1;
+    buf[0] = '\0';
+    if (!lt)
+        return append(buf, len, &n, s, strlen(s));
+    if (append(buf, len, &n, s, (size_t)(lt - s)) != 0)
+        return -1;
+    for (s = lt; *s;) {
+        if (!is_start(*s) || (s > lt && is_char(s[-1]))) {
+            if (append(buf, len, &n, s, 1) != 0)
+                return -1;
+            s++;
+            continue;
+        }
+        const char *e = s;
+        while (is_char(*e))
+            e++;
+        char name[GL_KEXPR], num[32];
+        long v;
+        snprintf(name, sizeof name, "%.*s", (int)(e - s), s);
+        if (param_value(p, name, &v)) {
+            snprintf(num, sizeof num, "%ld", v);
+            if (append(buf, len, &n, num, strlen(num)) != 0)
+                return -1;
+        } else if (append(buf, len, &n, s, (size_t)(e - s)) != 0) {
+            return -1;
+        }
+        s = e;
+    }
+    return 0;
+}
+
+static int define(char *buf, size_t len, size_t *n, const char *name, long v)
+{
+    char d[GL_UPARAM_NAME + 40];
+    int w = snprintf(d, sizeof d, "%s-D%s=%ld", *n ? " " : "", name, v);
+    return append(buf, len, n, d, (size_t)w);
+}
+
+int gl_kernel_defines(const struct gl_kernel_variant *kv, const struct gl_params *p, char *buf,
+                      size_t len)
+{
+    const struct gl_kernel *k = kv->k;
+    size_t n = 0;
+    long v;
+    if (len == 0)
+        return -1;
+    buf[0] = '\0';
+    if (k->all_defines) {
+        for (int i = 0; i < GL_NPARAMS; i++) {
+            const struct gl_param_def *d = &gl_param_table[i];
+            if (!d->is_text && param_value(p, d->name, &v) && define(buf, len, &n, d->name, v) != 0)
+                return -1;
+        }
+        for (int i = 0; i < p->nuser; i++)
+            if (define(buf, len, &n, p->user[i].name, p->user[i].v) != 0)
+                return -1;
+        return 0;
+    }
+    for (int i = 0; i < k->ndefines; i++) {
+        if (!param_value(p, k->defines[i], &v) || define(buf, len, &n, k->defines[i], v) != 0)
+            return -1;
+    }
+    return 0;
+}
+
+int gl_kernel_compile_key(const struct gl_kernel_variant *kv, const struct gl_params *p, char *buf,
+                          size_t len)
+{
+    char name[1024], defs[2048];
+    if (gl_kernel_name_expr(kv, p, name, sizeof name) != 0 ||
+        gl_kernel_defines(kv, p, defs, sizeof defs) != 0)
+        return -1;
+    int w = snprintf(buf, len, "%s|%s|%s", kv->k->source, name, defs);
+    return w < 0 || (size_t)w >= len ? -1 : 0;
+}

@@ -1,0 +1,502 @@
+/* test_kernel_section.c - kernel sections (src/config_kernel.c) and the driver's
+ * side of a user kernel variant (src/kernel_variant.c): every key read into
+ * struct gl_kernel / gl_kernel_variant, named parameters, the source's hash,
+ * every error path with its "path:line:" prefix and suggestion, the per-point
+ * check against static and device limits, counts, name expressions, -D lists.
+ * Writes its kernel files into a temporary folder. Must not compile or run a
+ * kernel (the GPU plugin does; tests/integration/kernels.sh covers that). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "config.h"
+#include "kernel_variant.h"
+#include "t.h"
+
+static char dir[256], path[512];
+static struct gl_config cfg;
+static char err[4096];
+
+static const char *kernel_cu =
+    "#include \"tile.h\"\n"
+    "__global__ void copy(float *out, const float *in, int n) { }\n"
+    "template <int T, int R>\n"
+    "__global__ void __launch_bounds__(256) transpose_tiled(float *out, const float *in, int n) "
+    "{ }\n"
+    "__global__ void naive(float *out, const float *in, int n) { }\n";
+
+static void write_file(const char *name, const char *text)
+{
+    char p[600];
+    snprintf(p, sizeof p, "%s/%s", dir, name);
+    FILE *f = fopen(p, "w");
+    if (!f || fputs(text, f) < 0) {
+        printf("FAIL cannot write %s\n", p);
+        exit(1);
+    }
+    fclose(f);
+}
+
+static int parse(const char *text)
+{
+    err[0] = '\0';
+    return gl_config_parse(path, text, &cfg, err, sizeof err);
+}
+
+/* A complete section; each error test replaces one line of it. */
+#define HEAD "study = t\n[tr]\nsource = k.cu\n"   /* lines 1-3 */
+#define BODY                                                                        \
+    "family = transpose\n"                                          /* 4 */        \
+    "variants = copy, naive, tiled = transpose_tiled<TILE, BLOCK_ROWS>\n" /* 5 */   \
+    "N = 1024, 2048\n"                                              /* 6 */        \
+    "TILE = 16, 32\n"                                               /* 7 */        \
+    "BLOCK_ROWS = 8\n"                                              /* 8 */        \
+    "defines = TILE\n"                                              /* 9 */        \
+    "buffer.in = float[N*N] random\n"                               /* 10 */       \
+    "buffer.out = float[N*N] output\n"                              /* 11 */       \
+    "args = out, in, int N\n"                                       /* 12 */       \
+    "grid = ceil(N/TILE), cdiv(N, TILE)\n"                          /* 13 */       \
+    "block = TILE, BLOCK_ROWS\n"                                    /* 14 */       \
+    "verify = naive\n"                                              /* 15 */       \
+    "bytes = 8*N*N\n"                                               /* 16 */
+
+/* BODY with line `line` (4..16) replaced by repl (NULL: dropped). */
+static const char *body_with(int line, const char *repl)
+{
+    static char buf[4096];
+    const char *b = BODY;
+    buf[0] = '\0';
+    for (int l = 4; *b; l++) {
+        const char *nl = strchr(b, '\n');
+        size_t n = (size_t)(nl - b) + 1;
+        if (l != line)
+            strncat(buf, b, n);
+        else if (repl)
+            strcat(strcat(buf, repl), "\n");
+        b += n;
+    }
+    return buf;
+}
+
+static int fails_with(const char *text, int line, const char *n1, const char *n2, int at)
+{
+    char prefix[600];
+    int ok = parse(text) == -1;
+    snprintf(prefix, sizeof prefix, "%s:%d: ", path, line);
+    ok = ok && strncmp(err, prefix, strlen(prefix)) == 0;
+    ok = ok && (!n1 || strstr(err, n1)) && (!n2 || strstr(err, n2));
+    if (!ok)
+        printf("  line %d: got [%s], want [%s] with [%s] [%s]\n", at, err, prefix, n1 ? n1 : "",
+               n2 ? n2 : "");
+    CHECK(cfg.nsections == 0 && cfg.text == NULL);
+    return ok;
+}
+#define FAILS(text, line, n1, n2) CHECK(fails_with(text, line, n1, n2, __LINE__))
+
+static char text[8192];
+static const char *with(int line, const char *repl, const char *extra)
+{
+    snprintf(text, sizeof text, HEAD "%s%s", body_with(line, repl), extra ? extra : "");
+    return text;
+}
+
+static void test_every_key(void)
+{
+    const char *t =
+        HEAD BODY
+        "buffer.acc = int64[1] const(2.5) output\n"     /* 17 */
+        "buffer.idx = uint[N] ramp\n"                   /* 18 */
+        "buffer.z = double[N] zero\n"                   /* 19 */
+        "buffer.r2 = float[N]\n"                        /* 20 */
+        "smem = TILE*(TILE+1)*4\n"                      /* 21 */
+        "tolerance = 1e-5\n"                            /* 22 */
+        "flops = 0\n"                                   /* 23 */
+        "where = TILE >= BLOCK_ROWS\n"                  /* 24 */
+        "samples_min = 3\n"
+        "metrics = none\n";
+    /* every buffer must be passed: replace the args line */
+    char full[4096];
+    snprintf(full, sizeof full, "%s", t);
+    char *a = strstr(full, "args = out, in, int N\n");
+    const char *newargs = "args = out, in, acc, idx, z, r2, int64 N*2, uint TILE, double 1\n";
+    char rest[4096];
+    snprintf(rest, sizeof rest, "%s", a + strlen("args = out, in, int N\n"));
+    snprintf(a, sizeof full - (size_t)(a - full), "%s%s", newargs, rest);
+    if (!CHECK(parse(full) == 0)) {
+        printf("  %s\n", err);
+        return;
+    }
+    CHECK(cfg.nsections == 1);
+    const struct gl_section *s = &cfg.sections[0];
+    const struct gl_kernel *k = s->kernel;
+    CHECK(k != NULL && s->kvs != NULL);
+    if (!k)
+        return;
+    CHECK(strstr(k->source, "/k.cu") && k->source_line == 3);
+    CHECK(k->text && strstr(k->text, "transpose_tiled"));
+    CHECK(strlen(k->hash) == 64);
+    CHECK_STR(s->family, "transpose");
+    CHECK(s->nvariants == 3);
+    CHECK_STR(s->kvs[0].name, "copy");
+    CHECK_STR(s->kvs[0].expr, "copy");
+    CHECK_STR(s->kvs[2].name, "tiled");
+    CHECK_STR(s->kvs[2].expr, "transpose_tiled<TILE, BLOCK_ROWS>");
+    CHECK_STR(s->kvs[2].family, "transpose");
+    CHECK(s->kvs[2].k == k);
+    CHECK(gl_section_variant(s, 2) == &s->kvs[2].v);
+    CHECK_STR(s->kvs[2].v.device, "gpu");
+    CHECK_STR(s->kvs[2].v.desc, "transpose_tiled<TILE, BLOCK_ROWS>");
+    CHECK(gl_kernel_variant_of(&s->kvs[2].v) == &s->kvs[2]);
+    CHECK(gl_kernel_variant_of(gl_variant_find("vecadd", "seq")) == NULL);
+    CHECK(s->kvs[2].v.params ==
+          (GL_PBIT(GL_P_N) | GL_PBIT(GL_P_SEED) | GL_PBIT(GL_P_CACHE)));
+    /* verify: naive is the reference of the others, itself has none */
+    CHECK_STR(k->verify, "naive");
+    CHECK(s->kvs[0].reference == &s->kvs[1] && s->kvs[1].reference == NULL &&
+          s->kvs[2].reference == &s->kvs[1]);
+    CHECK(k->tolerance == 1e-5);
+    CHECK(!k->all_defines && k->ndefines == 1 && strcmp(k->defines[0], "TILE") == 0);
+    CHECK(k->nbuffers == 6);
+    CHECK_STR(k->buffers[0].name, "in");
+    CHECK(k->buffers[0].type == GL_KT_FLOAT && k->buffers[0].init == GL_KI_RANDOM &&
+          !k->buffers[0].output && k->buffers[0].stream == 0 && k->buffers[0].line == 10);
+    CHECK_STR(k->buffers[0].count, "N*N");
+    CHECK(k->buffers[1].init == GL_KI_POISON && k->buffers[1].output);
+    CHECK(k->buffers[2].type == GL_KT_INT64 && k->buffers[2].init == GL_KI_CONST &&
+          k->buffers[2].value == 2.5 && k->buffers[2].output);
+    CHECK(k->buffers[3].type == GL_KT_UINT && k->buffers[3].init == GL_KI_RAMP);
+    CHECK(k->buffers[4].type == GL_KT_DOUBLE && k->buffers[4].init == GL_KI_ZERO);
+    CHECK(k->buffers[5].init == GL_KI_RANDOM && k->buffers[5].stream == 1);
+    CHECK(k->nargs == 9);
+    CHECK(k->args[0].buffer == 1 && k->args[1].buffer == 0 && k->args[5].buffer == 5);
+    CHECK(k->args[6].buffer == -1 && k->args[6].type == GL_KT_INT64);
+    CHECK_STR(k->args[6].expr, "N*2");
+    CHECK(k->args[7].type == GL_KT_UINT && k->args[8].type == GL_KT_DOUBLE);
+    CHECK(k->ngrid == 2 && k->nblock == 2);
+    CHECK_STR(k->grid[0], "ceil(N/TILE)");
+    CHECK_STR(k->grid[1], "cdiv(N, TILE)");
+    CHECK_STR(k->block[1], "BLOCK_ROWS");
+    CHECK_STR(k->smem, "TILE*(TILE+1)*4");
+    CHECK_STR(k->flops, "0");
+    CHECK_STR(k->bytes, "8*N*N");
+    CHECK(s->nuser == 2 && strcmp(s->uname[0], "TILE") == 0 && s->uvalues[0].n == 2 &&
+          s->uvalues[0].ints[1] == 32 && strcmp(s->uname[1], "BLOCK_ROWS") == 0);
+    CHECK(s->nwhere == 1 && s->timing.min_samples == 3 && strcmp(s->metrics, "none") == 0);
+    gl_config_free(&cfg);
+
+    /* defines = all, no verify, family = the section's name */
+    if (CHECK(parse(with(4, NULL, NULL)) == 0)) {
+        CHECK_STR(cfg.sections[0].family, "tr");
+        gl_config_free(&cfg);
+    } else {
+        printf("  %s\n", err);
+    }
+    if (CHECK(parse(with(9, "defines = all", NULL)) == 0)) {
+        CHECK(cfg.sections[0].kernel->all_defines);
+        gl_config_free(&cfg);
+    } else {
+        printf("  %s\n", err);
+    }
+}
+
+static void test_hash(void)
+{
+    char h1[65], h2[65];
+    CHECK(parse(with(0, NULL, NULL)) == 0);
+    snprintf(h1, sizeof h1, "%s", cfg.sections[0].kernel->hash);
+    gl_config_free(&cfg);
+    /* a comment changes nothing */
+    CHECK(parse(with(0, NULL, "# a comment\n")) == 0);
+    CHECK_STR(cfg.sections[0].kernel->hash, h1);
+    gl_config_free(&cfg);
+    /* the section's text does */
+    CHECK(parse(with(16, "bytes = 8*N*N + 0", NULL)) == 0);
+    CHECK(strcmp(cfg.sections[0].kernel->hash, h1) != 0);
+    gl_config_free(&cfg);
+    /* a header beside the source does */
+    write_file("tile.h", "#define X 2\n");
+    CHECK(parse(with(0, NULL, NULL)) == 0);
+    snprintf(h2, sizeof h2, "%s", cfg.sections[0].kernel->hash);
+    CHECK(strcmp(h2, h1) != 0);
+    gl_config_free(&cfg);
+    /* and the source */
+    char edited[2048];
+    snprintf(edited, sizeof edited, "%s// edited\n", kernel_cu);
+    write_file("k.cu", edited);
+    CHECK(parse(with(0, NULL, NULL)) == 0);
+    CHECK(strcmp(cfg.sections[0].kernel->hash, h2) != 0);
+    gl_config_free(&cfg);
+    write_file("k.cu", kernel_cu);
+    write_file("tile.h", "#define X 1\n");
+    CHECK(parse(with(0, NULL, NULL)) == 0);
+    CHECK_STR(cfg.sections[0].kernel->hash, h1);
+    gl_config_free(&cfg);
+}
+
+static void test_errors(void)
+{
+    /* unknown keys: a typo of a known key, not a named parameter */
+    FAILS(with(9, "defnes = TILE", NULL), 9, "unknown key 'defnes'", "did you mean 'defines'?");
+    FAILS(with(0, NULL, "tolerence = 1e-5\n"), 17, "unknown key 'tolerence'",
+          "did you mean 'tolerance'?");
+    FAILS(with(0, NULL, "Block = 3\n"), 17, "unknown key 'Block'", "'block'");
+    FAILS(with(0, NULL, "a-b = 3\n"), 17, "unknown key 'a-b'", NULL);
+    /* args */
+    FAILS(with(12, "args = outt, in, int N", NULL), 12,
+          "args: 'outt' is not a buffer (buffers: in, out) nor 'TYPE EXPR'",
+          "did you mean 'out'?");
+    FAILS(with(12, "args = out, in, flot N", NULL), 12, "unknown type 'flot'",
+          "did you mean 'float'?");
+    FAILS(with(12, "args = out, in, flaot N", NULL), 12, "unknown type 'flaot'",
+          "types: float, double, int, uint, int64, uint64");
+    FAILS(with(12, "args = out, in, int NN", NULL), 12, "unknown parameter 'NN'", NULL);
+    FAILS(with(12, "args = out, int N", NULL), 10, "buffer 'in' is not passed", NULL);
+    FAILS(with(12, NULL, NULL), 2, "has no 'args'", NULL);
+    /* buffers */
+    FAILS(with(10, "buffer.in = flot[N*N] random", NULL), 10, "unknown type 'flot'",
+          "did you mean 'float'?");
+    FAILS(with(10, "buffer.in = float[N*N] rnadom", NULL), 10, "unknown 'rnadom'",
+          "did you mean 'random'?");
+    FAILS(with(10, "buffer.in = float[N*N] const(x)", NULL), 10, "bad value 'x' in const(V)", NULL);
+    FAILS(with(10, "buffer.in = float[N*N] random zero", NULL), 10, "two inits", NULL);
+    FAILS(with(10, "buffer.in = float N*N", NULL), 10, "want TYPE[COUNT]", NULL);
+    FAILS(with(10, "buffer.in = float[N*Q]", NULL), 10, "buffer.in 'N*Q'",
+          "unknown parameter 'Q'");
+    FAILS(with(0, NULL, "buffer.in = float[N]\n"), 17, "duplicate key 'buffer.in'", "line 10");
+    FAILS(with(0, NULL, "buffer.N = float[N]\n"), 17, "'N' is a parameter", NULL);
+    /* source */
+    FAILS("[tr]\nsource = nothere.cu\n" BODY, 2, "cannot read the kernel file", "nothere.cu");
+    /* variants */
+    FAILS(with(5, "variants = all", NULL), 5, "'all' means nothing in a kernel section", NULL);
+    FAILS(with(5, "variants = copy, copy", NULL), 5, "listed twice", NULL);
+    FAILS(with(5, "variants = transpose_tiled<TILE, BLOCK_ROWS>", NULL), 5, "needs a name", NULL);
+    FAILS(with(5, "variants = copy, t = transpose_tiledd<TILE, BLOCK_ROWS>, naive", NULL), 5,
+          "no function 'transpose_tiledd'", "did you mean 'transpose_tiled'?");
+    FAILS(with(5, "variants = copy, t = xyzzy, naive", NULL), 5, "no function 'xyzzy'",
+          "__global__ functions: copy, transpose_tiled, naive");
+    FAILS(with(5, "variants = copy, t = f<TILE, naive", NULL), 5, "template-id", NULL);
+    FAILS(with(5, NULL, NULL), 2, "has no 'variants'", NULL);
+    /* verify, tolerance */
+    FAILS(with(15, "verify = nave", NULL), 15, "verify: unknown variant 'nave'",
+          "did you mean 'naive'?");
+    FAILS(with(15, "verify = zzz", NULL), 15, "verify: unknown variant 'zzz'",
+          "variants: copy, naive, tiled");
+    FAILS(with(11, "buffer.out = float[N*N] zero", NULL), 15, "no buffer is marked 'output'",
+          NULL);
+    FAILS(with(0, NULL, "tolerance = much\n"), 17, "tolerance = 'much'", NULL);
+    /* named and built-in parameters nothing reads */
+    FAILS(with(0, NULL, "UNUSED = 1, 2\n"), 17, "named parameter 'UNUSED' is read by nothing",
+          NULL);
+    FAILS(with(0, NULL, "K = 2\n"), 17, "parameter 'K' is read by nothing", NULL);
+    FAILS(with(0, NULL, "mem = device\n"), 17, "'mem' does not apply", NULL);
+    FAILS(with(0, NULL, "min = 3\n"), 17, "'min' is a function", NULL);
+    FAILS(with(0, NULL, "ABCDEFGHIJKLMNOPQRSTUVWXYZ_ABCDEF = 1\n"), 17, "longer than 31", NULL);
+    FAILS(with(6, NULL, NULL), 2, "reads N, which it does not set", NULL);
+    /* shapes and counts */
+    FAILS(with(13, NULL, NULL), 2, "has no 'grid'", NULL);
+    FAILS(with(13, "grid = 1, 2, 3, 4", NULL), 13, "more than 3 dimensions", NULL);
+    FAILS(with(13, "grid = ceil(N/TILEE)", NULL), 13, "unknown parameter 'TILEE'",
+          "did you mean 'TILE'?");
+    FAILS(with(13, "grid = floor(N/TILE)", NULL), 13, "unknown function 'floor'", NULL);
+    FAILS(with(14, "block = TILE,", NULL), 14, "block: empty expression", NULL);
+    FAILS(with(16, "bytes = 8*N*", NULL), 16, "bytes '8*N*'", NULL);
+    FAILS(with(0, NULL, "smem = min(TILE)\n"), 17, "min takes two arguments", NULL);
+    /* defines */
+    FAILS(with(9, "defines = TILES", NULL), 9, "'TILES' is not an integer parameter",
+          "did you mean 'TILE'?");
+    FAILS(with(9, "defines = TILE, TILE", NULL), 9, "named twice", NULL);
+    /* where and zip on named parameters */
+    FAILS(with(0, NULL, "where = TILEX > 1\n"), 17, "unknown parameter 'TILEX'", "'TILE'");
+    FAILS(with(0, NULL, "zip = TILE, BLOCK_ROWS\n"), 17, "TILE has 2 values but BLOCK_ROWS has 1",
+          NULL);
+    FAILS(with(0, NULL, "zip = TILE, BLOK_ROWS\n"), 17, "zip: unknown parameter 'BLOK_ROWS'",
+          "did you mean 'BLOCK_ROWS'?");
+    /* kernel keys outside kernel sections */
+    FAILS("[a]\nfamily = vecadd\nvariants = seq\nN = 8\nblock = 32\n", 5,
+          "'block' belongs in a kernel section", "[a] has no 'source ='");
+    FAILS("args = x\n[a]\nfamily = vecadd\nvariants = seq\nN = 8\n", 1,
+          "'args' belongs in a kernel section", NULL);
+    FAILS("[a]\nfamily = vecadd\nvariants = seq\nN = 8\nTILE = 3\n", 5, "unknown key 'TILE'",
+          NULL);
+    FAILS("[a]\nfamily = vecadd\nvariants = seq\nN = 8\nseeed = 3\n", 5, "unknown parameter 'seeed'",
+          "did you mean 'seed'?");
+    /* the variant's name is a built-in variant of that family */
+        {
+        char t[2048];
+        snprintf(t, sizeof t, HEAD "%s", body_with(5, "variants = global = copy"));
+        char *f = strstr(t, "family = transpose");
+        memcpy(f, "family = vecadd   ", 18);
+        FAILS(t, 5, "'global' of family vecadd is a built-in variant", NULL);
+    }
+}
+
+static void test_nesting(void)
+{
+    /* deep nesting in a where is an error, not a stack overflow (a launch
+     * expression is short, GL_KEXPR, anyway): 20000 '(' and 80000 '!' */
+    size_t n = 20000, m = 80000;
+    char *deep = malloc(m + 64), *cfgtext = malloc(m + 4096);
+    if (!CHECK(deep && cfgtext))
+        return;
+    memset(deep, '(', n);
+    strcpy(deep + n, "TILE");
+    memset(deep + n + 4, ')', n);
+    deep[2 * n + 4] = '\0';
+    snprintf(cfgtext, m + 4096, HEAD BODY "where = %s > 0\n", deep);
+    FAILS(cfgtext, 17, "expression nested deeper than 256", NULL);
+    memset(deep, '!', m);
+    strcpy(deep + m, "1");
+    snprintf(cfgtext, m + 4096, HEAD BODY "where = %s\n", deep);
+    FAILS(cfgtext, 17, "expression nested deeper than 256", NULL);
+    snprintf(cfgtext, m + 4096, HEAD "%s", body_with(13, "grid = ((((((((((N))))))))))"));
+    if (CHECK(parse(cfgtext) == 0))
+        gl_config_free(&cfg);
+    free(cfgtext);
+    free(deep);
+}
+
+/* ---- the variant's check, counts and keys ----------------------------------- */
+
+static struct gl_device h100(void)
+{
+    struct gl_device d;
+    memset(&d, 0, sizeof d);
+    d.max_threads_per_block = 1024;
+    d.max_block[0] = d.max_block[1] = 1024;
+    d.max_block[2] = 64;
+    d.max_grid[0] = 0x7fffffff;
+    d.max_grid[1] = d.max_grid[2] = 65535;
+    d.smem_per_block = 48 * 1024;
+    d.smem_per_block_optin = 227 * 1024;
+    d.mem_bytes = 80LL << 30;
+    return d;
+}
+
+static const char *check_at(const char *grid, const char *block, const char *smem, long n,
+                            long tile, const struct gl_device *dev)
+{
+    static char buf[GL_REASON_MAX];
+    char t[4096];
+    snprintf(t, sizeof t,
+             "[s]\nsource = k.cu\nvariants = copy\nN = 1\nTILE = 1\n"
+             "buffer.out = float[N] output\nargs = out, int N\ngrid = %s\nblock = %s\nsmem = %s\n"
+             "where = TILE >= 0\n",
+             grid, block, smem);
+    if (parse(t) != 0) {
+        printf("  check_at: %s\n", err);
+        return "parse failed";
+    }
+    const struct gl_variant *v = gl_section_variant(&cfg.sections[0], 0);
+    struct gl_params p;
+    gl_params_init(&p);
+    p.n = n;
+    gl_params_user_set(&p, "TILE", tile);
+    gl_variant_complete(v, &p);
+    const char *why = v->check(v, &p, dev, buf, sizeof buf);
+    gl_config_free(&cfg);
+    return why;
+}
+
+static int has(const char *reason, const char *a)
+{
+    int ok = reason && strstr(reason, a);
+    if (!ok)
+        printf("  reason [%s], want [%s]\n", reason ? reason : "(none)", a);
+    return ok;
+}
+
+static void test_check(void)
+{
+    struct gl_device d = h100();
+    CHECK(check_at("ceil(N/TILE)", "TILE", "0", 1000, 32, NULL) == NULL);
+    CHECK(check_at("N", "TILE, TILE", "0", 10, 32, NULL) == NULL);
+    CHECK(has(check_at("N", "TILE, TILE", "0", 10, 64, NULL),
+              "block of 4096 threads exceeds the device limit of 1024"));
+    CHECK(has(check_at("N", "TILE", "0", 10, 2048, NULL), "block x = 2048 threads"));
+    CHECK(has(check_at("N", "1, 1, TILE", "0", 10, 65, NULL), "block z = 65 threads"));
+    CHECK(has(check_at("1, N", "TILE", "0", 65536, 32, NULL), "grid y = 65536 blocks"));
+    CHECK(check_at("N", "TILE", "0", 65536, 32, NULL) == NULL);
+    CHECK(has(check_at("N", "TILE", "TILE*1024", 1, 49, NULL),
+              "dynamic shared memory of 50176 bytes exceeds the device limit of 49152"));
+    CHECK(check_at("N", "TILE", "TILE*1024", 1, 49, &d) == NULL);
+    CHECK(has(check_at("N", "TILE", "TILE*1024", 1, 228, &d), "limit of 232448"));
+    CHECK(has(check_at("N/TILE", "32", "0", 10, 0, NULL), "division by zero"));
+    CHECK(has(check_at("N/TILE", "32", "0", 10, 32, NULL), "grid N/TILE = 0 blocks"));
+    CHECK(has(check_at("N", "TILE - 32", "0", 10, 32, NULL), "block TILE - 32 = 0 threads"));
+    CHECK(has(check_at("N", "32", "-TILE", 10, 32, NULL), "smem -TILE = -32 bytes"));
+    CHECK(has(check_at("1", "32", "0", 3000000000L, 1, NULL),
+              "int N = 3000000000 does not fit in int"));
+    CHECK(has(check_at("1", "32", "0", 0, 1, NULL), "buffer.out: N = 0 elements"));
+    CHECK(has(check_at("1", "32", "0", 40000000000L, 1, &d), "more than the GPU's"));
+}
+
+static void test_counts_and_keys(void)
+{
+    if (!CHECK(parse(with(9, "defines = TILE, N", "flops = 2*N\n")) == 0)) {
+        printf("  %s\n", err);
+        return;
+    }
+    const struct gl_section *s = &cfg.sections[0];
+    struct gl_params p;
+    gl_params_init(&p);
+    p.n = 1024;
+    gl_params_user_set(&p, "TILE", 32);
+    gl_params_user_set(&p, "BLOCK_ROWS", 8);
+    const struct gl_variant *v = gl_section_variant(s, 2);
+    gl_variant_complete(v, &p);
+    CHECK(v->flops(v, &p) == 2048);
+    CHECK(v->min_bytes(v, &p) == 8.0 * 1024 * 1024);
+    char buf[512];
+    CHECK(gl_kernel_name_expr(&s->kvs[2], &p, buf, sizeof buf) == 0);
+    CHECK_STR(buf, "transpose_tiled<32, 8>");
+    CHECK(gl_kernel_name_expr(&s->kvs[0], &p, buf, sizeof buf) == 0);
+    CHECK_STR(buf, "copy");
+    CHECK(gl_kernel_defines(&s->kvs[0], &p, buf, sizeof buf) == 0);
+    CHECK_STR(buf, "-DTILE=32 -DN=1024");
+    char k1[1024], k2[1024];
+    CHECK(gl_kernel_compile_key(&s->kvs[2], &p, k1, sizeof k1) == 0);
+    gl_params_user_set(&p, "BLOCK_ROWS", 4);
+    CHECK(gl_kernel_compile_key(&s->kvs[2], &p, k2, sizeof k2) == 0);
+    CHECK(strcmp(k1, k2) != 0);
+    CHECK(gl_kernel_name_expr(&s->kvs[2], &p, buf, 10) == -1);
+    gl_config_free(&cfg);
+    /* absent flops: -1 (stored as NULL); defines = all */
+    CHECK(parse(with(9, "defines = all", NULL)) == 0);
+    s = &cfg.sections[0];
+    v = gl_section_variant(s, 0);
+    CHECK(v->flops(v, &p) == -1);
+    gl_params_init(&p);
+    p.n = 64;
+    gl_params_user_set(&p, "TILE", 16);
+    gl_params_user_set(&p, "BLOCK_ROWS", 8);
+    gl_variant_complete(v, &p);
+    CHECK(gl_kernel_defines(&s->kvs[0], &p, buf, sizeof buf) == 0);
+    CHECK_STR(buf, "-DN=64 -Dseed=42 -DBLOCK_ROWS=8 -DTILE=16");
+    gl_config_free(&cfg);
+}
+
+int main(void)
+{
+    if (!t_load_plugins())
+        return t_done("kernel_section");
+    snprintf(dir, sizeof dir, "/tmp/gl_ktest_XXXXXX");
+    if (!mkdtemp(dir)) {
+        printf("FAIL mkdtemp\n");
+        return 1;
+    }
+    snprintf(path, sizeof path, "%s/x.conf", dir);
+    write_file("k.cu", kernel_cu);
+    write_file("tile.h", "#define X 1\n");
+    test_every_key();
+    test_hash();
+    test_errors();
+    test_nesting();
+    test_check();
+    test_counts_and_keys();
+    char cmd[600];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    if (system(cmd) != 0)
+        printf("note: could not remove %s\n", dir);
+    return t_done("kernel_section");
+}
