@@ -22,6 +22,14 @@ for t in build/tests/gpu/test_*; do
     [ "$rc" -ne 0 ] && [ "$f" -eq 0 ] && f=1
     passed=$((passed + p)); failed=$((failed + f))
 done
+# users' kernels: the examples, the cache, resume by source hash, a faulting kernel
+sh tests/gpu/kernels.sh >"$log" 2>&1; rc=$?
+cat "$log"
+line=$(grep -E '^kernels-gpu: [0-9]+ passed, [0-9]+ failed$' "$log" | tail -n 1)
+p=$(echo "$line" | sed -E 's/.*: ([0-9]+) passed, ([0-9]+) failed/\1/')
+f=$(echo "$line" | sed -E 's/.*: ([0-9]+) passed, ([0-9]+) failed/\2/')
+[ -z "$line" ] && { p=0; f=1; echo "tests/gpu/kernels.sh: no result line (exit $rc)"; }
+passed=$((passed + p)); failed=$((failed + f))
 # gpulab metrics lists the GPU's counters; a pattern filters them
 $G metrics >"$log" 2>/dev/null; rc=$?
 chk() { if eval "$1"; then passed=$((passed + 1)); else failed=$((failed + 1)); echo "FAIL test-gpu: $2"; fi; }
