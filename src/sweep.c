@@ -6,6 +6,10 @@
 #include "registry.h"
 
 #include <stdint.h>
+#include <errno.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -82,22 +86,112 @@ static void keyset_free(struct keyset *ks)
 
 #define COMPILE_LOG (64 * 1024)
 
+/* Read or write exactly len bytes; 0, or -1. */
+static int pipe_io(int fd, void *buf, size_t len, int writing)
+{
+    char *p = buf;
+    while (len > 0) {
+        ssize_t n = writing ? write(fd, p, len) : read(fd, p, len);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            return -1;
+        p += n;
+        len -= (size_t)n;
+    }
+    return 0;
+}
+
+/* Compile jobs[0..n) (one per distinct kernel point) in a child process, so
+ * that NVRTC never runs in this one: once it has, CUDA cannot be initialised in
+ * a worker forked afterwards (cudaErrorInitializationError, seen on an H100
+ * with CUDA 13.0 when a worker was restarted after a faulting kernel). res[i]
+ * gets kernel_compile's result (1 cached, 0 compiled, -1 failed: the child
+ * stops there and log holds the compiler's log). 0, or -1 with err when the
+ * child could not run or died. */
+static int compile_in_child(const struct gl_device_ops *ops, struct gl_job *const *jobs, int n,
+                            int arch, int *res, char *log, size_t loglen, char *err,
+                            size_t errlen)
+{
+    int fd[2];
+    if (pipe(fd) != 0) {
+        snprintf(err, errlen, "pipe: %s", strerror(errno));
+        return -1;
+    }
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid < 0) {
+        snprintf(err, errlen, "fork: %s", strerror(errno));
+        close(fd[0]);
+        close(fd[1]);
+        return -1;
+    }
+    if (pid == 0) {
+        close(fd[0]);
+        for (int i = 0; i < n; i++) {
+            const struct gl_kernel_variant *kv = gl_kernel_variant_of(jobs[i]->v);
+            log[0] = '\0';
+            int r = ops->kernel_compile(kv, &jobs[i]->p, arch, log, loglen);
+            if (pipe_io(fd[1], &r, sizeof r, 1) != 0)
+                _exit(2);
+            if (r < 0) {
+                unsigned len = (unsigned)strnlen(log, loglen - 1);
+                if (pipe_io(fd[1], &len, sizeof len, 1) != 0 ||
+                    pipe_io(fd[1], log, len, 1) != 0)
+                    _exit(2);
+                break;
+            }
+        }
+        _exit(0);
+    }
+    close(fd[1]);
+    int rc = 0, i = 0;
+    for (; i < n; i++) {
+        if (pipe_io(fd[0], &res[i], sizeof res[i], 0) != 0) {
+            rc = -1;
+            break;
+        }
+        if (res[i] < 0) {
+            unsigned len = 0;
+            if (pipe_io(fd[0], &len, sizeof len, 0) != 0 || len >= loglen ||
+                pipe_io(fd[0], log, len, 0) != 0) {
+                rc = -1;
+                break;
+            }
+            log[len] = '\0';
+            i++;
+            break;
+        }
+    }
+    close(fd[0]);
+    int status = 0;
+    while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+        ;
+    if (rc != 0)
+        snprintf(err, errlen, "the kernel compiler's process died (%s)",
+                 WIFSIGNALED(status) ? strsignal(WTERMSIG(status)) : "no answer");
+    for (; i < n; i++)
+        res[i] = 0;   /* not reached: after a failure */
+    return rc;
+}
+
 /* Compile every distinct kernel point that is not rejected, once. 0, 2 (a
  * kernel does not compile: err has the config's file:line of `source` and the
- * log) or 1 (out of memory). No GPU plugin: the points are left as they are
- * (they need a GPU to run anyway) and kernels_why says so. */
+ * log) or 1 (out of memory, or the compiler's process died). No GPU plugin: the
+ * points are left as they are (they need a GPU to run anyway) and kernels_why
+ * says so. */
 static int compile_kernels(struct gl_sweep *sw, char *err, size_t errlen)
 {
     const struct gl_device_ops *ops = gl_registry_gpu();
     struct keyset ks = { 0, 0, NULL };
-    char *log = NULL;
-    int rc = 0;
+    struct gl_job **todo = NULL;
+    const struct gl_config **todo_cfg = NULL;
+    int ntodo = 0, cap = 0, rc = 0;
     if (sw->gpu_ok)
         sw->arch = sw->gpu.cc_major * 10 + sw->gpu.cc_minor;
     else if (sw->arch <= 0)
         sw->arch = 90;
     for (int ci = 0; ci < sw->nconfigs && rc == 0; ci++) {
-        const struct gl_config *c = &sw->configs[ci];
         struct gl_expansion *e = &sw->exps[ci];
         for (int ji = 0; ji < e->njobs && rc == 0; ji++) {
             struct gl_job *j = &e->jobs[ji];
@@ -108,7 +202,7 @@ static int compile_kernels(struct gl_sweep *sw, char *err, size_t errlen)
             if (!ops || !ops->kernel_compile) {
                 snprintf(sw->kernels_why, sizeof sw->kernels_why, "%s",
                          !ops ? gl_registry_gpu_why() : "the GPU plugin cannot compile kernels");
-                break;
+                goto out;
             }
             if (gl_kernel_compile_key(kv, &j->p, key, sizeof key) != 0) {
                 snprintf(j->skip, sizeof j->skip, "the kernel's name expression or -D list is "
@@ -116,35 +210,63 @@ static int compile_kernels(struct gl_sweep *sw, char *err, size_t errlen)
                 continue;
             }
             int added = keyset_add(&ks, key);
+            if (added == 0)
+                continue;
+            if (added > 0 && ntodo == cap) {
+                int ncap = cap ? 2 * cap : 64;
+                struct gl_job **t = realloc(todo, (size_t)ncap * sizeof *t);
+                const struct gl_config **tc = t ? realloc(todo_cfg, (size_t)ncap * sizeof *tc) : NULL;
+                if (t)
+                    todo = t;
+                if (tc)
+                    todo_cfg = tc;
+                if (!t || !tc)
+                    added = -1;
+                else
+                    cap = ncap;
+            }
             if (added < 0) {
                 snprintf(err, errlen, "out of memory");
                 rc = 1;
                 break;
             }
-            if (added == 0)
-                continue;
-            if (!log && !(log = malloc(COMPILE_LOG))) {
-                snprintf(err, errlen, "out of memory");
-                rc = 1;
-                break;
-            }
-            log[0] = '\0';
-            int r = ops->kernel_compile(kv, &j->p, sw->arch, log, COMPILE_LOG);
-            if (r < 0) {
-                char params[256];
-                gl_params_format(&j->p, params, sizeof params);
-                snprintf(err, errlen, "%s:%d: source: %s does not compile (variant %s = %s at %s, "
-                         "sm_%d):\n%s", c->path, kv->k->source_line, kv->k->source, kv->name,
-                         kv->expr, params, sw->arch, log[0] ? log : "(the compiler said nothing)");
-                rc = 2;
-                break;
-            }
-            sw->nkernels++;
-            if (r == 1)
-                sw->nkernels_cached++;
+            todo_cfg[ntodo] = &sw->configs[ci];
+            todo[ntodo++] = j;
         }
     }
-    free(log);
+    if (rc == 0 && ntodo > 0) {
+        int *res = calloc((size_t)ntodo, sizeof *res);
+        char *log = malloc(COMPILE_LOG);
+        if (!res || !log) {
+            snprintf(err, errlen, "out of memory");
+            rc = 1;
+        } else if (compile_in_child(ops, todo, ntodo, sw->arch, res, log, COMPILE_LOG, err,
+                                    errlen) != 0) {
+            rc = 1;
+        } else {
+            for (int i = 0; i < ntodo && rc == 0; i++) {
+                if (res[i] < 0) {
+                    const struct gl_kernel_variant *kv = gl_kernel_variant_of(todo[i]->v);
+                    char params[256];
+                    gl_params_format(&todo[i]->p, params, sizeof params);
+                    snprintf(err, errlen, "%s:%d: source: %s does not compile (variant %s = %s "
+                             "at %s, sm_%d):\n%s", todo_cfg[i]->path, kv->k->source_line,
+                             kv->k->source, kv->name, kv->expr, params, sw->arch,
+                             log[0] ? log : "(the compiler said nothing)");
+                    rc = 2;
+                    break;
+                }
+                sw->nkernels++;
+                if (res[i] == 1)
+                    sw->nkernels_cached++;
+            }
+        }
+        free(res);
+        free(log);
+    }
+out:
+    free(todo);
+    free(todo_cfg);
     keyset_free(&ks);
     return rc;
 }

@@ -93,6 +93,7 @@ static int read_all(int fd, void *buf, size_t len, double deadline)
 struct child_state {
     const struct gl_device_ops *api;   /* the GPU's, when one is wanted and its plugin loaded */
     int gpu_ok;
+    char gpu_why[GL_REASON_MAX];      /* why not, when gpu_ok == 0 */
     char current_spec[512];   /* metrics spec the profiler is configured for */
     int counters;             /* passes of the current configuration; <0 unavailable */
     char counters_why[GL_REASON_MAX];
@@ -140,7 +141,7 @@ static void child_run_job(struct child_state *cs, const struct gl_job *job, stru
     }
     if (!cs->gpu_ok) {
         r->status = GL_FAILED;
-        snprintf(r->reason, sizeof r->reason, "no GPU in the worker");
+        snprintf(r->reason, sizeof r->reason, "no GPU in the worker: %.200s", cs->gpu_why);
         return;
     }
     const char *spec = (job->metrics && job->metrics[0]) ? job->metrics : "default";
@@ -207,6 +208,7 @@ static void child_main(int in, int out, int want_gpu)
         snprintf(ready.why, sizeof ready.why, "GPU not needed");
     }
     cs.gpu_ok = ready.gpu_ok;
+    snprintf(cs.gpu_why, sizeof cs.gpu_why, "%s", ready.why);
     if (send_msg(out, MSG_READY, &ready, sizeof ready) != 0)
         _exit(2);
 
