@@ -109,7 +109,7 @@ $(CPU_PLUGIN): $(CPU_OBJ) $(FAMILY_OBJ) $(CORE_OBJ)
 
 # No -lcuda: the CUDA runtime finds the driver itself, so the plugin loads (and
 # reports "no CUDA driver") on machines without one.
-$(PLUGIN): $(GPU_OBJ) $(CUPTI_OBJ) $(FAMILY_OBJ) $(CORE_OBJ) $(B)/obj/src/sha256.o
+$(PLUGIN): $(GPU_OBJ) $(CUPTI_OBJ) $(FAMILY_OBJ) $(CORE_OBJ)
 	$(NVCC) $(CUDA_ARCH) -shared -o $@ $^ -cudart static -L$(CUDA_HOME)/lib64 -L$(CUPTI_LIB) \
 	  -lcublas -lcupti -lnvrtc -Xlinker -rpath,'$$ORIGIN',-rpath,$(CUDA_HOME)/lib64,-rpath,$(CUPTI_LIB) \
 	  -Xcompiler -fopenmp

@@ -178,6 +178,19 @@ int gh_batch_end(void);
 int gh_begin(const struct gl_variant *v, const struct gl_params *p, const struct gl_timing *t,
              struct gl_result *r);
 
+/* What a built-in variant's impl points to: prepare fills the job for the point
+ * (kernel, launch shape, buffers, enqueue, reference) and ctx, GH_CTX_MAX zeroed
+ * bytes for the family's own data (aligned for any type; j->ctx points to it).
+ * prepare returns 1 to run, or 0 when it recorded a failure in j->r. */
+struct gh_impl {
+    int (*prepare)(struct gh_job *j, void *ctx);
+};
+
+/* The run of every built-in GPU variant (struct gl_variant.run): gh_begin, the
+ * variant's prepare (v->impl is a struct gh_impl), gh_execute. */
+int gh_run(const struct gl_variant *v, const struct gl_params *p, const struct gl_timing *t,
+           struct gl_result *r);
+
 /* Each family's variants, declared once next to its kernels (matmul.cu,
  * stencil.cu, vecadd.cu); gpu_plugin.cu puts them end to end. */
 extern const struct gl_variant gh_matmul_variants[];

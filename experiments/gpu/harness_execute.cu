@@ -31,6 +31,27 @@ int gh_begin(const struct gl_variant *v, const struct gl_params *p, const struct
     return 1;
 }
 
+int gh_run(const struct gl_variant *v, const struct gl_params *p, const struct gl_timing *t,
+           struct gl_result *r)
+{
+    union {
+        unsigned char bytes[GH_CTX_MAX];
+        long double align;
+        void *ptr;
+    } ctx;
+    struct gh_job j = {};
+    int go = gh_begin(v, p, t, r);
+    if (go <= 0)
+        return go;
+    memset(&ctx, 0, sizeof ctx);
+    j.p = p;
+    j.t = t;
+    j.r = r;
+    if (!((const struct gh_impl *)v->impl)->prepare(&j, &ctx))
+        return gh_context_lost() ? -1 : 0;
+    return gh_execute(&j);
+}
+
 int gh_execute(struct gh_job *j)
 {
     struct gl_result *r = j->r;

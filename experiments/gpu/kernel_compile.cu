@@ -27,7 +27,7 @@
 
 extern "C" {
 #include "expr.h"
-#include "../../src/sha256.h"
+#include "sha256.h"
 }
 
 /* Tag of the compile options below: part of every cache key, so a change of

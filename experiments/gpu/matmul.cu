@@ -336,13 +336,15 @@ static int prepare_square(struct gh_job *j, struct mm_ctx *x, int shared)
     return gh_check_launch(j->r, j->kernel, j->grid, j->block, 0);
 }
 
-static int prepare_global(struct gh_job *j, struct mm_ctx *x)
+static int prepare_global(struct gh_job *j, void *ctx)
 {
+    struct mm_ctx *x = (struct mm_ctx *)ctx;
     return prepare_square(j, x, 0);
 }
 
-static int prepare_shared(struct gh_job *j, struct mm_ctx *x)
+static int prepare_shared(struct gh_job *j, void *ctx)
 {
+    struct mm_ctx *x = (struct mm_ctx *)ctx;
     return prepare_square(j, x, 1);
 }
 
@@ -374,19 +376,22 @@ static int prepare_rect(struct gh_job *j, struct mm_ctx *x, int tiled)
     return gh_check_launch(j->r, j->kernel, j->grid, j->block, 0);
 }
 
-static int prepare_naive_rect(struct gh_job *j, struct mm_ctx *x)
+static int prepare_naive_rect(struct gh_job *j, void *ctx)
 {
+    struct mm_ctx *x = (struct mm_ctx *)ctx;
     return prepare_rect(j, x, 0);
 }
 
-static int prepare_tiled_rect(struct gh_job *j, struct mm_ctx *x)
+static int prepare_tiled_rect(struct gh_job *j, void *ctx)
 {
+    struct mm_ctx *x = (struct mm_ctx *)ctx;
     return prepare_rect(j, x, 1);
 }
 
 /* cuBLAS SGEMM with the default (FP32) math mode; only device memory. */
-static int prepare_cublas(struct gh_job *j, struct mm_ctx *x)
+static int prepare_cublas(struct gh_job *j, void *ctx)
 {
+    struct mm_ctx *x = (struct mm_ctx *)ctx;
     struct gl_result *r = j->r;
     long m, n, k;
     rect_sizes(j->p, &m, &n, &k);
@@ -554,28 +559,6 @@ static const char *check_cublas(const struct gl_variant *v, const struct gl_para
 
 /* ---- the variants ---------------------------------------------------------------------- */
 
-/* A variant's own part of the run: what struct gl_variant.impl points to. */
-struct mm_impl {
-    int (*prepare)(struct gh_job *j, struct mm_ctx *x);
-};
-
-static int mm_run(const struct gl_variant *v, const struct gl_params *p, const struct gl_timing *t,
-                  struct gl_result *r)
-{
-    struct gh_job j = {};
-    struct mm_ctx x;
-    int go = gh_begin(v, p, t, r);
-    if (go <= 0)
-        return go;
-    memset(&x, 0, sizeof x);
-    j.p = p;
-    j.t = t;
-    j.r = r;
-    if (!((const struct mm_impl *)v->impl)->prepare(&j, &x))
-        return gh_context_lost() ? -1 : 0;
-    return gh_execute(&j);
-}
-
 void gh_matmul_shutdown(void)
 {
     if (mm_cublas && !gh_context_lost())
@@ -583,11 +566,11 @@ void gh_matmul_shutdown(void)
     mm_cublas = NULL;
 }
 
-static const struct mm_impl im_global = { prepare_global };
-static const struct mm_impl im_shared = { prepare_shared };
-static const struct mm_impl im_naive_rect = { prepare_naive_rect };
-static const struct mm_impl im_tiled_rect = { prepare_tiled_rect };
-static const struct mm_impl im_cublas = { prepare_cublas };
+static const struct gh_impl im_global = { prepare_global };
+static const struct gh_impl im_shared = { prepare_shared };
+static const struct gh_impl im_naive_rect = { prepare_naive_rect };
+static const struct gh_impl im_tiled_rect = { prepare_tiled_rect };
+static const struct gh_impl im_cublas = { prepare_cublas };
 
 #define PB(x) GL_PBIT(GL_P_##x)
 #define SQUARE (PB(N) | PB(BS) | PB(K) | PB(GRID) | PB(MEM) | PB(CACHE) | PB(SEED))
@@ -596,16 +579,16 @@ static const struct mm_impl im_cublas = { prepare_cublas };
 const struct gl_variant gh_matmul_variants[] = {
     { "matmul", "global", "gpu",
       "global memory; block K*BS x BS, K outputs per thread; grid 2d/1d/block, mem kinds", SQUARE,
-      check_global, gl_matmul_flops, gl_matmul_bytes, mm_run, &im_global },
+      check_global, gl_matmul_flops, gl_matmul_bytes, gh_run, &im_global },
     { "matmul", "shared", "gpu", "shared-memory tiles (sm_a, sm_b), same shapes as global",
-      SQUARE, check_shared, gl_matmul_flops, gl_matmul_bytes, mm_run, &im_shared },
+      SQUARE, check_shared, gl_matmul_flops, gl_matmul_bytes, gh_run, &im_shared },
     { "matmul", "naive_rect", "gpu", "non-square, bounds-checked, one output per thread", RECT,
-      check_naive_rect, gl_matmul_flops, gl_matmul_bytes, mm_run, &im_naive_rect },
+      check_naive_rect, gl_matmul_flops, gl_matmul_bytes, gh_run, &im_naive_rect },
     { "matmul", "tiled_rect", "gpu", "non-square TILE_WIDTH=BS shared tiles, bounds-checked",
-      RECT, check_tiled_rect, gl_matmul_flops, gl_matmul_bytes, mm_run, &im_tiled_rect },
+      RECT, check_tiled_rect, gl_matmul_flops, gl_matmul_bytes, gh_run, &im_tiled_rect },
     { "matmul", "cublas", "gpu", "cuBLAS SGEMM (default FP32 math), the library reference",
       PB(M) | PB(N) | PB(P) | PB(CACHE) | PB(SEED), check_cublas, gl_matmul_flops,
-      gl_matmul_bytes, mm_run, &im_cublas },
+      gl_matmul_bytes, gh_run, &im_cublas },
 };
 
 const int gh_matmul_nvariants = (int)(sizeof gh_matmul_variants / sizeof gh_matmul_variants[0]);

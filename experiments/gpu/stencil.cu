@@ -134,13 +134,15 @@ static int prepare(struct gh_job *j, struct st_ctx *x, int shared)
     return gh_check_launch(j->r, j->kernel, j->grid, j->block, j->dyn_smem);
 }
 
-static int prepare_global(struct gh_job *j, struct st_ctx *x)
+static int prepare_global(struct gh_job *j, void *ctx)
 {
+    struct st_ctx *x = (struct st_ctx *)ctx;
     return prepare(j, x, 0);
 }
 
-static int prepare_shared(struct gh_job *j, struct st_ctx *x)
+static int prepare_shared(struct gh_job *j, void *ctx)
 {
+    struct st_ctx *x = (struct st_ctx *)ctx;
     return prepare(j, x, 1);
 }
 
@@ -204,39 +206,17 @@ static const char *check_shared(const struct gl_variant *v, const struct gl_para
 
 /* ---- the variants ---------------------------------------------------------------------- */
 
-/* A variant's own part of the run: what struct gl_variant.impl points to. */
-struct st_impl {
-    int (*prepare)(struct gh_job *j, struct st_ctx *x);
-};
-
-static int st_run(const struct gl_variant *v, const struct gl_params *p, const struct gl_timing *t,
-                  struct gl_result *r)
-{
-    struct gh_job j = {};
-    struct st_ctx x;
-    int go = gh_begin(v, p, t, r);
-    if (go <= 0)
-        return go;
-    memset(&x, 0, sizeof x);
-    j.p = p;
-    j.t = t;
-    j.r = r;
-    if (!((const struct st_impl *)v->impl)->prepare(&j, &x))
-        return gh_context_lost() ? -1 : 0;
-    return gh_execute(&j);
-}
-
-static const struct st_impl im_global = { prepare_global };
-static const struct st_impl im_shared = { prepare_shared };
+static const struct gh_impl im_global = { prepare_global };
+static const struct gh_impl im_shared = { prepare_shared };
 
 #define PB(x) GL_PBIT(GL_P_##x)
 #define STENCIL (PB(N) | PB(R) | PB(BS) | PB(K) | PB(CACHE) | PB(SEED))
 
 const struct gl_variant gh_stencil_variants[] = {
     { "stencil", "global", "gpu", "global memory, K consecutive outputs per thread along the row",
-      STENCIL, check_global, gl_stencil_flops, gl_stencil_bytes, st_run, &im_global },
+      STENCIL, check_global, gl_stencil_flops, gl_stencil_bytes, gh_run, &im_global },
     { "stencil", "shared", "gpu", "shared tile (BS+2R) x (K*BS+2R) with an R-wide halo", STENCIL,
-      check_shared, gl_stencil_flops, gl_stencil_bytes, st_run, &im_shared },
+      check_shared, gl_stencil_flops, gl_stencil_bytes, gh_run, &im_shared },
 };
 
 const int gh_stencil_nvariants =

@@ -87,13 +87,15 @@ static int prepare(struct gh_job *j, struct va_ctx *x, int gridstride)
     return gh_check_launch(j->r, j->kernel, j->grid, j->block, 0);
 }
 
-static int prepare_global(struct gh_job *j, struct va_ctx *x)
+static int prepare_global(struct gh_job *j, void *ctx)
 {
+    struct va_ctx *x = (struct va_ctx *)ctx;
     return prepare(j, x, 0);
 }
 
-static int prepare_gridstride(struct gh_job *j, struct va_ctx *x)
+static int prepare_gridstride(struct gh_job *j, void *ctx)
 {
+    struct va_ctx *x = (struct va_ctx *)ctx;
     return prepare(j, x, 1);
 }
 
@@ -157,39 +159,17 @@ static const char *check_gridstride(const struct gl_variant *v, const struct gl_
 
 /* ---- the variants ---------------------------------------------------------------------- */
 
-/* A variant's own part of the run: what struct gl_variant.impl points to. */
-struct va_impl {
-    int (*prepare)(struct gh_job *j, struct va_ctx *x);
-};
-
-static int va_run(const struct gl_variant *v, const struct gl_params *p, const struct gl_timing *t,
-                  struct gl_result *r)
-{
-    struct gh_job j = {};
-    struct va_ctx x;
-    int go = gh_begin(v, p, t, r);
-    if (go <= 0)
-        return go;
-    memset(&x, 0, sizeof x);
-    j.p = p;
-    j.t = t;
-    j.r = r;
-    if (!((const struct va_impl *)v->impl)->prepare(&j, &x))
-        return gh_context_lost() ? -1 : 0;
-    return gh_execute(&j);
-}
-
-static const struct va_impl im_global = { prepare_global };
-static const struct va_impl im_gridstride = { prepare_gridstride };
+static const struct gh_impl im_global = { prepare_global };
+static const struct gh_impl im_gridstride = { prepare_gridstride };
 
 #define PB(x) GL_PBIT(GL_P_##x)
 
 const struct gl_variant gh_vecadd_variants[] = {
     { "vecadd", "global", "gpu", "one element per thread", PB(N) | PB(BS) | PB(CACHE) | PB(SEED),
-      check_global, gl_vecadd_flops, gl_vecadd_bytes, va_run, &im_global },
+      check_global, gl_vecadd_flops, gl_vecadd_bytes, gh_run, &im_global },
     { "vecadd", "gridstride", "gpu", "G blocks (0 = 4 x SMs) stride over the vector",
       PB(N) | PB(BS) | PB(G) | PB(CACHE) | PB(SEED), check_gridstride, gl_vecadd_flops,
-      gl_vecadd_bytes, va_run, &im_gridstride },
+      gl_vecadd_bytes, gh_run, &im_gridstride },
 };
 
 const int gh_vecadd_nvariants = (int)(sizeof gh_vecadd_variants / sizeof gh_vecadd_variants[0]);

@@ -38,6 +38,7 @@ inc_ok() {  # folder, allowed header folders...
     for f in "$dir"/*.c "$dir"/*.h "$dir"/*.cu "$dir"/*.cuh "$dir"/*.cpp; do
         [ -e "$f" ] || continue
         for h in $(sed -n 's/^#include "\([^"]*\)".*/\1/p' "$f"); do
+            case "$h" in *..*) bad "$f includes $h by a relative path out of its folder"; continue;; esac
             found=0
             for d in "$dir" "$@"; do [ -e "$d/$h" ] && found=1; done
             [ $found -eq 1 ] && ok || bad "$f includes $h from outside its own folder and those below it"
