@@ -10,15 +10,22 @@
 # (Markdown into report.md and report/out/tables/NAME.md, LaTeX into
 # report/out/tables/NAME.tex, with Markdown bold turned into \textbf); figures are
 # referenced as report/out/figures/NAME.svg with the PNG alongside.
-# Must not compute numbers (the SQL does), draw figures (report/report.mk runs
-# gnuplot before this script and leaves each figure's data in report/out/data/) or
-# know any one study: adding a study must not need an edit here.
+# A study without a section file (its runs in the database, or its config in
+# configs/) gets a generated section, after the hand-made ones: report/gen/generate.sh
+# writes its text, table SQL and figure scripts under report/out/gen/ (nothing is
+# committed per study) and report/gen/figures.mk draws its figures, in parallel
+# (the jobserver of the calling make, passed as MAKE/MAKEFLAGS, or -j of its own).
+# Must not compute numbers (the SQL does), draw figures itself (report/report.mk runs
+# gnuplot for plots/ before this script and leaves each figure's data in
+# report/out/data/; figures.mk does for the generated ones) or know any one study:
+# adding a study must not need an edit here.
 # A study, table or figure without data gets one line saying so instead of failing;
 # a section that names a file that does not exist, or one not named for its study,
 # stops the build.
 # Environment: DB (default db/results.db; report.mk passes its copy of the database),
 # DB_NAME (the name to show for it, default $DB), GPULAB (default ./build/gpulab),
-# OUT (default report/out). Run from the repository root.
+# OUT (default report/out), MAKE (default make) and GNUPLOT (default gnuplot) for
+# the generated figures. Run from the repository root.
 set -eu
 
 DB=${DB:-db/results.db}
@@ -28,7 +35,10 @@ OUT=${OUT:-report/out}
 TABLES=report/tables
 STUDIES_DIR=report/studies
 CONFIGS=configs
+GEN=$OUT/gen
 SECTIONS=
+# set while a generated section is read: its tables and figures may be under $GEN
+GENERATED=0
 
 die() {
     echo "report/build.sh: $*" >&2
@@ -220,7 +230,11 @@ parse() {
         done
         owned "$d_file" "$d_study" "$d_sql"
         owned "$d_file" "$d_study" "$d_name"
-        [ -f "$TABLES/$d_sql.sql" ] || die "$d_file: no table $TABLES/$d_sql.sql"
+        d_path=$TABLES/$d_sql.sql
+        if [ "$GENERATED" -eq 1 ] && [ -f "$GEN/tables/$d_sql.sql" ]; then
+            d_path=$GEN/tables/$d_sql.sql
+        fi
+        [ -f "$d_path" ] || die "$d_file: no table $TABLES/$d_sql.sql"
         ;;
     @figure)
         if [ $# -ne 1 ] || [ -z "$d_rest" ]; then
@@ -228,7 +242,9 @@ parse() {
         fi
         d_sql=$1 d_name=$1 d_caption=$d_rest
         owned "$d_file" "$d_study" "$d_name"
-        if [ ! -f "plots/$d_name.gp" ] || [ ! -f "plots/$d_name.sql" ]; then
+        if [ "$GENERATED" -eq 1 ] && [ -f "$GEN/plots/$d_name.gp" ]; then
+            :
+        elif [ ! -f "plots/$d_name.gp" ] || [ ! -f "plots/$d_name.sql" ]; then
             die "$d_file: figure $d_name needs plots/$d_name.gp and plots/$d_name.sql"
         fi
         ;;
@@ -244,9 +260,9 @@ directive() {
         figure "$d_name" "$d_caption"
     elif [ -n "$d_params" ]; then
         # shellcheck disable=SC2086
-        param_table "$TABLES/$d_sql.sql" "$d_name" "$d_caption" "$d_empty" $d_params
+        param_table "$d_path" "$d_name" "$d_caption" "$d_empty" $d_params
     else
-        table "$TABLES/$d_sql.sql" "$d_name" "$d_caption" "$d_empty"
+        table "$d_path" "$d_name" "$d_caption" "$d_empty"
     fi
 }
 
@@ -364,7 +380,8 @@ table "$TABLES/sessions.sql" sessions \
     "No sessions with runs in this database."
 
 # ---- the studies, in the order of their section files ----------------------------
-for f in $(printf '%s\n' "$STUDIES_DIR"/*.md | LC_ALL=C sort); do
+HAND=$(printf '%s\n' "$STUDIES_DIR"/*.md | LC_ALL=C sort)
+for f in $HAND; do
     [ -f "$f" ] || continue
     base=$(basename "$f" .md)
     case $base in
@@ -375,8 +392,50 @@ for f in $(printf '%s\n' "$STUDIES_DIR"/*.md | LC_ALL=C sort); do
     case $study in *[!A-Za-z0-9_.-]*) die "$f: '$study' is not a plain study name" ;; esac
     case " $SECTIONS " in *" $study "*) die "$f: a second section for study $study" ;; esac
     SECTIONS="$SECTIONS $study"
-    section "$f" "$study"
 done
+
+# ---- generated sections: every other study with runs or a config (not smoke) ------
+# numbered on from the highest "## S<n> " of the hand-made sections
+LAST=$(cat /dev/null $HAND | sed -n 's/^## S\([0-9][0-9]*\) .*/\1/p' | sort -n | tail -n 1)
+NEXT=$((${LAST:-0} + 1))
+KNOWN=$( { printf '%s\n' "$STUDIES" | awk -F, 'NR > 1 && $1 != "" { print $1 }'
+           printf '%s\n' "$CONF_STUDIES" | awk 'NF { print $1 }'; } | LC_ALL=C sort -u)
+GENERATED_STUDIES=
+mkdir -p "$GEN"
+: > "$GEN/list.tmp"
+for s in $KNOWN; do
+    case " smoke $SECTIONS " in *" $s "*) continue ;; esac
+    case $s in *[!A-Za-z0-9_.-]* | [!A-Za-z0-9]*) continue ;; esac
+    c=$(config_of "$s")
+    printf '%s %s %s\n' "$s" "$NEXT" "${c:--}" >> "$GEN/list.tmp"
+    GENERATED_STUDIES="$GENERATED_STUDIES $s"
+    NEXT=$((NEXT + 1))
+done
+mv "$GEN/list.tmp" "$GEN/list"
+printf '%s\n' $KNOWN > "$GEN/known"
+DB="$DB" GPULAB="$GPULAB" OUT="$OUT" sh report/gen/generate.sh || die "report/gen/generate.sh failed"
+# their figures, in parallel: the calling make's jobserver, or -j of our own
+case " ${MAKEFLAGS:-} " in
+    *jobserver* | *' -j'*) jobs= ;;
+    *) jobs=-j$(nproc 2>/dev/null || echo 4) ;;
+esac
+# shellcheck disable=SC2086
+${MAKE:-make} --no-print-directory -f report/gen/figures.mk $jobs GEN_OUT="$OUT" GEN_DB="$DB" \
+    GEN_GPULAB="$GPULAB" GEN_GNUPLOT="${GNUPLOT:-gnuplot}" ||
+    die "drawing the generated figures (report/gen/figures.mk) failed"
+
+for f in $HAND; do
+    [ -f "$f" ] || continue
+    base=$(basename "$f" .md)
+    section "$f" "${base#*_}"
+done
+GENERATED=1
+for s in $GENERATED_STUDIES; do
+    for f in "$GEN"/studies/*_"$s".md; do
+        [ -f "$f" ] && section "$f" "$s"
+    done
+done
+GENERATED=0
 
 # ---- smoke ----------------------------------------------------------------------
 say "## Smoke sweep"
@@ -399,11 +458,14 @@ fi
 # ---- notes ----------------------------------------------------------------------
 say "## Notes"
 table "$TABLES/notes_summary.sql" notes_summary "Runs in the database by outcome." "The database holds no runs."
-# runs of a study that has no section (smoke has its own)
+# runs of a study that has no section of its own (smoke has its own)
 for s in $(printf '%s\n' "$STUDIES" | awk -F, 'NR > 1 && $1 != "" && $1 != "smoke" { print $1 }'); do
     case " $SECTIONS " in
         *" $s "*) ;;
-        *) say "Study \`$s\` has $(study_runs "$s") newest runs in the database but no section in this report (no $STUDIES_DIR/NN_$s.md)." ;;
+        *) case " $GENERATED_STUDIES " in
+               *" $s "*) say "Study \`$s\` has $(study_runs "$s") newest runs in the database and no section of its own (no $STUDIES_DIR/NN_$s.md): its section is generated." ;;
+               *) say "Study \`$s\` has $(study_runs "$s") newest runs in the database but no section in this report (no $STUDIES_DIR/NN_$s.md)." ;;
+           esac ;;
     esac
 done
 say "### Runs without a performance number"
@@ -431,10 +493,11 @@ table "$TABLES/notes_metrics.sql" notes_metrics \
     "Verified GPU runs without hardware counters, and why (their metric cells are empty, never 0)." \
     "$none_metrics"
 
-# configs whose study has no section: said here, since their runs would go unreported
+# configs whose study has no section, not even a generated one (a name that is not
+# plain): said here, since their runs would go unreported
 printf '%s\n' "$CONF_STUDIES" | while read -r s c; do
     [ -n "$s" ] || continue
-    case " smoke $SECTIONS " in
+    case " smoke $SECTIONS $GENERATED_STUDIES " in
         *" $s "*) ;;
         *) echo "report/build.sh: warning: $c (study $s) has no section $STUDIES_DIR/NN_$s.md" >&2 ;;
     esac

@@ -10,7 +10,12 @@
 # to a temporary copy of the tree as new files only (its config, section text, table
 # SQL, figure script and SQL) gets its section, in its place, with its table and
 # figure, from `make report` without an edit to any shared file; a section that
-# names another study's table stops the build.
+# names another study's table stops the build. Then generated sections: a study
+# without a section file (a database with CPU rows of a real sweep plus GPU runs of a
+# user's kernel with named parameters written through the store's tables) gets one,
+# with its table (named parameter columns, bold best per group, counters), a figure
+# per swept parameter and its points on the roofline; no warning for the configs
+# (transpose, reduction) whose sections are generated.
 # Databases: the committed H100 fixture tests/data/h100_smoke.db when present (a
 # copy: `gpulab query` writes to the file it opens), otherwise the smoke sweep run
 # here (CPU rows only on a machine without a GPU: the no-GPU path); then tiny
@@ -379,8 +384,9 @@ check '! grep -q "warning" "$T/make_c.log"' "make report warned about the probe 
 mv "$W/report/studies/60_probe.md" "$T/60_probe.md"
 (cd "$W" && $MAKE -s -o build/gpulab report DB="$T/c.db" REPORT_OUT="$T/out_c") >"$T/make_c2.log" 2>&1
 rc=$?
-check '[ $rc -eq 0 ] && ! grep -q "^## S9" "$R" && grep -q "^Study \`probe\` has 3 newest runs" "$R"' \
-    "removing the probe's section left it in the report"
+check '[ $rc -eq 0 ] && ! grep -q "^## S9 — Probe" "$R" && grep -q "^## S[0-9]* — Study \`probe\`" "$R" &&
+       grep -q "^Study \`probe\` has 3 newest runs .*: its section is generated" "$R"' \
+    "removing the probe's section did not replace it by a generated one"
 mv "$T/60_probe.md" "$W/report/studies/60_probe.md"
 # without its runs, its no-data line names its config
 (cd "$W" && $MAKE -s -o build/gpulab report DB="$T/a.db" REPORT_OUT="$T/out_d") >"$T/make_d.log" 2>&1
@@ -390,8 +396,11 @@ check '[ $rc -eq 0 ] && grep -q "^No data for this study .*CONFIG=configs/probe.
 # in the tree as it is (no probe section), the notes name the probe's runs
 $MAKE -s report DB="$T/c.db" REPORT_OUT="$T/out_f" >"$T/make_f.log" 2>&1
 rc=$?
-check '[ $rc -eq 0 ] && grep -q "^Study \`probe\` has 3 newest runs in the database but no section" "$T/out_f/report.md"' \
+check '[ $rc -eq 0 ] && grep -q "^Study \`probe\` has 3 newest runs in the database and no section of its own" "$T/out_f/report.md"' \
     "runs of a study without a section are not named in the notes"
+check 'grep -q "^## S[0-9]* — Study \`probe\`$" "$T/out_f/report.md" && [ "$(rows_md "$T/out_f/tables/probe_gen_runs.md")" -eq 3 ]' \
+    "a study with runs but neither a section nor a config did not get a generated section of its 3 runs"
+check '! grep -q "warning" "$T/make_f.log"' "make report warned about a study that gets a generated section"
 # a section that names another study's table stops the build, whatever the data
 printf '## S10 — Bad\n\n@table matmul_times | a | b\n' > "$W/report/studies/61_bad.md"
 # (a fresh REPORT_OUT: a report.md written in the same clock tick would pass for new)
@@ -399,6 +408,157 @@ printf '## S10 — Bad\n\n@table matmul_times | a | b\n' > "$W/report/studies/61
 rc=$?
 check '[ $rc -ne 0 ] && grep -q "61_bad.md: .matmul_times. is not named bad_" "$T/make_e.log"' \
     "a section naming another study's table did not stop the build"
+
+# ---- 4. generated sections: a study with named parameters, without a GPU ---------------
+# Built-in parameters from a real CPU sweep (study ukern); then, in a copy of that
+# database, GPU runs of a user's kernel with the named parameters TILE (swept) and
+# BLOCK_ROWS written through the store's tables (device, run, run_param, metric:
+# db/schema.sql, db/migrations/002.sql) as a kernel section would leave them: no
+# FLOP count, so GB/s and the bandwidth roof; and a second study (umm) with FLOP
+# counts, for the GFLOP/s roofline.
+cat > "$T/ukern.conf" <<'EOF'
+study = ukern
+warmup = 1
+samples_min = 3
+samples_max = 10
+time_cap = 0.1s
+
+[cpu]
+family = vecadd
+variants = seq, omp
+N = 1000, 2000
+EOF
+$G run "$T/ukern.conf" --db "$T/g0.db" >"$T/run_g.log" 2>&1
+rc=$?
+check '[ $rc -eq 0 ]' "the ukern CPU sweep exited $rc"
+cp "$T/g0.db" "$T/g.db"
+cat > "$T/fake.sql" <<'EOF'
+INSERT INTO device (id, kind, name, ident, cc_major, cc_minor, sm_count, cores_per_sm, clock_khz,
+                    theo_bw_gbs, copy_bw_gbs, fp32_peak_gflops)
+VALUES (100, 'gpu', 'Fake GPU', 'GPU-fake-0001', 9, 0, 132, 128, 1755000, 3350, 2600, 59000);
+INSERT INTO run (session_id, device_id, study, section, family, variant, n, seed, uparams, code_hash,
+                 status, samples, median_ms, mean_ms, stddev_ms, rel_se, flops, min_bytes,
+                 launches, block_x, block_y, block_z, grid_x, grid_y, grid_z, passes)
+WITH v(variant, ord, bw16, bw32) AS (VALUES ('tiled', 1, 1800.0, 1400.0), ('padded', 2, 2200.0, 2350.0),
+                                          ('copy', 3, 2450.0, 2500.0)),
+     s(n) AS (VALUES (1024), (2048), (4096)),
+     t(tile) AS (VALUES (16), (32))
+SELECT 1, 100, 'ukern', variant, 'ukern', variant, n, 42, 'BLOCK_ROWS=8 TILE=' || tile, 'hash', 'ok', 10,
+       8.0 * n * n / ((CASE tile WHEN 16 THEN bw16 ELSE bw32 END) * (0.6 + n / 10240.0)) / 1e6,
+       8.0 * n * n / ((CASE tile WHEN 16 THEN bw16 ELSE bw32 END) * (0.6 + n / 10240.0)) / 1e6,
+       1e-6 * n * n / bw16, 0.001, NULL, 8.0 * n * n, 1, tile, 8, 1, n / tile, n / tile, 1, 2
+FROM v, s, t ORDER BY n, tile, ord;
+INSERT INTO run_param (run_id, name, value)
+SELECT id, 'TILE', CAST(substr(uparams, instr(uparams, 'TILE=') + 5) AS INTEGER) FROM run WHERE family = 'ukern';
+INSERT INTO run_param (run_id, name, value) SELECT id, 'BLOCK_ROWS', 8 FROM run WHERE family = 'ukern';
+INSERT INTO metric (run_id, name, value, unit)
+SELECT r.id, m.name, CASE m.name
+    WHEN 'l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum' THEN
+        CASE WHEN r.variant = 'tiled' THEN r.n * r.n / 32.0 * (CASE WHEN p.value = 32 THEN 31 ELSE 7 END) ELSE 0 END
+    WHEN 'l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum' THEN 0
+    WHEN 'sm__warps_active.avg.pct_of_peak_sustained_active' THEN 80 + p.value / 4.0
+    WHEN 'l1tex__t_sector_hit_rate.pct' THEN 0
+    WHEN 'lts__t_sector_hit_rate.pct' THEN 50 - p.value / 2.0
+    WHEN 'dram__bytes_read.sum' THEN 4.0 * r.n * r.n
+    WHEN 'dram__bytes_write.sum' THEN 3.9 * r.n * r.n
+    WHEN 'gpulab__dram__bytes_write_drain.sum' THEN 0.1 * r.n * r.n
+    WHEN 'gpu__time_duration.sum' THEN r.median_ms * 1e6 END, ''
+FROM run r JOIN run_param p ON p.run_id = r.id AND p.name = 'TILE',
+     (SELECT 'l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum' AS name
+      UNION ALL SELECT 'l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum'
+      UNION ALL SELECT 'sm__warps_active.avg.pct_of_peak_sustained_active'
+      UNION ALL SELECT 'l1tex__t_sector_hit_rate.pct' UNION ALL SELECT 'lts__t_sector_hit_rate.pct'
+      UNION ALL SELECT 'dram__bytes_read.sum' UNION ALL SELECT 'dram__bytes_write.sum'
+      UNION ALL SELECT 'gpulab__dram__bytes_write_drain.sum' UNION ALL SELECT 'gpu__time_duration.sum') m
+WHERE r.family = 'ukern';
+INSERT INTO run (session_id, device_id, study, section, family, variant, n, bs, seed, status, samples,
+                 median_ms, mean_ms, stddev_ms, rel_se, flops, min_bytes, launches)
+WITH v(variant, f) AS (VALUES ('global', 0.05), ('shared', 0.2)),
+     s(n) AS (VALUES (512), (1024), (2048)),
+     b(bs) AS (VALUES (16), (32))
+SELECT 1, 100, 'umm', 'gpu', 'matmul', variant, n, bs, 42, 'ok', 10,
+       2.0 * n * n * n / (59000e6 * f * (bs / 32.0)), 2.0 * n * n * n / (59000e6 * f * (bs / 32.0)),
+       0.0, 0.0, 2.0 * n * n * n, 12.0 * n * n, 1
+FROM v, s, b;
+EOF
+$G query --db "$T/g.db" -f "$T/fake.sql" >"$T/fake.log" 2>&1
+rc=$?
+check '[ $rc -eq 0 ]' "writing the fake GPU runs failed: $(cat "$T/fake.log")"
+$MAKE -s report DB="$T/g.db" REPORT_OUT="$T/out_g" >"$T/make_g.log" 2>&1
+rc=$?
+check '[ $rc -eq 0 ]' "make report with generated sections exited $rc"
+[ $rc -eq 0 ] || tail -n 30 "$T/make_g.log"
+check '! grep -q "warning" "$T/make_g.log"' "make report warned with generated sections: $(grep warning "$T/make_g.log")"
+check_report "$T/g.db" "$T/out_g"
+R="$T/out_g/report.md"
+# every study without a section file gets one, after the hand-made ones, numbered on;
+# those of the configs without runs say which config to run
+for s in reduction transpose ukern umm; do
+    check 'grep -q "^## S[0-9]* — Study \`$s\`" "$R"' "no generated section for study $s"
+done
+for s in reduction transpose; do
+    check 'sed -n "/^## S[0-9]* — Study \`$s\`/,/^## /p" "$R" | grep -q "^No data for this study .*CONFIG=configs/$s.conf"' \
+        "the generated section of $s does not name configs/$s.conf"
+done
+s5=$(grep -n '^## S5 — ' "$R" | cut -d: -f1) su=$(grep -n '^## S[0-9]* — Study `ukern`' "$R" | cut -d: -f1)
+smoke=$(grep -n '^## Smoke sweep' "$R" | cut -d: -f1)
+check '[ -n "$su" ] && [ "$s5" -lt "$su" ] && [ "$su" -lt "$smoke" ]' "the generated ukern section is not between S5 and the smoke sweep"
+# its table: a row per newest verified run, the named parameter TILE and the built-in N
+# as columns, GB/s, the counters, and the fastest of each group in bold
+TB="$T/out_g/tables/ukern_gen_runs.md"
+expect "$T/g.db" "$T/out_g" ukern_gen_runs "SELECT count(*) FROM results WHERE study = 'ukern' AND $OK"
+hdr=$(head -n 1 "$TB")
+for c in N TILE variant 'time (ms, median ± sd)' 'GB/s' 'occupancy (%)' 'L1 hit (%)' 'L2 hit (%)' \
+         'smem conflicts ld' 'smem conflicts st' 'DRAM read (MB)' 'DRAM write (MB)'; do
+    check 'echo "$hdr" | tr "|" "\n" | sed "s/^ *//; s/ *$//" | grep -qxF "$c"' "the generated ukern table has no column '$c'"
+done
+groups=$(q "$T/g.db" "SELECT count(*) FROM (SELECT 1 FROM results WHERE study = 'ukern' AND $OK
+                      GROUP BY device_id, n, threads, seed, uparams HAVING count(*) > 1)")
+got=$(grep -c '| \*\*[0-9.e-]* ± [0-9.]* %\*\* *|' "$TB")
+check '[ "$got" -eq "$groups" ] && [ "$groups" -eq 6 ]' "$got bold times in the generated table, $groups groups of 2 or more"
+# the bold one is the group's fastest: copy, in every GPU group of this fixture (the
+# variant is named with its device kind and family: the study has CPU and GPU rows of two)
+check '[ "$(grep "\*\*" "$TB" | grep -c "| GPU ukern/copy ")" -eq 6 ]' "the bold rows are not copy's"
+# the 32-way conflicts of the unpadded tile, none for the padded one
+conf=$(q "$T/g.db" "SELECT printf('%.0f', smem_conflicts_ld) FROM results_ukern WHERE variant = 'tiled'
+                    AND TILE = 32 AND n = 4096 AND $OK")
+check 'grep "| 4096 |.*| 32 *| GPU ukern/tiled " "$TB" | grep -q "| $conf "' "the tiled TILE=32 row does not show its $conf conflicts"
+check 'grep "| 4096 |.*| 32 *| GPU ukern/padded " "$TB" | grep -q "| 0 *| 0 *|"' "the padded TILE=32 row does not show 0 conflicts"
+check 'grep -q "textbf" "$T/out_g/tables/ukern_gen_runs.tex"' "no bold in the generated LaTeX table"
+# a figure per parameter that takes more than one value (N and TILE), drawn
+for f in ukern_gen_by_N ukern_gen_by_TILE umm_gen_by_N umm_gen_by_BS; do
+    check 'grep -q "^!\[Figure [0-9]*\. .*\](figures/$f.svg)$" "$R"' "the report does not show $f"
+    check 'grep -q "<path" "$T/out_g/figures/$f.svg" && [ -s "$T/out_g/figures/$f.png" ]' "$f was not drawn"
+done
+check '[ "$(ls "$T"/out_g/figures/ukern_gen_by_*.svg | wc -l)" -eq 2 ]' "not 2 figures for ukern's 2 swept parameters"
+check 'grep -q "Study \`ukern\`: GB/s against TILE, one line per variant; on each line N at its largest value" "$R"' \
+    "the TILE figure's caption does not say how N was chosen"
+want=$(q "$T/g.db" "SELECT count(DISTINCT variant || '/' || TILE) + 2 FROM results_ukern WHERE $OK")
+got=$(tail -n +2 "$T/out_g/data/ukern_gen_by_N.csv" | cut -d, -f2 | sort -u | wc -l)
+check '[ "$got" -eq "$want" ]' "ukern's N figure has $got lines, not $want (GPU variant x TILE, and the 2 CPU variants)"
+# the roofline: the bandwidth roof for ukern (no FLOP count), the FLOP one for umm
+for f in ukern_gen_roofline umm_gen_roofline; do
+    check 'grep -q "(figures/$f.svg)" "$R" && grep -q "<path" "$T/out_g/figures/$f.svg"' "$f missing or not drawn"
+done
+want=$(q "$T/g.db" "SELECT 2 * count(*) FROM results WHERE study = 'ukern' AND device_kind = 'gpu' AND $OK")
+check '[ "$(($(wc -l < "$T/out_g/data/ukern_gen_roofline.csv") - 1))" -eq "$want" ]' "ukern's roofline does not have its $want points"
+want=$(q "$T/g.db" "SELECT count(*) FROM results WHERE study = 'umm' AND $OK")
+check '[ "$(($(wc -l < "$T/out_g/data/umm_gen_roofline.csv") - 1))" -eq "$want" ]' "umm's roofline does not have its $want points"
+# a figure a study adds by a file named for it shows in its generated section
+cp -R "$W" "$T/tree2"
+rm -f "$T/tree2/report/studies/60_probe.md" "$T/tree2/report/studies/61_bad.md"
+sed 's/probe/ukern/g' "$W/plots/probe_time.sql" > "$T/tree2/plots/ukern_extra.sql"
+sed 's/probe/ukern/g' "$W/plots/probe_time.gp" > "$T/tree2/plots/ukern_extra.gp"
+(cd "$T/tree2" && $MAKE -s -o build/gpulab report DB="$T/g.db" REPORT_OUT="$T/out_h") >"$T/make_h.log" 2>&1
+rc=$?
+check '[ $rc -eq 0 ] && sed -n "/^## S[0-9]* — Study \`ukern\`/,/^## /p" "$T/out_h/report.md" | grep -q "(figures/ukern_extra.svg)"' \
+    "a figure file named for a study without a section is not in its generated section"
+# nothing to redraw the second time
+ls -l --time-style=full-iso "$T/out_g/figures" > "$T/gbefore"
+sleep 1
+$MAKE report DB="$T/g.db" REPORT_OUT="$T/out_g" >"$T/make_g2.log" 2>&1
+ls -l --time-style=full-iso "$T/out_g/figures" > "$T/gafter"
+check 'cmp -s "$T/gbefore" "$T/gafter" && ! grep -q gnuplot "$T/make_g2.log"' "a second make report redrew generated figures"
 
 echo "report: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
