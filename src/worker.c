@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -301,12 +302,18 @@ int gl_worker_start(struct gl_worker *w, int want_gpu, char *err, size_t errlen)
     }
     fflush(stdout);
     fflush(stderr);
+    pid_t parent = getpid();
     pid_t pid = fork();
     if (pid < 0) {
         snprintf(err, errlen, "fork: %s", strerror(errno));
         return -1;
     }
     if (pid == 0) {
+        /* The worker dies with the driver: a killed sweep must not leave a run
+         * going on that a resumed sweep would be timed against (or that holds
+         * its output pipe). getppid() catches a parent that died before prctl. */
+        if (prctl(PR_SET_PDEATHSIG, SIGKILL) != 0 || getppid() != parent)
+            _exit(1);
         close(down[1]);
         close(up[0]);
         child_main(down[0], up[1], want_gpu);
