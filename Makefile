@@ -123,6 +123,18 @@ $(B)/tests/gpu/%: tests/gpu/%.c tests/t.h $(TEST_OBJ) $(H_CPU) $(H_DRIVER)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(INC_DRIVER) $(INC_CPU) -Itests -o $@ $< $(TEST_OBJ) $(LDLIBS)
 
+# Users' plugins of the tests (tests/plugins/*.c, *.cu -> build/tests/plugins/*.so),
+# built as a user would build one: against src/core/plugin.h only.
+TEST_PLUGINS := $(patsubst tests/plugins/%.c,$(B)/tests/plugins/%.so,$(wildcard tests/plugins/*.c)) \
+                $(patsubst tests/plugins/%.cu,$(B)/tests/plugins/%.so,$(wildcard tests/plugins/*.cu))
+all: $(TEST_PLUGINS)
+$(B)/tests/plugins/%.so: tests/plugins/%.c $(H_CORE)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(INC_CORE) -shared -o $@ $<
+$(B)/tests/plugins/%.so: tests/plugins/%.cu $(H_CORE)
+	@mkdir -p $(dir $@)
+	$(NVCC) $(NVFLAGS) $(INC_CORE) -shared -o $@ $<
+
 # Debian packages: the build needs SQLite's headers; the report gnuplot; the
 # tests both, and the sqlite3 shell.
 BUILD_PKGS := libsqlite3-dev

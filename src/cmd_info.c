@@ -1,7 +1,7 @@
-/* cmd_info.c - the informational subcommands: `list` (variants and the
- * parameters each reads), `query` (SQL on the results database), `device` (the
- * CPU and GPU descriptions, printed and stored) and `metrics` (the counters the
- * GPU supports). Must not run sweeps. */
+/* cmd_info.c - the informational subcommands: `list` (variants, the
+ * parameters each reads, and the file of a --plugin's), `query` (SQL on the
+ * results database), `device` (the CPU and GPU descriptions, printed and
+ * stored) and `metrics` (the counters the GPU supports). Must not run sweeps. */
 #include "commands.h"
 #include "cpuinfo.h"
 #include "metric_sets.h"
@@ -38,7 +38,10 @@ int gl_cmd_list(const char *family)
                     strncat(params, " ", sizeof params - strlen(params) - 1);
                 strncat(params, gl_param_table[p].name, sizeof params - strlen(params) - 1);
             }
-            printf("  %-3s %-12s [%s]\n        %s\n", v->device, v->name, params, v->desc);
+            const char *from = gl_variant_origin(v);
+            printf("  %-3s %-12s [%s]\n        %s%s%s%s\n", v->device, v->name, params,
+                   v->desc ? v->desc : "", from ? " (plugin " : "", from ? from : "",
+                   from ? ")" : "");
         }
     }
     printf("\nparameters:\n");

@@ -26,27 +26,33 @@ static const char *usage_main =
 
 static const char *usage_run =
     "usage: gpulab run CONFIG... [--db PATH] [--force] [--only VARIANT] [--arch N] [--dry-run]\n"
+    "                  [--plugin LIB.so]...\n"
     "  --db PATH       results database (default " DEFAULT_DB ")\n"
     "  --force         run again what the database already holds as ok\n"
     "  --only VARIANT  run only this variant name\n"
     "  --arch N        compile users' kernels for compute capability N (90 = sm_90) when\n"
     "                  there is no GPU here (default: the GPU's, else 90)\n"
-    "  --dry-run       print the plan instead of running (same as `gpulab plan --list`)\n";
+    "  --dry-run       print the plan instead of running (same as `gpulab plan --list`)\n"
+    "  --plugin LIB    add the variants of a plugin built against src/core/plugin.h\n"
+    "                  (repeatable)\n";
 
 static const char *usage_plan =
     "usage: gpulab plan CONFIG... [--db PATH] [--only VARIANT] [--force] [--arch N] [--summary]\n"
+    "                  [--plugin LIB.so]...\n"
     "  lists every configuration with its state (run, done, skip, no-gpu),\n"
     "  then counts per section and variant and the reasons for what is skipped;\n"
     "  compiles the users' kernels (kernel sections) as `run` would.\n"
     "  --arch N        compute capability to compile for without a GPU (default 90)\n"
-    "  --summary       counts only, no per-configuration lines\n";
+    "  --summary       counts only, no per-configuration lines\n"
+    "  --plugin LIB    add the variants of a plugin (repeatable), as `run` does\n";
 
 static const char *usage_query =
     "usage: gpulab query SQL | -f FILE [--db PATH] [--csv|--tsv|--md|--latex|--json]\n"
     "  prints the rows of the last statement; the `results` view is the documented surface\n";
 
 static const char *usage_simple =
-    "usage: gpulab list [FAMILY] | gpulab device [--db PATH] | gpulab metrics [PATTERN...]\n";
+    "usage: gpulab list [FAMILY] [--plugin LIB.so]... | gpulab device [--db PATH] |\n"
+    "       gpulab metrics [PATTERN...]\n";
 
 static int want_help(int argc, char **argv)
 {
@@ -62,17 +68,22 @@ static int usage_error(const char *usage, const char *msg, const char *arg)
     return 2;
 }
 
-/* run and plan share their options. Leaves config paths in paths/npaths. */
+/* run and plan share their options. Leaves config paths in paths/npaths and
+ * --plugin paths in plugins/nplugins (both arrays of argc entries). */
 static int parse_run_opts(int argc, char **argv, const char *usage, struct gl_run_opts *o,
-                          char **paths, int *npaths, int *summary)
+                          char **paths, int *npaths, char **plugins, int *nplugins, int *summary)
 {
     *npaths = 0;
+    *nplugins = 0;
     for (int i = 0; i < argc; i++) {
         const char *a = argv[i];
-        if (strcmp(a, "--db") == 0 || strcmp(a, "--only") == 0 || strcmp(a, "--arch") == 0) {
+        if (strcmp(a, "--db") == 0 || strcmp(a, "--only") == 0 || strcmp(a, "--arch") == 0 ||
+            strcmp(a, "--plugin") == 0) {
             if (i + 1 >= argc)
                 return usage_error(usage, "missing value after", a);
-            if (strcmp(a, "--db") == 0) {
+            if (strcmp(a, "--plugin") == 0) {
+                plugins[(*nplugins)++] = argv[++i];
+            } else if (strcmp(a, "--db") == 0) {
                 o->db = argv[++i];
             } else if (strcmp(a, "--only") == 0) {
                 o->only = argv[++i];
@@ -144,15 +155,23 @@ static int cmd_query(int argc, char **argv)
     return gl_cmd_query(db, sql, fmt);
 }
 
-/* The variants come from the plugins built next to the executable. */
-static int load_plugins(void)
+/* The variants come from the plugins built next to the executable, then from
+ * the users' plugins named with --plugin, in order. 0; 1 when a built-in
+ * plugin is missing; 2 when a user's plugin is refused (the message names it). */
+static int load_plugins(char *const *user, int nuser)
 {
-    char dir[1024], err[1024];
+    char dir[1024], err[1400];
     gl_exe_dir(dir, sizeof dir);
-    if (gl_registry_load(dir, err, sizeof err) == 0)
-        return 0;
-    fprintf(stderr, "gpulab: %s (rebuild: make)\n", err);
-    return 1;
+    if (gl_registry_load(dir, err, sizeof err) != 0) {
+        fprintf(stderr, "gpulab: %s (rebuild: make)\n", err);
+        return 1;
+    }
+    for (int i = 0; i < nuser; i++)
+        if (gl_registry_add_user(user[i], err, sizeof err) != 0) {
+            fprintf(stderr, "gpulab: %s\n", err);   /* err names the file */
+            return 2;
+        }
+    return 0;
 }
 
 int main(int argc, char **argv)
@@ -178,15 +197,23 @@ int main(int argc, char **argv)
             return 0;
         }
         struct gl_run_opts o = { DEFAULT_DB, 0, 0, NULL, 0, argc, argv };
+        int nplugins = 0;
         char **paths = calloc((size_t)argc, sizeof *paths);
-        if (!paths)
+        char **plugins = calloc((size_t)argc, sizeof *plugins);
+        if (!paths || !plugins) {
+            free(paths);
+            free(plugins);
+            fprintf(stderr, "gpulab: out of memory\n");
             return 2;
-        int rc = parse_run_opts(rest, args, usage, &o, paths, &npaths, is_run ? NULL : &summary);
+        }
+        int rc = parse_run_opts(rest, args, usage, &o, paths, &npaths, plugins, &nplugins,
+                                is_run ? NULL : &summary);
         if (rc == 0)
-            rc = load_plugins();
+            rc = load_plugins(plugins, nplugins);
         if (rc == 0)
             rc = is_run ? gl_cmd_run(npaths, paths, &o) : gl_cmd_plan(npaths, paths, &o, !summary);
         free(paths);
+        free(plugins);
         return rc;
     }
     if (strcmp(cmd, "query") == 0) {
@@ -197,13 +224,36 @@ int main(int argc, char **argv)
         return cmd_query(rest, args);
     }
     if (strcmp(cmd, "list") == 0) {
-        if (want_help(rest, args) || rest > 1) {
-            fputs(usage_simple, rest > 1 ? stderr : stdout);
-            return rest > 1 ? 2 : 0;
+        const char *family = NULL;
+        int nplugins = 0, rc;
+        if (want_help(rest, args)) {
+            fputs(usage_simple, stdout);
+            return 0;
         }
-        if (load_plugins() != 0)
-            return 1;
-        return gl_cmd_list(rest == 1 ? args[0] : NULL);
+        char **plugins = calloc((size_t)argc, sizeof *plugins);
+        if (!plugins) {
+            fprintf(stderr, "gpulab: out of memory\n");
+            return 2;
+        }
+        for (int i = 0; i < rest; i++) {
+            if (strcmp(args[i], "--plugin") == 0) {
+                if (i + 1 >= rest) {
+                    free(plugins);
+                    return usage_error(usage_simple, "missing value after", args[i]);
+                }
+                plugins[nplugins++] = args[++i];
+            } else if (args[i][0] == '-' || family) {
+                free(plugins);
+                return usage_error(usage_simple, "unexpected argument", args[i]);
+            } else {
+                family = args[i];
+            }
+        }
+        rc = load_plugins(plugins, nplugins);
+        free(plugins);
+        if (rc != 0)
+            return rc;
+        return gl_cmd_list(family);
     }
     if (strcmp(cmd, "device") == 0) {
         const char *db = DEFAULT_DB;
@@ -215,7 +265,7 @@ int main(int argc, char **argv)
             db = args[1];
         else if (rest != 0)
             return usage_error(usage_simple, "unexpected argument", args[0]);
-        if (load_plugins() != 0)
+        if (load_plugins(NULL, 0) != 0)
             return 1;
         return gl_cmd_device(db);
     }
@@ -227,7 +277,7 @@ int main(int argc, char **argv)
         for (int i = 0; i < rest; i++)
             if (args[i][0] == '-' || args[i][0] == '\0')
                 return usage_error(usage_simple, "unexpected argument", args[i]);
-        if (load_plugins() != 0)
+        if (load_plugins(NULL, 0) != 0)
             return 1;
         return gl_cmd_metrics(rest, args);
     }

@@ -374,10 +374,11 @@ void gl_sweep_key(const struct gl_sweep *sw, const struct gl_job *job, struct gl
     k->variant = job->v->name;
     k->p = &job->p;
     k->study = job->study;
-    /* a user kernel: its named parameters (from p->user) and its code's hash */
+    /* a user kernel: its named parameters (from p->user) and its code's hash;
+     * a variant of a --plugin: the hash of the plugin's file */
     const struct gl_kernel_variant *kv = gl_kernel_variant_of(job->v);
     k->uparams = NULL;
-    k->code_hash = kv ? kv->k->hash : NULL;
+    k->code_hash = kv ? kv->k->hash : gl_variant_code_hash(job->v);
 }
 
 enum gl_job_state gl_sweep_state(struct gl_sweep *sw, gl_store *store, const struct gl_job *job)

@@ -62,7 +62,7 @@ static int reads(const struct gl_variant *v, enum gl_param_id id)
 /* The plugin's variant of family/name, or NULL. */
 static const struct gl_variant *find(const char *family, const char *name)
 {
-    const struct gl_plugin *pl = gpulab_plugin();
+    const struct gl_plugin *pl = gpulab_plugin(NULL);
     for (int i = 0; pl && i < pl->nvariants; i++)
         if (strcmp(pl->variants[i].family, family) == 0 &&
             strcmp(pl->variants[i].name, name) == 0)
@@ -73,7 +73,7 @@ static const struct gl_variant *find(const char *family, const char *name)
 /* How many of the plugin's variants are of this family. */
 static int count(const char *family)
 {
-    const struct gl_plugin *pl = gpulab_plugin();
+    const struct gl_plugin *pl = gpulab_plugin(NULL);
     int n = 0;
     for (int i = 0; pl && i < pl->nvariants; i++)
         n += strcmp(pl->variants[i].family, family) == 0;
@@ -82,10 +82,10 @@ static int count(const char *family)
 
 static void test_plugin(void)
 {
-    const struct gl_plugin *pl = gpulab_plugin();
+    const struct gl_plugin *pl = gpulab_plugin(NULL);
     if (!CHECK(pl != NULL))
         return;
-    CHECK(pl == gpulab_plugin());
+    CHECK(pl == gpulab_plugin(NULL));
     CHECK(pl->api == GL_PLUGIN_API);
     CHECK_STR(pl->name, "cpu");
     CHECK(pl->device == NULL);
@@ -144,7 +144,7 @@ static void test_plugin(void)
 
 static void test_matmul(void)
 {
-    const struct gl_plugin *pl = gpulab_plugin();
+    const struct gl_plugin *pl = gpulab_plugin(NULL);
     struct gl_params p;
     int nsquare = 0, nrect = 0;
     for (int i = 0; pl && i < pl->nvariants; i++) {
@@ -187,7 +187,7 @@ static void test_matmul(void)
 
 static void test_stencil(void)
 {
-    const struct gl_plugin *pl = gpulab_plugin();
+    const struct gl_plugin *pl = gpulab_plugin(NULL);
     struct gl_params p;
     char buf[GL_REASON_MAX];
     int n = 0;
@@ -221,7 +221,7 @@ static void test_stencil(void)
 
 static void test_vecadd(void)
 {
-    const struct gl_plugin *pl = gpulab_plugin();
+    const struct gl_plugin *pl = gpulab_plugin(NULL);
     struct gl_params p;
     int n = 0;
     for (int i = 0; pl && i < pl->nvariants; i++) {

@@ -15,7 +15,8 @@ extern const int gl_cpu_stencil_nvariants;
 extern const struct gl_variant gl_cpu_vecadd_variants[];
 extern const int gl_cpu_vecadd_nvariants;
 
-/* The CPU plugin: every row above, device operations NULL (the host CPU). */
-const struct gl_plugin *gpulab_plugin(void);
+/* The CPU plugin: every row above, device operations NULL (the host CPU),
+ * providing gl_host.cpu_execute. host is not used (may be NULL). */
+const struct gl_plugin *gpulab_plugin(const struct gl_host *host);
 
 #endif

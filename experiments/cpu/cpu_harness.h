@@ -6,7 +6,9 @@
  * result, the thread count, the buffers, the random inputs from the seed, the
  * float64 reference, the timing loop (NaN poisoning, warm-up, samples timed
  * with CLOCK_MONOTONIC until gl_sampling_done) and the verification of the last
- * run.
+ * run. A user's plugin's CPU variant describes its run as a struct gl_host_job
+ * (plugin.h) instead: gl_cpu_host_execute() (cpu_host.c) runs it the same way
+ * with typed buffers, and is the CPU plugin's gl_host.cpu_execute.
  * Must not contain a family's kernels nor know which variants exist. */
 #ifndef GL_CPU_HARNESS_H
 #define GL_CPU_HARNESS_H
@@ -14,6 +16,7 @@
 #include <stddef.h>
 
 #include "gpulab.h"
+#include "plugin.h"
 
 #define GL_CPU_MAX_IN 2          /* input arrays of one problem */
 #define GL_CPU_MAX_THREADS 4096  /* more OpenMP threads than this: the run is skipped */
@@ -63,6 +66,14 @@ struct gl_cpu_job {
  * clock, a malformed job), each but ok with a reason. Always returns 0: the
  * host CPU is never left unusable (the gl_variant.run convention). */
 int gl_cpu_execute(struct gl_cpu_job *j);
+
+/* Run a user's plugin job on the host CPU (gl_host.cpu_execute): a fresh
+ * result, the variant's check, the thread count (p->threads, 0 or unset = every
+ * processor; omp_set_num_threads before every run), the typed buffers and
+ * their inits, the reference, the timing loop (outputs poisoned or reset
+ * before every run, outside the timed interval) and the check of the last
+ * run's outputs. Fills j->r completely; always returns 0. */
+int gl_cpu_host_execute(const struct gl_host_job *j);
 
 /* ---- the parts of gl_cpu_execute, for tests -------------------------------- */
 

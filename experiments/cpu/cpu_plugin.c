@@ -1,11 +1,14 @@
 /* cpu_plugin.c - the one symbol of build/libgpulab_cpu.so: gpulab_plugin(),
  * the CPU baselines of every family as one plugin (src/core/plugin.h) for the
- * host CPU (no device operations). The rows themselves are declared next to
- * their baselines; this file only puts the families' tables end to end.
+ * host CPU (no device operations), and the host function it provides to
+ * users' plugins: gl_host.cpu_execute (cpu_host.c). The rows themselves are
+ * declared next to their baselines; this file only puts the families' tables
+ * end to end.
  * Must not declare a variant, nor need anything but the host CPU to load. */
 #include <string.h>
 
 #include "cpu.h"
+#include "cpu_harness.h"
 
 /* Each family's table, in the order `gpulab list` shows them. */
 static const struct {
@@ -21,11 +24,14 @@ static const struct {
 
 static struct gl_variant variants[CPU_MAX_VARIANTS];
 static struct gl_plugin plugin;
+static const struct gl_host provides = { GL_HOST_API, gl_cpu_host_execute, NULL };
 
 /* Built on the first call (the driver calls it once, from one thread, at load).
- * NULL only if the tables outgrow CPU_MAX_VARIANTS; the loader reports it. */
-const struct gl_plugin *gpulab_plugin(void)
+ * NULL only if the tables outgrow CPU_MAX_VARIANTS; the loader reports it.
+ * host: unused (this plugin is one of the host's). */
+const struct gl_plugin *gpulab_plugin(const struct gl_host *host)
 {
+    (void)host;
     if (plugin.api == GL_PLUGIN_API)
         return &plugin;
     int n = 0;
@@ -40,6 +46,7 @@ const struct gl_plugin *gpulab_plugin(void)
     plugin.nvariants = n;
     plugin.variants = variants;
     plugin.device = NULL;
+    plugin.provides = &provides;
     plugin.api = GL_PLUGIN_API;
     return &plugin;
 }

@@ -213,4 +213,8 @@ int gk_kernel_run(const struct gl_kernel_variant *kv, const struct gl_params *p,
                   const struct gl_timing *t, struct gl_result *r);
 void gk_shutdown(void);
 
+/* A user's plugin's GPU run (plugin.h struct gl_host_job), as the plugin's
+ * gl_host.gpu_execute: host_gpu.cu. */
+int gh_host_execute(const struct gl_host_job *job);
+
 #endif

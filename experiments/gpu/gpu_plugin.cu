@@ -1,7 +1,9 @@
 /* gpu_plugin.cu - the one symbol of build/libgpulab_gpu.so: gpulab_plugin(),
  * the GPU variants of every family as one plugin (src/core/plugin.h), and the
  * GPU's device operations: device description (incl. the measured copy
- * bandwidth), profiler setup, profiling batches, metric listing, shutdown.
+ * bandwidth), profiler setup, profiling batches, metric listing, shutdown, and
+ * the host function it provides to users' plugins: gl_host.gpu_execute
+ * (host_gpu.cu).
  * The rows themselves are declared next to their kernels; this file only puts
  * the families' tables end to end.
  * Must not declare a variant, link or call libcuda directly (the plugin must
@@ -237,12 +239,14 @@ static const struct {
 
 static struct gl_variant variants[GPU_MAX_VARIANTS];
 static struct gl_plugin plugin;
+static const struct gl_host provides = { GL_HOST_API, NULL, gh_host_execute };
 
 /* Built on the first call (the driver calls it once, from one thread, at load),
  * without a CUDA call. NULL only if the tables outgrow GPU_MAX_VARIANTS; the
- * loader reports it. */
-extern "C" const struct gl_plugin *gpulab_plugin(void)
+ * loader reports it. host: unused (this plugin is one of the host's). */
+extern "C" const struct gl_plugin *gpulab_plugin(const struct gl_host *host)
 {
+    (void)host;
     if (plugin.api == GL_PLUGIN_API)
         return &plugin;
     int n = 0;
@@ -257,6 +261,7 @@ extern "C" const struct gl_plugin *gpulab_plugin(void)
     plugin.nvariants = n;
     plugin.variants = variants;
     plugin.device = &device_ops;
+    plugin.provides = &provides;
     plugin.api = GL_PLUGIN_API;
     return &plugin;
 }

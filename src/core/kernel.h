@@ -24,22 +24,8 @@ extern "C" {
 #define GL_KEXPR 256          /* an expression's text and its NUL */
 #define GL_KNAME 64           /* a buffer's or a kernel's name and its NUL */
 
-/* Element and scalar types a buffer or an argument may have. */
-enum gl_ktype { GL_KT_FLOAT, GL_KT_DOUBLE, GL_KT_INT, GL_KT_UINT, GL_KT_INT64, GL_KT_UINT64 };
-
-/* What a buffer holds before a run. An input is filled once per run; an output
- * with an init is reset to it before every run (outside the timed interval), so
- * that kernels that accumulate (atomicAdd) start from it; an output without one
- * is poisoned (NaN, or all bits set for integers) before every verified run, so
- * that an element the kernel leaves unwritten fails verification. */
-enum gl_kinit {
-    GL_KI_POISON,   /* outputs only: the default for an output */
-    GL_KI_RANDOM,   /* uniform in [0, 1) from the run's seed (integers: 0..2^24-1); the
-                       default for an input */
-    GL_KI_ZERO,
-    GL_KI_CONST,    /* value */
-    GL_KI_RAMP      /* element i holds i */
-};
+/* Element and scalar types (enum gl_ktype) and what a buffer holds before a run
+ * (enum gl_kinit) are in plugin.h: users' plugins describe buffers with them too. */
 
 struct gl_kbuffer {
     char name[GL_KNAME];

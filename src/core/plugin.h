@@ -1,27 +1,44 @@
-/* plugin.h - the versioned interface through which gpulab learns its variants.
- * Everything that can run is a variant declared once, in a plugin, next to its
- * kernel or baseline: the built-in CPU baselines (build/libgpulab_cpu.so), the
- * built-in GPU kernels (build/libgpulab_gpu.so) and, later, users' own. A plugin
- * exports one function, gpulab_plugin(), that returns a struct gl_plugin: its
- * variants and, for a device other than the host CPU, the device's operations.
- * The driver loads every plugin before it reads a config, so `list` and `plan`
- * know every variant (and call the same check as `run`) on a machine without a
- * GPU; a plugin must therefore load without a CUDA driver.
- * Must stay plain C (no CUDA types), and must not change the meaning of a field
- * without raising GL_PLUGIN_API (the loader refuses any other version). */
+/* plugin.h - the public, versioned interface through which gpulab learns its
+ * variants. Everything that can run is a variant declared once, in a plugin,
+ * next to its kernel or baseline: the built-in CPU baselines
+ * (build/libgpulab_cpu.so), the built-in GPU kernels (build/libgpulab_gpu.so)
+ * and users' own (`gpulab run|plan|list --plugin lib.so`: for what one kernel
+ * launch cannot express - several launches per run, a library call, a host-side
+ * driver loop). A plugin exports one function, gpulab_plugin(host), that
+ * returns a struct gl_plugin: its variants and, for a device other than the
+ * host CPU, the device's operations. The driver loads every plugin before it
+ * reads a config, so `list` and `plan` know every variant (and call the same
+ * check as `run`) on a machine without a GPU; a plugin must therefore load
+ * without a CUDA driver.
+ *
+ * A user's plugin includes this header only (compile with -I src/core) and
+ * runs its variants through the host's harness (struct gl_host): buffers,
+ * inputs from the seed, timing, verification against a float64 reference and,
+ * on the GPU, resources, occupancy and the profiled replay, as for built-in
+ * variants. tests/plugins/ has examples.
+ *
+ * Versions. GL_PLUGIN_API is the version of everything in this header but
+ * struct gl_host: the loader refuses a plugin built for another one (rebuild
+ * it). struct gl_host has its own version, gl_host.api (GL_HOST_API), like
+ * SQLite's iVersion: fields are only ever appended, so a plugin may use the
+ * fields of version v when host->api >= v. Must stay plain C (no CUDA types),
+ * and must not change the meaning, order or size of a field without raising
+ * GL_PLUGIN_API. */
 #ifndef GL_PLUGIN_H
 #define GL_PLUGIN_H
 
 #include <stddef.h>
 
 #include "gpulab.h"
+#include "params.h"   /* GL_PBIT, GL_P_*: the parameters a variant reads */
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-#define GL_PLUGIN_API 1
+#define GL_PLUGIN_API 2          /* 2: gpulab_plugin() takes the host's functions */
 #define GL_PLUGIN_SYMBOL "gpulab_plugin"
+#define GL_HOST_API 1            /* struct gl_host's version (its fields are appended) */
 
 /* One variant: a kernel or a CPU baseline of a family, as the sweep sees it. */
 struct gl_variant {
@@ -89,15 +106,119 @@ struct gl_device_ops {
                       const struct gl_timing *t, struct gl_result *r);
 };
 
+/* ---- the host's harness, for users' plugins ------------------------------- */
+
+/* Element types of a buffer (and of a kernel section's scalar arguments). */
+enum gl_ktype { GL_KT_FLOAT, GL_KT_DOUBLE, GL_KT_INT, GL_KT_UINT, GL_KT_INT64, GL_KT_UINT64 };
+
+/* What a buffer holds before a run. An input is filled once per run; an output
+ * with an init is reset to it before every run (outside the timed interval), so
+ * that kernels that accumulate (atomicAdd) start from it; an output without one
+ * is poisoned (NaN, or all bits set for integers) before every verified run, so
+ * that an element the kernel leaves unwritten fails verification. */
+enum gl_kinit {
+    GL_KI_POISON,   /* outputs only: the default for an output (an input: random) */
+    GL_KI_RANDOM,   /* uniform in [0, 1) from the run's seed (integers: 0..2^24-1); the
+                       default for an input. The k-th random buffer of a job (inputs
+                       and outputs, in order) is stream k of the seed, as in a kernel
+                       section, so a CPU and a GPU variant with the same buffers see
+                       the same inputs */
+    GL_KI_ZERO,
+    GL_KI_CONST,    /* value */
+    GL_KI_RAMP      /* element i holds i */
+};
+
+#define GL_HOST_MAX_BUFFERS 16   /* buffers of one job */
+#define GL_HOST_CTX_MAX 512      /* bytes of a job's ctx */
+
+/* One buffer of a job: allocated, filled and checked by the harness. */
+struct gl_host_buffer {
+    const char *name;       /* for messages ("x", "y") */
+    enum gl_ktype type;
+    size_t count;           /* elements (>= 1) */
+    enum gl_kinit init;
+    double value;           /* GL_KI_CONST */
+    int output;             /* written by the run and compared with the reference */
+};
+
+/* One run of a user's variant, as its run (struct gl_variant.run) describes it
+ * to the host (gl_host.cpu_execute or gpu_execute). The harness does the rest:
+ * a fresh result, the variant's check (against the GPU), the buffers (mem =
+ * device | zerocopy | managed on the GPU, when the variant reads mem), inputs,
+ * poison and resets, the reference, the verification run, warm-up and samples
+ * as t says (cache = cold flushes L2 before each GPU sample), the check of the
+ * last sample's outputs, and on the GPU timed copies, the kernel's resources,
+ * occupancy, guidance and the profiled replay. Buffers are indexed in the
+ * order of `buffers` everywhere (bufs, in, expected). */
+struct gl_host_job {
+    const struct gl_variant *v;   /* the variant run (its check is applied) */
+    const struct gl_params *p;
+    const struct gl_timing *t;
+    struct gl_result *r;          /* filled completely */
+    int nbuffers;                 /* 1..GL_HOST_MAX_BUFFERS, at least one output */
+    const struct gl_host_buffer *buffers;
+    /* The work of one run; 0, or -1 with a reason in err. GPU: enqueue every
+     * launch and library call on the legacy default stream (stream 0), without
+     * synchronizing; bufs[i] is buffer i's device pointer. A .cu plugin has a
+     * CUDA runtime of its own, which gpulab's does not see: check your launches
+     * (cudaGetLastError()) and return -1 on an error. CPU: compute the outputs;
+     * bufs[i] is buffer i's host memory; OpenMP gets p->threads threads
+     * (omp_set_num_threads before every run). */
+    int (*enqueue)(void *ctx, void *const *bufs, char *err, size_t errlen);
+    /* GPU only. */
+    int launches;                 /* kernel launches of one run (stored; 0 = 1) */
+    const void *kernel;           /* the run's main kernel, for registers, shared memory
+                                     and occupancy: a cudaKernel_t from
+                                     cudaGetKernel(&k, (const void *)my_kernel) (a
+                                     function's address means nothing to gpulab's CUDA
+                                     runtime); NULL for a library call */
+    unsigned grid[3], block[3];   /* that kernel's launch shape (0 = 1) */
+    size_t smem;                  /* its dynamic shared memory, bytes */
+    /* The expected outputs in double, from the inputs: in[i] is buffer i's
+     * contents (an input's, or the initial contents of an output with an init;
+     * NULL for an output without one), expected[i] has count elements for each
+     * output (NULL for inputs). 0, or -1 (the run fails). NULL: outputs are
+     * only checked to be written (no poison left). */
+    int (*reference)(void *ctx, const void *const *in, double *const *expected);
+    double tolerance;             /* relative, floating-point outputs (integers match
+                                     exactly); 0 = 1e-5 */
+    /* The plugin's data for enqueue and reference: plain values (no pointers
+     * into the caller's stack). The harness hands enqueue and reference a copy
+     * (aligned for a double or a pointer), kept when a GPU run is parked for
+     * batch profiling (enqueue is then called after gpu_execute returned). */
+    void *ctx;
+    size_t ctx_size;              /* <= GL_HOST_CTX_MAX */
+};
+
+/* The host's functions, handed to every plugin by gpulab_plugin(host) and valid
+ * for the life of the process. A plugin may keep the pointer and use a field of
+ * version v when host->api >= v. Called from a variant's run, in the worker. */
+struct gl_host {
+    int api;                      /* GL_HOST_API of this gpulab */
+    /* version 1 */
+    /* Run a job on the host CPU / on the GPU, as gl_variant.run does: 0, or -1
+     * when the GPU is unusable afterwards (return it from run). gpu_execute is
+     * NULL where gpulab has no GPU plugin. */
+    int (*cpu_execute)(const struct gl_host_job *job);
+    int (*gpu_execute)(const struct gl_host_job *job);
+};
+
 struct gl_plugin {
     int api;                            /* GL_PLUGIN_API */
     const char *name;                   /* "cpu", "gpu", or a user plugin's name */
     int nvariants;
     const struct gl_variant *variants;
-    const struct gl_device_ops *device; /* NULL: the variants run on the host CPU */
+    /* NULL: the variants run on the host CPU, or (a user's plugin) on the GPU
+     * of the built-in GPU plugin, through gl_host.gpu_execute */
+    const struct gl_device_ops *device;
+    /* The host functions this plugin implements (the built-in ones: CPU
+     * cpu_execute, GPU gpu_execute); NULL for users' plugins. */
+    const struct gl_host *provides;
 };
 
-typedef const struct gl_plugin *(*gl_plugin_fn)(void);
+/* The entry point: gpulab_plugin(host). host is never NULL when gpulab loads
+ * the plugin (tests may pass NULL to a built-in one). */
+typedef const struct gl_plugin *(*gl_plugin_fn)(const struct gl_host *host);
 
 #ifdef __cplusplus
 }

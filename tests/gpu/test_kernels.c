@@ -100,7 +100,7 @@ static const struct gl_device_ops *load(void)
     }
     gl_plugin_fn fn;
     *(void **)&fn = dlsym(h, GL_PLUGIN_SYMBOL);
-    const struct gl_plugin *pl = fn ? fn() : NULL;
+    const struct gl_plugin *pl = fn ? fn(NULL) : NULL;
     return pl ? pl->device : NULL;
 }
 

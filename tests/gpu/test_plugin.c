@@ -42,7 +42,7 @@ static const struct gl_plugin *load(void)
     }
     gl_plugin_fn fn;
     *(void **)&fn = dlsym(h, GL_PLUGIN_SYMBOL);
-    return fn ? fn() : NULL;
+    return fn ? fn(NULL) : NULL;
 }
 
 /* The plugin's row of family/name, or NULL. */

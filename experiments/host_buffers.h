@@ -1,0 +1,52 @@
+/* host_buffers.h - the typed buffers of a user's plugin job (struct
+ * gl_host_job, plugin.h), shared by the two adapters that run such jobs
+ * through a harness (cpu/cpu_host.c, gpu/host_gpu.cu): validating a job's
+ * buffers, the random stream of each, filling and poisoning host memory of any
+ * element type, and checking an output against the expected values in double.
+ * Plain C, callable from C++. Must not allocate device memory, time anything
+ * or decide anything but an output's verdict. */
+#ifndef GL_HOST_BUFFERS_H
+#define GL_HOST_BUFFERS_H
+
+#include <stddef.h>
+
+#include "plugin.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Bytes per element of t (0 for a type this gpulab does not know). */
+size_t gl_hb_esize(enum gl_ktype t);
+/* 1 for float and double. */
+int gl_hb_is_float(enum gl_ktype t);
+
+/* NULL when the job's buffers can be run (1..GL_HOST_MAX_BUFFERS, known types
+ * and inits, counts >= 1 that fit in 2^40 bytes, at least one output, an
+ * enqueue, ctx_size <= GL_HOST_CTX_MAX), else why not (written into buf). */
+const char *gl_hb_validate(const struct gl_host_job *j, char *buf, size_t len);
+
+/* The init buffer b starts from: an input's GL_KI_POISON means random. */
+enum gl_kinit gl_hb_init(const struct gl_host_buffer *b);
+/* The random stream of buffer b: k for the k-th buffer whose init is random
+ * (in order, inputs and outputs), as kernel sections number them. */
+unsigned long long gl_hb_stream(const struct gl_host_job *j, int b);
+
+/* host[0..n) of type t as init says (random: stream of seed); GL_KI_POISON
+ * sets every bit (NaN for floats). 0, or -1 when out of host memory. */
+int gl_hb_fill(void *host, enum gl_ktype t, size_t n, enum gl_kinit init, double value,
+               unsigned long long seed, unsigned long long stream);
+
+/* Check output b (got, count elements, just computed) against want (count
+ * doubles), within tol relative (floats; integers exactly; NaN never). Without
+ * want, an output without init only has to be written (no poison left).
+ * Updates r->max_rel_err; a mismatch makes r wrong with the first mismatch as
+ * reason (the first wrong output's). */
+void gl_hb_check(struct gl_result *r, const struct gl_host_buffer *b, const void *got,
+                 const double *want, double tol);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
