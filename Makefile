@@ -112,7 +112,7 @@ $(CPU_PLUGIN): $(CPU_OBJ) $(FAMILY_OBJ) $(CORE_OBJ)
 $(PLUGIN): $(GPU_OBJ) $(CUPTI_OBJ) $(FAMILY_OBJ) $(CORE_OBJ)
 	$(NVCC) $(CUDA_ARCH) -shared -o $@ $^ -cudart static -L$(CUDA_HOME)/lib64 -L$(CUPTI_LIB) \
 	  -lcublas -lcupti -lnvrtc -Xlinker -rpath,'$$ORIGIN',-rpath,$(CUDA_HOME)/lib64,-rpath,$(CUPTI_LIB) \
-	  -Xcompiler -fopenmp
+	  -ldl -Xcompiler -fopenmp
 
 $(B)/tests/%: tests/%.c tests/t.h $(TEST_OBJ) $(H_CPU) $(H_DRIVER)
 	@mkdir -p $(dir $@)

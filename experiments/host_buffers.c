@@ -87,7 +87,7 @@ unsigned long long gl_hb_stream(const struct gl_host_job *j, int b)
     return k;
 }
 
-static double get(const void *a, enum gl_ktype t, size_t i)
+double gl_hb_get(const void *a, enum gl_ktype t, size_t i)
 {
     switch (t) {
     case GL_KT_FLOAT:
@@ -106,7 +106,7 @@ static double get(const void *a, enum gl_ktype t, size_t i)
     return 0.0;
 }
 
-static void set(void *a, enum gl_ktype t, size_t i, double v)
+void gl_hb_set(void *a, enum gl_ktype t, size_t i, double v)
 {
     switch (t) {
     case GL_KT_FLOAT:
@@ -142,11 +142,11 @@ int gl_hb_fill(void *host, enum gl_ktype t, size_t n, enum gl_kinit init, double
         return 0;
     case GL_KI_CONST:
         for (size_t i = 0; i < n; i++)
-            set(host, t, i, value);
+            gl_hb_set(host, t, i, value);
         return 0;
     case GL_KI_RAMP:
         for (size_t i = 0; i < n; i++)
-            set(host, t, i, (double)i);
+            gl_hb_set(host, t, i, (double)i);
         return 0;
     case GL_KI_RANDOM:
         break;
@@ -160,13 +160,15 @@ int gl_hb_fill(void *host, enum gl_ktype t, size_t n, enum gl_kinit init, double
         return -1;
     gl_fill_random(u, n, seed, stream);
     for (size_t i = 0; i < n; i++)
-        set(host, t, i, gl_hb_is_float(t) ? (double)u[i] : (double)u[i] * 16777216.0);
+        gl_hb_set(host, t, i, gl_hb_is_float(t) ? (double)u[i] : (double)u[i] * 16777216.0);
     free(u);
     return 0;
 }
 
-static int all_bits_set(const void *a, enum gl_ktype t, size_t i)
+int gl_hb_unwritten(const void *a, enum gl_ktype t, size_t i)
 {
+    if (gl_hb_is_float(t) && isnan(gl_hb_get(a, t, i)))
+        return 1;
     return gl_hb_esize(t) == 8 ? ((const uint64_t *)a)[i] == UINT64_MAX
                                : ((const uint32_t *)a)[i] == UINT32_MAX;
 }
@@ -194,8 +196,7 @@ void gl_hb_check(struct gl_result *r, const struct gl_host_buffer *b, const void
         if (b->init != GL_KI_POISON)
             return;
         for (size_t i = 0; i < n; i++)
-            if ((all_bits_set(got, b->type, i) || (fl && isnan(get(got, b->type, i)))) &&
-                nbad++ == 0)
+            if (gl_hb_unwritten(got, b->type, i) && nbad++ == 0)
                 first = i;
         if (nbad)
             wrong(r, "output '%s': %zu of %zu elements not written (first at %zu)", name, nbad, n,
@@ -203,7 +204,7 @@ void gl_hb_check(struct gl_result *r, const struct gl_host_buffer *b, const void
         return;
     }
     for (size_t i = 0; i < n; i++) {
-        double g = get(got, b->type, i), w = want[i], d = fabs(g - w), err;
+        double g = gl_hb_get(got, b->type, i), w = want[i], d = fabs(g - w), err;
         int bad;
         if (fl) {
             err = isnan(g) || isnan(w) ? INFINITY : g == w ? 0.0 : w != 0.0 ? d / fabs(w) : d;
@@ -226,7 +227,7 @@ void gl_hb_check(struct gl_result *r, const struct gl_host_buffer *b, const void
         if (fl)
             snprintf(tl, sizeof tl, " (tolerance %.1e)", tol);
         wrong(r, "output '%s': %zu of %zu elements differ from the reference%s; first at %zu: "
-                 "got %.9g want %.9g", name, nbad, n, tl, first, get(got, b->type, first),
+                 "got %.9g want %.9g", name, nbad, n, tl, first, gl_hb_get(got, b->type, first),
               want[first]);
     }
 }

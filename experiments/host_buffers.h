@@ -20,6 +20,11 @@ extern "C" {
 size_t gl_hb_esize(enum gl_ktype t);
 /* 1 for float and double. */
 int gl_hb_is_float(enum gl_ktype t);
+/* Element i of a typed array as a double (integers above 2^53 round), and set. */
+double gl_hb_get(const void *a, enum gl_ktype t, size_t i);
+void gl_hb_set(void *a, enum gl_ktype t, size_t i, double v);
+/* 1 when element i still holds the poison (every bit set; NaN for floats). */
+int gl_hb_unwritten(const void *a, enum gl_ktype t, size_t i);
 
 /* NULL when the job's buffers can be run (1..GL_HOST_MAX_BUFFERS, known types
  * and inits, counts >= 1 that fit in 2^40 bytes, at least one output, an

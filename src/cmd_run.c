@@ -91,8 +91,11 @@ static void print_kernels(const struct gl_sweep *sw, FILE *out)
     if (sw->kernels_why[0])
         fprintf(out, "gpulab: user kernels not compiled: %s\n", sw->kernels_why);
     else if (sw->nkernels)
-        fprintf(out, "compiled %d kernels, %d from the cache (sm_%d)\n", sw->nkernels,
-                sw->nkernels_cached, sw->arch);
+        fprintf(out, "compiled %d kernel%s, %d from the cache (sm_%d)\n", sw->nkernels,
+                sw->nkernels == 1 ? "" : "s", sw->nkernels_cached, sw->arch);
+    if (sw->ncrefs)
+        fprintf(out, "compiled %d C reference%s, %d from the cache\n", sw->ncrefs,
+                sw->ncrefs == 1 ? "" : "s", sw->ncrefs_cached);
 }
 
 static int count_jobs(const struct gl_sweep *sw)

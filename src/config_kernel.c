@@ -7,7 +7,8 @@
  * usual) - unless it is a near miss of a known key (a typo), or nothing reads
  * it. The source file is read from the config's folder and hashed with the
  * headers beside it and the section's own lines (kernel->hash, part of every
- * run's resume key). Every mistake is "path:line: message" naming the text.
+ * run's resume key), with `verify = c:FILE:FUNC`'s file (a C reference).
+ * Every mistake is "path:line: message" naming the text.
  * Must not compile, run or check launches (src/kernel_variant.c checks them
  * per point; the GPU plugin compiles and runs). */
 #include "config_int.h"
@@ -668,6 +669,97 @@ static int optional_expr(struct kread *r, const char *key, char *out)
     return e ? check_expr(r, e->line, key, e->val, out) : 0;
 }
 
+/* sha256 (hex) of a file's bytes: 0, or -1 with errno set. */
+static int hash_file(const char *path, char hex[65])
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return -1;
+    struct gl_sha256 h;
+    unsigned char d[32], buf[65536];
+    size_t n;
+    gl_sha256_init(&h);
+    while ((n = fread(buf, 1, sizeof buf, f)) > 0)
+        gl_sha256_update(&h, buf, n);
+    int bad = ferror(f);
+    fclose(f);
+    if (bad) {
+        errno = EIO;
+        return -1;
+    }
+    gl_sha256_final(&h, d);
+    for (int i = 0; i < 32; i++)
+        snprintf(hex + 2 * i, 3, "%02x", d[i]);
+    return 0;
+}
+
+static int ends_with(const char *s, const char *tail)
+{
+    size_t a = strlen(s), b = strlen(tail);
+    return a > b && strcmp(s + a - b, tail) == 0;
+}
+
+static int outputs_to_compare(struct kread *r, const struct entry *e)
+{
+    for (int i = 0; i < r->k->nbuffers; i++)
+        if (r->k->buffers[i].output)
+            return 0;
+    return cfg_err(r->x, e->line, "verify: no buffer is marked 'output': nothing to compare");
+}
+
+/* `verify = c:FILE:FUNC`: a C function computes the expected outputs (kernel.h).
+ * FILE (.c or .so) is found from the config's folder and hashed; a .c file's
+ * build in the kernel cache is named now (the worker is forked before it is
+ * compiled, and must know where to load it from). */
+static int verify_c(struct kread *r, const struct entry *e)
+{
+    struct gl_kernel *k = r->k;
+    const char *spec = e->val + 2, *colon = strrchr(spec, ':');
+    char file[1024], func[GL_KNAME];
+    if (!colon || colon == spec || !is_ident(colon + 1) || strlen(colon + 1) >= sizeof func ||
+        (size_t)(colon - spec) >= sizeof file)
+        return cfg_err(r->x, e->line, "verify = '%s': want c:FILE:FUNC (a .c or .so file beside "
+                       "the config and the name of its C function)", e->val);
+    snprintf(file, sizeof file, "%.*s", (int)(colon - spec), spec);
+    snprintf(func, sizeof func, "%s", colon + 1);
+    cfg_trim(file);
+    int is_c = ends_with(file, ".c");
+    if (!is_c && !ends_with(file, ".so"))
+        return cfg_err(r->x, e->line, "verify: '%s' is neither a .c file nor a .so (c:FILE:FUNC)",
+                       file);
+    const char *slash = strrchr(r->x->path, '/');
+    int n;
+    if (file[0] == '/' || !slash)
+        n = snprintf(k->verify_c_path, sizeof k->verify_c_path, "%s", file);
+    else
+        n = snprintf(k->verify_c_path, sizeof k->verify_c_path, "%.*s/%s",
+                     (int)(slash - r->x->path), r->x->path, file);
+    if (n < 0 || (size_t)n >= sizeof k->verify_c_path)
+        return cfg_err(r->x, e->line, "verify: path '%.60s...' is too long", file);
+    if (hash_file(k->verify_c_path, k->verify_c_hash) != 0)
+        return cfg_err(r->x, e->line, "verify: cannot read the C reference %s: %s",
+                       k->verify_c_path, strerror(errno));
+    if (outputs_to_compare(r, e) != 0)
+        return -1;
+    snprintf(k->verify_c_func, sizeof k->verify_c_func, "%s", func);
+    k->verify_c_compile = is_c;
+    if (!is_c) {
+        snprintf(k->verify_c_so, sizeof k->verify_c_so, "%s", k->verify_c_path);
+    } else {
+        char dir[1024];
+        if (gl_kernel_cache_dir(dir, sizeof dir) != 0)
+            return cfg_err(r->x, e->line, "verify: no kernel cache to build %s into: set "
+                           "GPULAB_CACHE (HOME is not set)", k->verify_c_path);
+        n = snprintf(k->verify_c_so, sizeof k->verify_c_so, "%s/cref-%s.so", dir,
+                     k->verify_c_hash);
+        if (n < 0 || (size_t)n >= sizeof k->verify_c_so)
+            return cfg_err(r->x, e->line, "verify: the kernel cache's path is too long");
+    }
+    for (int i = 0; i < r->s->nvariants; i++)
+        r->s->kvs[i].reference = NULL;
+    return 0;
+}
+
 static int section_verify(struct kread *r)
 {
     struct gl_section *s = r->s;
@@ -685,6 +777,9 @@ static int section_verify(struct kread *r)
     }
     if (!e)
         return 0;
+    k->verify_line = e->line;
+    if (strncmp(e->val, "c:", 2) == 0)
+        return verify_c(r, e);
     int ref = -1;
     for (int i = 0; i < s->nvariants; i++)
         if (strcmp(s->variants[i], e->val) == 0)
@@ -703,11 +798,8 @@ static int section_verify(struct kread *r)
         return cfg_err(r->x, e->line, "verify: unknown variant '%s' of section [%s] (variants: "
                        "%s)", e->val, s->name, list);
     }
-    int outputs = 0;
-    for (int i = 0; i < k->nbuffers; i++)
-        outputs += k->buffers[i].output;
-    if (!outputs)
-        return cfg_err(r->x, e->line, "verify: no buffer is marked 'output': nothing to compare");
+    if (outputs_to_compare(r, e) != 0)
+        return -1;
     snprintf(k->verify, sizeof k->verify, "%s", e->val);
     for (int i = 0; i < s->nvariants; i++)
         s->kvs[i].reference = i == ref ? NULL : &s->kvs[ref];
@@ -844,6 +936,10 @@ static int kernel_hash(struct kread *r)
         gl_sha256_update(&h, " = ", 3);
         gl_sha256_update(&h, e->val, strlen(e->val));
         gl_sha256_update(&h, "\n", 1);
+    }
+    if (k->verify_c_hash[0]) {   /* the C reference's contents: editing it runs again */
+        gl_sha256_update(&h, "cref ", 5);
+        gl_sha256_update(&h, k->verify_c_hash, strlen(k->verify_c_hash));
     }
     gl_sha256_final(&h, d);
     for (int i = 0; i < 32; i++)

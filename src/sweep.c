@@ -6,7 +6,10 @@
 #include "registry.h"
 
 #include <stdint.h>
+#include <dlfcn.h>
 #include <errno.h>
+#include <limits.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include <signal.h>
@@ -102,17 +105,170 @@ static int pipe_io(int fd, void *buf, size_t len, int writing)
     return 0;
 }
 
+/* ---- C references (verify = c:FILE:FUNC) --------------------------------- */
+
+/* gpulab's public headers for a C reference: $GPULAB_INCLUDE, else
+ * <the executable's folder>/../src/core. */
+static void include_dir(char *out, size_t len)
+{
+    const char *e = getenv("GPULAB_INCLUDE");
+    char exe[PATH_MAX];
+    ssize_t n;
+    if (e && *e) {
+        snprintf(out, len, "%s", e);
+        return;
+    }
+    if ((n = readlink("/proc/self/exe", exe, sizeof exe - 1)) <= 0) {
+        snprintf(out, len, "src/core");
+        return;
+    }
+    exe[n] = '\0';
+    char *slash = strrchr(exe, '/');
+    if (slash)
+        *slash = '\0';
+    snprintf(out, len, "%s/../src/core", exe);
+}
+
+/* mkdir -p the folder of path. 0, or -1 with log. */
+static int make_parent(const char *path, char *log, size_t loglen)
+{
+    char tmp[1200];
+    snprintf(tmp, sizeof tmp, "%s", path);
+    char *end = strrchr(tmp, '/');
+    if (!end || end == tmp)
+        return 0;
+    *end = '\0';
+    for (char *s = tmp + 1;; s++) {
+        char c = *s;
+        if (c != '/' && c != '\0')
+            continue;
+        *s = '\0';
+        if (mkdir(tmp, 0777) != 0 && errno != EEXIST) {
+            snprintf(log, loglen, "kernel cache: cannot create %s: %s", tmp, strerror(errno));
+            return -1;
+        }
+        *s = c;
+        if (c == '\0')
+            break;
+    }
+    return 0;
+}
+
+/* Run argv with stdout and stderr into log; its exit status, or -1. */
+static int run_captured(char *const *argv, char *log, size_t loglen)
+{
+    int fd[2];
+    if (pipe(fd) != 0)
+        return -1;
+    pid_t pid = fork();
+    if (pid < 0) {
+        close(fd[0]);
+        close(fd[1]);
+        return -1;
+    }
+    if (pid == 0) {
+        dup2(fd[1], 1);
+        dup2(fd[1], 2);
+        close(fd[0]);
+        close(fd[1]);
+        execvp(argv[0], argv);
+        fprintf(stderr, "cannot run %s: %s\n", argv[0], strerror(errno));
+        _exit(127);
+    }
+    close(fd[1]);
+    size_t used = 0;
+    char buf[4096];
+    ssize_t got;
+    while ((got = read(fd[0], buf, sizeof buf)) != 0) {
+        if (got < 0) {
+            if (errno == EINTR)
+                continue;
+            break;
+        }
+        size_t take = (size_t)got < loglen - 1 - used ? (size_t)got : loglen - 1 - used;
+        memcpy(log + used, buf, take);
+        used += take;
+    }
+    log[used] = '\0';
+    close(fd[0]);
+    int status = 0;
+    while (waitpid(pid, &status, 0) < 0)
+        if (errno != EINTR)
+            return -1;
+    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+/* Build k's C reference into the kernel cache (a .c), or take it from there,
+ * then check that its function loads. 1 from the cache (or a .so used as is),
+ * 0 compiled now, -1 with the reason (the compiler's output) in log. Runs in
+ * the compile child. */
+static int cref_build(const struct gl_kernel *k, char *log, size_t loglen)
+{
+    int rc = 1;
+    if (k->verify_c_compile && access(k->verify_c_so, R_OK) != 0) {
+        char inc[PATH_MAX + 16], tmp[1300], cc[512], *argv[40];
+        int argc = 0;
+        if (make_parent(k->verify_c_so, log, loglen) != 0)
+            return -1;
+        const char *e = getenv("CC");
+        snprintf(cc, sizeof cc, "%s", e && *e ? e : "cc");
+        for (char *w = strtok(cc, " \t"); w && argc < 24; w = strtok(NULL, " \t"))
+            argv[argc++] = w;
+        include_dir(inc + 2, sizeof inc - 2);
+        inc[0] = '-';
+        inc[1] = 'I';
+        snprintf(tmp, sizeof tmp, "%s.tmp%ld", k->verify_c_so, (long)getpid());
+        char *rest[] = { "-O2", "-shared", "-fPIC", "-fopenmp", inc, "-o", tmp,
+                         (char *)k->verify_c_path, NULL };
+        for (int i = 0; rest[i]; i++)
+            argv[argc++] = rest[i];
+        argv[argc] = NULL;
+        char cmd[256];
+        snprintf(cmd, sizeof cmd, "%s -O2 -shared -fPIC -fopenmp -I...", argv[0]);
+        size_t head = (size_t)snprintf(log, loglen, "does not compile (%s):\n", cmd);
+        int st = run_captured(argv, log + head, loglen - head);
+        if (st != 0) {
+            unlink(tmp);
+            if (!log[head])
+                snprintf(log + head, loglen - head, "%s exited with %d", argv[0], st);
+            return -1;
+        }
+        if (rename(tmp, k->verify_c_so) != 0) {
+            snprintf(log, loglen, "kernel cache: %s: %s", k->verify_c_so, strerror(errno));
+            unlink(tmp);
+            return -1;
+        }
+        rc = 0;
+    }
+    log[0] = '\0';
+    void *h = dlopen(k->verify_c_so, RTLD_NOW | RTLD_LOCAL);
+    if (!h) {
+        const char *why = dlerror();
+        snprintf(log, loglen, "cannot load %s: %s", k->verify_c_so, why ? why : "?");
+        return -1;
+    }
+    if (!dlsym(h, k->verify_c_func)) {
+        snprintf(log, loglen, "no function '%s' in %s", k->verify_c_func,
+                 k->verify_c_compile ? k->verify_c_path : k->verify_c_so);
+        rc = -1;
+    }
+    dlclose(h);
+    return rc;
+}
+
 /* Compile jobs[0..n) (one per distinct kernel point) in a child process, so
  * that NVRTC never runs in this one: once it has, CUDA cannot be initialised in
  * a worker forked afterwards (cudaErrorInitializationError, seen on an H100
  * with CUDA 13.0 when a worker was restarted after a faulting kernel). res[i]
  * gets kernel_compile's result (1 cached, 0 compiled, -1 failed: the child
- * stops there and log holds the compiler's log). 0, or -1 with err when the
- * child could not run or died. */
-static int compile_in_child(const struct gl_device_ops *ops, struct gl_job *const *jobs, int n,
-                            int arch, int *res, char *log, size_t loglen, char *err,
-                            size_t errlen)
+ * stops there and log holds the compiler's log). The C references crefs[0..
+ * ncrefs) are built first (cref_build), their results in res[0..ncrefs), the
+ * jobs' after them. 0, or -1 with err when the child could not run or died. */
+static int compile_in_child(const struct gl_device_ops *ops, const struct gl_kernel *const *crefs,
+                            int ncrefs, struct gl_job *const *jobs, int njobs, int arch, int *res,
+                            char *log, size_t loglen, char *err, size_t errlen)
 {
+    int n = ncrefs + njobs;
     int fd[2];
     if (pipe(fd) != 0) {
         snprintf(err, errlen, "pipe: %s", strerror(errno));
@@ -129,9 +285,13 @@ static int compile_in_child(const struct gl_device_ops *ops, struct gl_job *cons
     if (pid == 0) {
         close(fd[0]);
         for (int i = 0; i < n; i++) {
-            const struct gl_kernel_variant *kv = gl_kernel_variant_of(jobs[i]->v);
             log[0] = '\0';
-            int r = ops->kernel_compile(kv, &jobs[i]->p, arch, log, loglen);
+            int r;
+            if (i < ncrefs)
+                r = cref_build(crefs[i], log, loglen);
+            else
+                r = ops->kernel_compile(gl_kernel_variant_of(jobs[i - ncrefs]->v),
+                                        &jobs[i - ncrefs]->p, arch, log, loglen);
             if (pipe_io(fd[1], &r, sizeof r, 1) != 0)
                 _exit(2);
             if (r < 0) {
@@ -175,9 +335,10 @@ static int compile_in_child(const struct gl_device_ops *ops, struct gl_job *cons
     return rc;
 }
 
-/* Compile every distinct kernel point that is not rejected, once. 0, 2 (a
- * kernel does not compile: err has the config's file:line of `source` and the
- * log) or 1 (out of memory, or the compiler's process died). No GPU plugin: the
+/* Compile every distinct kernel point that is not rejected, and every C
+ * reference, once. 0, 2 (a kernel or a C reference does not compile, or the
+ * reference's function does not load: err has the config's file:line of
+ * `source` or `verify` and the log) or 1 (out of memory, or the compiler's process died). No GPU plugin: the
  * points are left as they are (they need a GPU to run anyway) and kernels_why
  * says so. */
 static int compile_kernels(struct gl_sweep *sw, char *err, size_t errlen)
@@ -186,14 +347,41 @@ static int compile_kernels(struct gl_sweep *sw, char *err, size_t errlen)
     struct keyset ks = { 0, 0, NULL };
     struct gl_job **todo = NULL;
     const struct gl_config **todo_cfg = NULL;
-    int ntodo = 0, cap = 0, rc = 0;
+    const struct gl_kernel **crefs = NULL;
+    const struct gl_config **cref_cfg = NULL;
+    int ntodo = 0, cap = 0, rc = 0, ncrefs = 0, no_ops = 0, nsec = 0;
     if (sw->gpu_ok)
         sw->arch = sw->gpu.cc_major * 10 + sw->gpu.cc_minor;
     else if (sw->arch <= 0)
         sw->arch = 90;
-    for (int ci = 0; ci < sw->nconfigs && rc == 0; ci++) {
+    /* the C references, once each (they need no GPU plugin) */
+    for (int ci = 0; ci < sw->nconfigs; ci++)
+        nsec += sw->configs[ci].nsections;
+    if (nsec > 0 && (!(crefs = calloc((size_t)nsec, sizeof *crefs)) ||
+                     !(cref_cfg = calloc((size_t)nsec, sizeof *cref_cfg)))) {
+        snprintf(err, errlen, "out of memory");
+        rc = 1;
+        goto out;
+    }
+    for (int ci = 0; ci < sw->nconfigs && rc == 0; ci++)
+        for (int si = 0; si < sw->configs[ci].nsections && rc == 0; si++) {
+            const struct gl_kernel *k = sw->configs[ci].sections[si].kernel;
+            char key[2600];
+            if (!k || !k->verify_c_path[0])
+                continue;
+            snprintf(key, sizeof key, "cref\n%s\n%s", k->verify_c_so, k->verify_c_func);
+            int added = keyset_add(&ks, key);
+            if (added < 0) {
+                snprintf(err, errlen, "out of memory");
+                rc = 1;
+            } else if (added > 0) {
+                cref_cfg[ncrefs] = &sw->configs[ci];
+                crefs[ncrefs++] = k;
+            }
+        }
+    for (int ci = 0; ci < sw->nconfigs && rc == 0 && !no_ops; ci++) {
         struct gl_expansion *e = &sw->exps[ci];
-        for (int ji = 0; ji < e->njobs && rc == 0; ji++) {
+        for (int ji = 0; ji < e->njobs && rc == 0 && !no_ops; ji++) {
             struct gl_job *j = &e->jobs[ji];
             const struct gl_kernel_variant *kv = gl_kernel_variant_of(j->v);
             char key[4096];
@@ -202,7 +390,8 @@ static int compile_kernels(struct gl_sweep *sw, char *err, size_t errlen)
             if (!ops || !ops->kernel_compile) {
                 snprintf(sw->kernels_why, sizeof sw->kernels_why, "%s",
                          !ops ? gl_registry_gpu_why() : "the GPU plugin cannot compile kernels");
-                goto out;
+                no_ops = 1;   /* nothing added yet: only the C references are built */
+                break;
             }
             if (gl_kernel_compile_key(kv, &j->p, key, sizeof key) != 0) {
                 snprintf(j->skip, sizeof j->skip, "the kernel's name expression or -D list is "
@@ -234,18 +423,32 @@ static int compile_kernels(struct gl_sweep *sw, char *err, size_t errlen)
             todo[ntodo++] = j;
         }
     }
-    if (rc == 0 && ntodo > 0) {
-        int *res = calloc((size_t)ntodo, sizeof *res);
+    if (rc == 0 && ncrefs + ntodo > 0) {
+        int *res = calloc((size_t)(ncrefs + ntodo), sizeof *res);
         char *log = malloc(COMPILE_LOG);
         if (!res || !log) {
             snprintf(err, errlen, "out of memory");
             rc = 1;
-        } else if (compile_in_child(ops, todo, ntodo, sw->arch, res, log, COMPILE_LOG, err,
-                                    errlen) != 0) {
+        } else if (compile_in_child(ops, crefs, ncrefs, todo, ntodo, sw->arch, res, log,
+                                    COMPILE_LOG, err, errlen) != 0) {
             rc = 1;
         } else {
-            for (int i = 0; i < ntodo && rc == 0; i++) {
+            for (int i = 0; i < ncrefs && rc == 0; i++) {
                 if (res[i] < 0) {
+                    snprintf(err, errlen, "%s:%d: verify: C reference %s: %s", cref_cfg[i]->path,
+                             crefs[i]->verify_line, crefs[i]->verify_c_path,
+                             log[0] ? log : "(the compiler said nothing)");
+                    rc = 2;
+                    break;
+                }
+                if (crefs[i]->verify_c_compile) {
+                    sw->ncrefs++;
+                    sw->ncrefs_cached += res[i] == 1;
+                }
+            }
+            for (int i = 0; i < ntodo && rc == 0; i++) {
+                int ri = res[ncrefs + i];
+                if (ri < 0) {
                     const struct gl_kernel_variant *kv = gl_kernel_variant_of(todo[i]->v);
                     char params[256];
                     gl_params_format(&todo[i]->p, params, sizeof params);
@@ -257,7 +460,7 @@ static int compile_kernels(struct gl_sweep *sw, char *err, size_t errlen)
                     break;
                 }
                 sw->nkernels++;
-                if (res[i] == 1)
+                if (ri == 1)
                     sw->nkernels_cached++;
             }
         }
@@ -267,6 +470,8 @@ static int compile_kernels(struct gl_sweep *sw, char *err, size_t errlen)
 out:
     free(todo);
     free(todo_cfg);
+    free(crefs);
+    free(cref_cfg);
     keyset_free(&ks);
     return rc;
 }

@@ -1,7 +1,7 @@
 /* sweep.h - what `gpulab run` and `gpulab plan` share: load and check the configs,
  * start the worker (which tells whether a GPU is here), expand every config against that device,
  * compile every distinct user kernel point (kernel sections) through the GPU
- * plugin, validate metric names on the GPU, and classify each job (run, done,
+ * plugin and every C reference (verify = c:FILE:FUNC) with cc, validate metric names on the GPU, and classify each job (run, done,
  * rejected by check, no GPU).
  * Must not print progress or results: the commands do. */
 #ifndef GL_SWEEP_H
@@ -37,6 +37,8 @@ struct gl_sweep {
     int nkernels;                  /* distinct kernel points that needed a compilation */
     int nkernels_cached;           /* of which the kernel cache had */
     char kernels_why[GL_REASON_MAX];   /* why kernel points were not compiled ("" = they were) */
+    int ncrefs;                    /* C references (verify = c:FILE.c:FUNC) built or found */
+    int ncrefs_cached;             /* of which the kernel cache had */
 };
 
 /* Everything up to the first run. arch: the compute capability to compile

@@ -476,6 +476,59 @@ static void test_counts_and_keys(void)
     gl_config_free(&cfg);
 }
 
+/* verify = c:FILE:FUNC: a C reference instead of a variant. */
+static void test_verify_c(void)
+{
+    char want[700];
+    write_file("ref.c", "int naive_ref(void) { return 0; }\n");
+    write_file("libref.so", "not really a shared object\n");
+    setenv("GPULAB_CACHE", dir, 1);
+    CHECK(parse(with(15, "verify = c:ref.c:naive_ref", NULL)) == 0);
+    if (cfg.nsections == 1) {
+        const struct gl_section *s = &cfg.sections[0];
+        const struct gl_kernel *k = s->kernel;
+        snprintf(want, sizeof want, "%s/ref.c", dir);
+        CHECK_STR(k->verify_c_path, want);
+        CHECK_STR(k->verify_c_func, "naive_ref");
+        CHECK_STR(k->verify, "");
+        CHECK(k->verify_c_compile == 1 && k->verify_line == 15 && strlen(k->verify_c_hash) == 64);
+        snprintf(want, sizeof want, "%s/cref-%s.so", dir, k->verify_c_hash);
+        CHECK_STR(k->verify_c_so, want);
+        for (int i = 0; i < s->nvariants; i++)
+            CHECK(s->kvs[i].reference == NULL);
+    }
+    char h1[65];
+    snprintf(h1, sizeof h1, "%s", cfg.nsections ? cfg.sections[0].kernel->hash : "");
+    gl_config_free(&cfg);
+    /* editing the reference changes the kernel's hash (its points run again) */
+    write_file("ref.c", "int naive_ref(void) { return 1; }\n");
+    CHECK(parse(with(15, "verify = c:ref.c:naive_ref", NULL)) == 0);
+    CHECK(cfg.nsections == 1 && strcmp(cfg.sections[0].kernel->hash, h1) != 0);
+    gl_config_free(&cfg);
+    /* a .so is used as is */
+    CHECK(parse(with(15, "verify = c:libref.so:naive_ref", NULL)) == 0);
+    if (cfg.nsections == 1) {
+        const struct gl_kernel *k = cfg.sections[0].kernel;
+        snprintf(want, sizeof want, "%s/libref.so", dir);
+        CHECK_STR(k->verify_c_so, want);
+        CHECK(k->verify_c_compile == 0);
+    }
+    gl_config_free(&cfg);
+    /* mistakes */
+    FAILS(with(15, "verify = c:nothere.c:naive_ref", NULL), 15,
+          "verify: cannot read the C reference", "nothere.c");
+    FAILS(with(15, "verify = c:ref.c", NULL), 15, "want c:FILE:FUNC", NULL);
+    FAILS(with(15, "verify = c::naive_ref", NULL), 15, "want c:FILE:FUNC", NULL);
+    FAILS(with(15, "verify = c:ref.c:2bad", NULL), 15, "want c:FILE:FUNC", NULL);
+    FAILS(with(15, "verify = c:k.cu:naive_ref", NULL), 15, "neither a .c file nor a .so", NULL);
+    with(15, "verify = c:ref.c:naive_ref", NULL);
+    char *o = strstr(text, "] output\n");   /* no output: nothing to compare */
+    if (o)
+        memmove(o + 1, o + 8, strlen(o + 8) + 1);
+    FAILS(text, 15, "no buffer is marked 'output'", NULL);
+    unsetenv("GPULAB_CACHE");
+}
+
 int main(void)
 {
     if (!t_load_plugins())
@@ -494,6 +547,7 @@ int main(void)
     test_nesting();
     test_check();
     test_counts_and_keys();
+    test_verify_c();
     char cmd[600];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
     if (system(cmd) != 0)

@@ -268,7 +268,8 @@ static int hash_headers(struct gl_sha256 *c, const char *dir, char *err, size_t 
 }
 
 /* The cache folder (created): $GPULAB_CACHE, $XDG_CACHE_HOME/gpulab/kernels or
- * $HOME/.cache/gpulab/kernels. 0, or -1 + err. */
+ * $HOME/.cache/gpulab/kernels. 0, or -1 + err. The driver finds the same folder
+ * for C references (src/kernel_variant.c gl_kernel_cache_dir): keep in step. */
 static int cache_dir(char *out, size_t len, char *err, size_t errlen)
 {
     const char *e = getenv("GPULAB_CACHE");

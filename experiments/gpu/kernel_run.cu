@@ -6,9 +6,11 @@
  * family's (gh_execute: timing, cold L2, resources, guidance, profiling,
  * parking) whose hooks do what differs: typed buffers with init kinds, several
  * outputs, outputs reset to their init before every run, and verification
- * against the reference variant's kernel run on the same inputs (floats within
- * the tolerance, integers exactly, NaN never) or, without one, that no output
- * element is left poisoned.
+ * against the reference variant's kernel run on the same inputs, or against the
+ * expected values of a C reference (verify = c:FILE:FUNC, dlopen'ed once per
+ * process) called on host copies of the buffers (floats within the tolerance,
+ * integers exactly, NaN never) or, without either, that no output element is
+ * left poisoned.
  * The runtime takes a cudaKernel_t wherever it takes `const void *func`
  * (cudaLaunchKernel, cudaFuncGetAttributes, cudaFuncSetAttribute, occupancy):
  * the harness uses the handle as it uses a built-in kernel's address.
@@ -16,7 +18,9 @@
  * decide which variants exist (the config does). */
 #include "gpu_harness.cuh"
 #include "kernel_int.cuh"
+#include "host_buffers.h"
 
+#include <dlfcn.h>
 #include <limits.h>
 #include <math.h>
 #include <stdarg.h>
@@ -102,6 +106,46 @@ void gk_shutdown(void)
     nlibs = 0;
 }
 
+/* ---- C references (verify = c:FILE:FUNC) --------------------------------------------- */
+
+#define GK_MAX_CREFS 64
+
+/* Loaded once per process and kept (dlclose would unload code a later run calls). */
+static struct gk_cref {
+    char so[sizeof(((struct gl_kernel *)0)->verify_c_so)];
+    char func[GL_KNAME];
+    gl_kernel_cref_fn fn;
+} crefs[GK_MAX_CREFS];
+static int ncrefs;
+
+/* k's C reference function (the plan's compile step built the .so). */
+static int load_cref(struct gl_result *r, const struct gl_kernel *k, gl_kernel_cref_fn *out)
+{
+    for (int i = 0; i < ncrefs; i++)
+        if (strcmp(crefs[i].so, k->verify_c_so) == 0 && strcmp(crefs[i].func, k->verify_c_func) == 0) {
+            *out = crefs[i].fn;
+            return 1;
+        }
+    void *h = dlopen(k->verify_c_so, RTLD_NOW | RTLD_LOCAL);
+    if (!h) {
+        const char *why = dlerror();
+        return gh_fail(r, "C reference %s: cannot load %s: %s", k->verify_c_path, k->verify_c_so,
+                       why ? why : "?");
+    }
+    void *f = dlsym(h, k->verify_c_func);
+    if (!f)
+        return gh_fail(r, "C reference %s: no function '%s'", k->verify_c_path, k->verify_c_func);
+    gl_kernel_cref_fn fn;
+    memcpy(&fn, &f, sizeof fn);
+    if (ncrefs < GK_MAX_CREFS) {
+        snprintf(crefs[ncrefs].so, sizeof crefs[ncrefs].so, "%s", k->verify_c_so);
+        snprintf(crefs[ncrefs].func, sizeof crefs[ncrefs].func, "%s", k->verify_c_func);
+        crefs[ncrefs++].fn = fn;
+    }
+    *out = fn;
+    return 1;
+}
+
 /* ---- the job ------------------------------------------------------------------------ */
 
 struct gk_arg {
@@ -129,19 +173,9 @@ struct gk_ctx {
     signed char idx[GL_KERNEL_MAX_BUFFERS];      /* its index in j->in or j->out */
     signed char img[GL_KERNEL_MAX_BUFFERS];      /* an output's reset image in j->in, or -1 */
     void *ref[GH_MAX_OUT];                       /* the reference's outputs (host, malloc'd) */
+    gl_kernel_cref_fn cref;                      /* the C reference, or NULL */
+    double *refd[GH_MAX_OUT];                    /* its expected outputs (malloc'd) */
 };
-
-static size_t type_size(enum gl_ktype t)
-{
-    switch (t) {
-    case GL_KT_DOUBLE:
-    case GL_KT_INT64:
-    case GL_KT_UINT64:
-        return 8;
-    default:
-        return 4;
-    }
-}
 
 static const char *type_name(enum gl_ktype t)
 {
@@ -149,89 +183,14 @@ static const char *type_name(enum gl_ktype t)
     return (unsigned)t < 6 ? n[t] : "?";
 }
 
-static int is_float(enum gl_ktype t)
-{
-    return t == GL_KT_FLOAT || t == GL_KT_DOUBLE;
-}
-
-/* Element i of a typed array as a double (integers above 2^53 round). */
-static double elem(const void *a, enum gl_ktype t, size_t i)
-{
-    switch (t) {
-    case GL_KT_FLOAT:
-        return ((const float *)a)[i];
-    case GL_KT_DOUBLE:
-        return ((const double *)a)[i];
-    case GL_KT_INT:
-        return ((const int32_t *)a)[i];
-    case GL_KT_UINT:
-        return ((const uint32_t *)a)[i];
-    case GL_KT_INT64:
-        return (double)((const int64_t *)a)[i];
-    case GL_KT_UINT64:
-        return (double)((const uint64_t *)a)[i];
-    }
-    return 0.0;
-}
-
-static void set_elem(void *a, enum gl_ktype t, size_t i, double v)
-{
-    switch (t) {
-    case GL_KT_FLOAT:
-        ((float *)a)[i] = (float)v;
-        break;
-    case GL_KT_DOUBLE:
-        ((double *)a)[i] = v;
-        break;
-    case GL_KT_INT:
-        ((int32_t *)a)[i] = (int32_t)v;
-        break;
-    case GL_KT_UINT:
-        ((uint32_t *)a)[i] = (uint32_t)v;
-        break;
-    case GL_KT_INT64:
-        ((int64_t *)a)[i] = (int64_t)v;
-        break;
-    case GL_KT_UINT64:
-        ((uint64_t *)a)[i] = (uint64_t)v;
-        break;
-    }
-}
-
-/* Fill a buffer's host side as its init says. Random: the float stream of
- * reference.h (multiples of 2^-24 in [0, 1)); integers get u * 2^24 (0..2^24-1). */
+/* Fill a buffer's host side as its init says (host_buffers.h: random floats are
+ * multiples of 2^-24 in [0, 1), integers u * 2^24). 1, or 0 with r failed. */
 static int fill_buffer(struct gl_result *r, const struct gl_kbuffer *kb, void *host, size_t n,
                        unsigned long long seed)
 {
-    switch (kb->init) {
-    case GL_KI_POISON:
-        memset(host, 0xff, n * type_size(kb->type));
-        return 1;
-    case GL_KI_ZERO:
-        memset(host, 0, n * type_size(kb->type));
-        return 1;
-    case GL_KI_CONST:
-        for (size_t i = 0; i < n; i++)
-            set_elem(host, kb->type, i, kb->value);
-        return 1;
-    case GL_KI_RAMP:
-        for (size_t i = 0; i < n; i++)
-            set_elem(host, kb->type, i, (double)i);
-        return 1;
-    case GL_KI_RANDOM:
-        break;
-    }
-    if (kb->type == GL_KT_FLOAT) {
-        gl_fill_random((float *)host, n, seed, (unsigned long long)kb->stream);
-        return 1;
-    }
-    float *u = (float *)malloc(n * sizeof(float));
-    if (!u)
+    if (gl_hb_fill(host, kb->type, n, kb->init, kb->value, seed,
+                   (unsigned long long)kb->stream) != 0)
         return gh_fail(r, "out of host memory filling buffer '%s'", kb->name);
-    gl_fill_random(u, n, seed, (unsigned long long)kb->stream);
-    for (size_t i = 0; i < n; i++)
-        set_elem(host, kb->type, i, is_float(kb->type) ? (double)u[i] : (double)u[i] * 16777216.0);
-    free(u);
     return 1;
 }
 
@@ -318,12 +277,61 @@ static int hook_prepare(struct gh_job *j)
            gh_ok(j->r, cudaDeviceSynchronize(), "output poison/init");
 }
 
+/* The C reference on host copies of every buffer: inputs as filled, outputs
+ * as they start (their reset image, zeros or poison); expected values in
+ * x->refd for check. */
+static int c_reference(struct gh_job *j, struct gk_ctx *x)
+{
+    const struct gl_kernel *k = x->kv->k;
+    const void *in[GL_KERNEL_MAX_BUFFERS];
+    void *own[GL_KERNEL_MAX_BUFFERS] = { 0 };
+    char err[GL_REASON_MAX - 64];
+    int ok = 1;
+    for (int b = 0; b < k->nbuffers && ok; b++) {
+        const struct gl_kbuffer *kb = &k->buffers[b];
+        if (!x->is_out[b]) {
+            in[b] = j->in[(int)x->idx[b]].host;
+        } else if (x->img[b] >= 0) {
+            in[b] = j->in[(int)x->img[b]].host;
+        } else {
+            const struct gh_buf *o = &j->out[(int)x->idx[b]];
+            own[b] = malloc(gh_buf_bytes(o));
+            if (!own[b]) {
+                ok = gh_fail(j->r, "out of host memory for the C reference's inputs");
+                break;
+            }
+            memset(own[b], kb->init == GL_KI_ZERO ? 0 : 0xff, gh_buf_bytes(o));
+            in[b] = own[b];
+        }
+    }
+    for (int o = 0; o < j->nout && ok; o++) {
+        x->refd[o] = (double *)malloc(j->out[o].count * sizeof(double));
+        if (!x->refd[o]) {
+            ok = gh_fail(j->r, "out of host memory for the C reference's outputs");
+            break;
+        }
+        for (size_t i = 0; i < j->out[o].count; i++)
+            x->refd[o][i] = NAN;
+    }
+    if (ok) {
+        err[0] = '\0';
+        if (x->cref(j->p, in, x->refd, err, sizeof err) != 0)
+            ok = gh_fail(j->r, "C reference %s: %s", k->verify_c_func,
+                         err[0] ? err : "failed (no reason given)");
+    }
+    for (int b = 0; b < k->nbuffers; b++)
+        free(own[b]);
+    return ok;
+}
+
 /* Run the reference variant's kernel on the inputs now on the device and keep
- * its outputs (host copies) for check. */
+ * its outputs (host copies) for check; or the C reference on the host copies. */
 static int hook_reference(struct gh_job *j)
 {
     struct gk_ctx *x = (struct gk_ctx *)j->ctx;   /* the run's own ctx, not a parked copy */
     char what[GL_KNAME + 48];
+    if (x->cref)
+        return c_reference(j, x);
     if (!x->ref_kernel)
         return 1;
     snprintf(what, sizeof what, "reference kernel '%s'", x->ref_kv->name);
@@ -342,11 +350,6 @@ static int hook_reference(struct gh_job *j)
     return 1;
 }
 
-static int all_bits_set(const void *a, enum gl_ktype t, size_t i)
-{
-    return type_size(t) == 8 ? ((const uint64_t *)a)[i] == UINT64_MAX
-                             : ((const uint32_t *)a)[i] == UINT32_MAX;
-}
 
 static void wrong(struct gl_result *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static void wrong(struct gl_result *r, const char *fmt, ...)
@@ -374,13 +377,14 @@ static int hook_check(struct gh_job *j)
         int o = x->idx[b];
         const void *got = j->out[o].host;
         const void *want = x->ref[o];
+        const double *wantd = x->refd[o];   /* the C reference's, in double */
         size_t n = j->out[o].count, nbad = 0, first = 0;
         double maxerr = 0.0;
-        if (!want) {   /* no reference: every element written (poison left = unwritten) */
+        if (!want && !wantd) {   /* no reference: every element written (poison left = unwritten) */
             if (kb->init != GL_KI_POISON)
                 continue;
             for (size_t i = 0; i < n; i++)
-                if (all_bits_set(got, kb->type, i) || (is_float(kb->type) && isnan(elem(got, kb->type, i))))
+                if (gl_hb_unwritten(got, kb->type, i))
                     if (nbad++ == 0)
                         first = i;
             if (nbad)
@@ -389,14 +393,20 @@ static int hook_check(struct gh_job *j)
             continue;
         }
         for (size_t i = 0; i < n; i++) {
-            double g = elem(got, kb->type, i), w = elem(want, kb->type, i), err;
+            double g = gl_hb_get(got, kb->type, i), w = wantd ? wantd[i] : gl_hb_get(want, kb->type, i);
+            double err;
             int bad;
-            if (is_float(kb->type)) {
+            if (gl_hb_is_float(kb->type)) {
                 double d = fabs(g - w);
                 err = isnan(g) || isnan(w) ? INFINITY : g == w ? 0.0 : w != 0.0 ? d / fabs(w) : d;
                 bad = isnan(err) || !(g == w || d <= atol + tol * fabs(w));
+            } else if (wantd) {
+                bad = isnan(w) || g != w;
+                err = !bad ? 0.0 : w != 0.0 ? fabs(g - w) / fabs(w) : fabs(g - w);
+                if (bad && !(err > 0.0))
+                    err = INFINITY;
             } else {
-                bad = type_size(kb->type) == 8
+                bad = gl_hb_esize(kb->type) == 8
                     ? ((const uint64_t *)got)[i] != ((const uint64_t *)want)[i]
                     : ((const uint32_t *)got)[i] != ((const uint32_t *)want)[i];
                 err = bad ? (w != 0.0 ? fabs(g - w) / fabs(w) : fabs(g - w)) : 0.0;
@@ -414,11 +424,14 @@ static int hook_check(struct gh_job *j)
             r->max_rel_err = maxerr;
         if (nbad) {
             char tl[40] = "";
-            if (is_float(kb->type))
+            if (gl_hb_is_float(kb->type))
                 snprintf(tl, sizeof tl, " (tolerance %.1e)", tol);
+            char rn[GL_KNAME + 4];
+            snprintf(rn, sizeof rn, "%s%s", wantd ? "c:" : "",
+                     wantd ? k->verify_c_func : x->ref_kv->name);
             wrong(r, "output '%s': %zu of %zu elements differ from '%s'%s; first at %zu: got %.9g "
-                     "want %.9g", kb->name, nbad, n, x->ref_kv->name, tl, first,
-                  elem(got, kb->type, first), elem(want, kb->type, first));
+                     "want %.9g", kb->name, nbad, n, rn, tl, first, gl_hb_get(got, kb->type, first),
+                  wantd ? wantd[first] : gl_hb_get(want, kb->type, first));
         }
     }
     return 1;
@@ -434,7 +447,7 @@ static const struct gh_hooks hooks_plain = { hook_fill, hook_reference, hook_pre
 /* A scalar argument's value converted to its type; 0 + r when out of range. */
 static int scalar(struct gl_result *r, int i, enum gl_ktype t, long long v, struct gk_arg *a)
 {
-    a->size = (unsigned char)type_size(t);
+    a->size = (unsigned char)gl_hb_esize(t);
     switch (t) {
     case GL_KT_INT:
         if (v < INT_MIN || v > INT_MAX)
@@ -523,19 +536,19 @@ static int prepare(struct gh_job *j, struct gk_ctx *x, const struct gl_kernel_va
         const struct gl_kbuffer *kb = &k->buffers[b];
         if (gk_value(kb->count, p, &v, err, sizeof err) != 0)
             return gh_skip(r, "buffer %s count '%s': %s", kb->name, kb->count, err);
-        if (v < 1 || (unsigned long long)v > ((unsigned long long)1 << 40) / type_size(kb->type))
+        if (v < 1 || (unsigned long long)v > ((unsigned long long)1 << 40) / gl_hb_esize(kb->type))
             return gh_skip(r, "buffer %s: %lld elements", kb->name, v);
         x->is_out[b] = (signed char)(kb->output != 0);
         x->img[b] = -1;
         if (kb->output) {
             x->idx[b] = (signed char)nout;
             j->out_count[nout] = (size_t)v;
-            j->out_esize[nout] = type_size(kb->type);
+            j->out_esize[nout] = gl_hb_esize(kb->type);
             nout++;
         } else {
             x->idx[b] = (signed char)nin;
             j->in_count[nin] = (size_t)v;
-            j->in_esize[nin] = type_size(kb->type);
+            j->in_esize[nin] = gl_hb_esize(kb->type);
             nin++;
         }
     }
@@ -550,7 +563,7 @@ static int prepare(struct gh_job *j, struct gk_ctx *x, const struct gl_kernel_va
         int i = nin + nimg++;
         x->img[b] = (signed char)i;
         j->in_count[i] = j->out_count[(int)x->idx[b]];
-        j->in_esize[i] = type_size(kb->type);
+        j->in_esize[i] = gl_hb_esize(kb->type);
     }
     j->nin = nin + nimg;
     j->naux = nimg;
@@ -583,7 +596,10 @@ static int prepare(struct gh_job *j, struct gk_ctx *x, const struct gl_kernel_va
     if (!kernel_at(r, kv, p, &kern))
         return 0;
     x->kernel = (const void *)kern;
-    if (kv->reference && kv->reference != kv && kv->reference->k) {
+    if (k->verify_c_func[0]) {
+        if (!load_cref(r, k, &x->cref))
+            return 0;
+    } else if (kv->reference && kv->reference != kv && kv->reference->k) {
         x->ref_kv = kv->reference;
         if (!kernel_at(r, kv->reference, p, &ref))
             return 0;
@@ -628,8 +644,10 @@ int gk_kernel_run(const struct gl_kernel_variant *kv, const struct gl_params *p,
         rc = gh_context_lost() ? -1 : 0;
     else
         rc = gh_execute(&j);
-    for (int o = 0; o < GH_MAX_OUT; o++)
+    for (int o = 0; o < GH_MAX_OUT; o++) {
         free(x.ref[o]);
+        free(x.refd[o]);
+    }
     if (r->status != GL_OK && r->nmetrics == 0 && r->metrics_reason[0] == '\0')
         snprintf(r->metrics_reason, sizeof r->metrics_reason, "not profiled: run was not ok");
     return rc;

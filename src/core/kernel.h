@@ -61,9 +61,35 @@ struct gl_kernel {
     char grid[3][GL_KEXPR], block[3][GL_KEXPR];
     char smem[GL_KEXPR];          /* dynamic shared memory bytes ("" = 0) */
     char verify[GL_KNAME];        /* the variant whose outputs are the reference ("" = none) */
+    /* `verify = c:FILE:FUNC`: the expected outputs come from a C function instead
+     * (then verify is "" and no variant is the reference). FILE is relative to the
+     * config's folder: a .c file gpulab compiles (cc -O2 -shared -fPIC -fopenmp
+     * -I <gpulab's src/core>) into the kernel cache as <cache>/cref-<sha256 of the
+     * source>.so, at plan/run time in the compile child, or a .so used as is. Its
+     * function (gl_kernel_cref_fn) is called in the worker with the host copy of
+     * every buffer. verify_c_so is computed when the config is read, before the
+     * worker is forked, so that the worker can dlopen it. */
+    char verify_c_path[1024];     /* FILE as found from the config's folder ("" = none) */
+    char verify_c_so[1200];       /* the .so to load: verify_c_path or the cached build */
+    char verify_c_func[GL_KNAME]; /* FUNC */
+    char verify_c_hash[65];       /* sha256 (hex) of FILE's contents (folded into hash) */
+    int verify_c_compile;         /* 1: verify_c_path is C source to compile */
+    int verify_line;              /* the config line of `verify` */
     double tolerance;             /* relative; 0 = the built-in default */
     char flops[GL_KEXPR], bytes[GL_KEXPR];   /* "" = not given (stored as NULL) */
 };
+
+/* A C reference (`verify = c:FILE:FUNC`): from the inputs, the expected
+ * outputs. in[i] is the host copy of the section's i-th buffer in declaration
+ * order (inputs with their contents; outputs as they are before the run:
+ * poisoned - all bits set, NaN for floats - or their init), expected[k] the
+ * k-th output buffer's expected values in double (its element count of them,
+ * NaN on entry: an element left so fails). Returns 0, or -1 with a reason in
+ * err (the run fails). p->user[0..p->nuser) are the named parameters (name,
+ * value): read them with gl_param_value(p, "TILE") (plugin.h). Runs in the
+ * worker; may use OpenMP. */
+typedef int (*gl_kernel_cref_fn)(const struct gl_params *p, const void *const *in,
+                                 double *const *expected, char *err, size_t errlen);
 
 /* One kernel of a section as a variant: the registry and the jobs hold &kv->v. */
 struct gl_kernel_variant {

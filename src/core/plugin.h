@@ -216,6 +216,21 @@ struct gl_plugin {
     const struct gl_host *provides;
 };
 
+/* The value of the named parameter `name` of p (a kernel section's TILE = 16,
+ * 32), or GL_UNSET when p has none. Inline, so a C reference (kernel.h
+ * gl_kernel_cref_fn) or a plugin can use it without linking gpulab. */
+static inline long gl_param_value(const struct gl_params *p, const char *name)
+{
+    for (int i = 0; i < p->nuser && i < GL_MAX_UPARAMS; i++) {
+        const char *a = p->user[i].name, *b = name;
+        while (*a && *a == *b)
+            a++, b++;
+        if (*a == *b)
+            return p->user[i].v;
+    }
+    return GL_UNSET;
+}
+
 /* The entry point: gpulab_plugin(host). host is never NULL when gpulab loads
  * the plugin (tests may pass NULL to a built-in one). */
 typedef const struct gl_plugin *(*gl_plugin_fn)(const struct gl_host *host);

@@ -3,7 +3,9 @@
 # examples (configs/transpose.conf, configs/reduction.conf) run verified with
 # counters; a second run compiles and runs nothing; an edited kernel runs its own
 # study again and nothing else; a kernel that writes out of bounds is stored
-# failed with the CUDA error while the sweep completes the rest. Prints the
+# failed with the CUDA error while the sweep completes the rest; a kernel section
+# verified against a C reference (tests/gpu/data/cref.conf) is ok, and a wrong
+# kernel there is wrong. Prints the
 # transpose table (time, GB/s against copy, bank conflicts) and ends with
 # "kernels-gpu: N passed, N failed". Must not rebuild anything.
 G=./build/gpulab
@@ -29,7 +31,7 @@ grep -E '^compiled' "$T/run1"
 
 # a second run: every kernel from the cache, no run
 $G run configs/transpose.conf configs/reduction.conf --db "$db" >"$T/run2" 2>&1
-chk 'grep -qE "^compiled ([0-9]+) kernels, \1 from the cache" "$T/run2"' "rerun compiled something: $(grep compiled "$T/run2")"
+chk 'grep -qE "^compiled ([0-9]+) kernels?, \1 from the cache" "$T/run2"' "rerun compiled something: $(grep compiled "$T/run2")"
 chk 'grep -q "gpulab: 0 ran" "$T/run2"' "rerun ran something: $(grep 'ran (' "$T/run2")"
 
 # an edited kernel: its study runs again, the other does not
@@ -48,6 +50,14 @@ cat "$T/run4"
 st=$(q "select status||' '||reason from results where study='fault' and variant='stray'")
 chk 'echo "$st" | grep -q "^failed .*cudaError"' "stray: $st"
 chk '[ "$(q "select status from results where study='"'"'fault'"'"' and variant='"'"'scale'"'"'")" = ok ]' "scale after the fault is not ok"
+
+# verify = c:scale_ref.c:scale_ref: built by gpulab, every variant compared with it
+$G run tests/gpu/data/cref.conf --db "$db" >"$T/run5" 2>&1; rc=$?
+chk '[ $rc -eq 0 ] && grep -q "compiled 1 C reference" "$T/run5"' "cref: exit $rc: $(tail -5 "$T/run5")"
+st=$(q "select status||' '||(max_rel_err is not null) from results where study='cref' and variant='scale' and is_latest=1")
+chk '[ "$st" = "ok 1" ]' "cref scale against the C reference: '$st' (want 'ok 1'): $(q "select reason from results where study='cref' and variant='scale'")"
+st=$(q "select status||' '||reason from results where study='cref' and variant='scale_off' and is_latest=1")
+chk 'echo "$st" | grep -q "^wrong .*1 of 65536 elements differ from .c:scale_ref."' "cref scale_off: $st"
 
 echo "transpose at the largest N, against copy:"
 $G query --db "$db" --md "select r.variant, r.TILE, r.n, round(r.median_ms, 4) as median_ms,

@@ -3,7 +3,10 @@
 # kernel section (a small .cu written here) is planned with its named
 # parameters in every label and compiled once per distinct point (then from the
 # cache); a syntax error in the kernel exits 2 naming the kernel file and line
-# and the config's `source` line; config mistakes exit 2 with file:line.
+# and the config's `source` line; a C reference (verify = c:FILE.c:FUNC) is
+# built at plan time once (then from the cache), a syntax error in it or a
+# missing function exits 2 with the config's `verify` line; config mistakes
+# exit 2 with file:line.
 # Must not need a GPU. The compile checks need the GPU plugin's kernel_compile
 # (NVRTC); where it is missing they are skipped with a note, nothing else is.
 G=./build/gpulab
@@ -76,6 +79,37 @@ $G plan "$T/k.conf" --db "$T/r.db" --arch 80 --summary >/dev/null 2>&1; rc=$?
 check '[ $rc -eq 0 ]' "--arch 80 exit code $rc"
 $G plan "$T/k.conf" --db "$T/r.db" --arch x >/dev/null 2>"$T/err"; rc=$?
 check '[ $rc -eq 2 ] && grep -q "compute capability" "$T/err"' "--arch x: exit $rc"
+
+# --- verify = c:FILE:FUNC: the C reference is built at plan time, once ---------------
+cat >"$T/k/scale_ref.c" <<'C'
+#include "plugin.h"
+int scale_ref(const struct gl_params *p, const void *const *in, double *const *expected,
+              char *err, size_t errlen)
+{
+    const float *x = in[0];
+    (void)err; (void)errlen;
+    for (long i = 0; i < p->n; i++)
+        expected[0][i] = 2.0 * x[i] * (gl_param_value(p, "TILE") > 0);
+    return 0;
+}
+C
+sed 's/^verify = scale$/verify = c:k\/scale_ref.c:scale_ref/' "$T/k.conf" >"$T/cref.conf"
+$G plan "$T/cref.conf" --db "$T/r.db" --summary >"$T/cref1" 2>"$T/err"; rc=$?
+check '[ $rc -eq 0 ]' "C reference: plan exit $rc: $(cat "$T/err")"
+check 'grep -q "compiled 1 C reference, 0 from the cache" "$T/cref1"' "C reference, first plan: $(grep compiled "$T/cref1")"
+check '[ $(ls "$GPULAB_CACHE" | grep -c "^cref-.*\.so$") -eq 1 ]' "C reference not in the cache: $(ls "$GPULAB_CACHE")"
+$G plan "$T/cref.conf" --db "$T/r.db" --summary >"$T/cref2" 2>&1
+check 'grep -q "compiled 1 C reference, 1 from the cache" "$T/cref2"' "C reference, second plan: $(grep compiled "$T/cref2")"
+sed -i 's/return 0;$/return 0/' "$T/k/scale_ref.c"
+$G plan "$T/cref.conf" --db "$T/r.db" >/dev/null 2>"$T/err"; rc=$?
+check '[ $rc -eq 2 ]' "C reference syntax error: exit code $rc"
+check 'grep -q "cref.conf:14: verify: C reference .*scale_ref.c: does not compile" "$T/err" && grep -q "scale_ref.c:9:.*error" "$T/err"' "C reference syntax error: $(head -c 600 "$T/err")"
+sed -i 's/return 0$/return 0;/; s/^int scale_ref(/int scale_rf(/' "$T/k/scale_ref.c"
+$G plan "$T/cref.conf" --db "$T/r.db" >/dev/null 2>"$T/err"; rc=$?
+check '[ $rc -eq 2 ] && grep -q "cref.conf:14: verify: .*no function .scale_ref." "$T/err"' "C reference without its function: exit $rc $(cat "$T/err")"
+sed 's/^verify = scale$/verify = c:k\/nothere.c:scale_ref/' "$T/k.conf" >"$T/bad4.conf"
+$G plan "$T/bad4.conf" --db "$T/r.db" >/dev/null 2>"$T/err"; rc=$?
+check '[ $rc -eq 2 ] && grep -q "bad4.conf:14: verify: cannot read the C reference .*nothere.c" "$T/err"' "missing C reference: exit $rc $(cat "$T/err")"
 
 # --- a syntax error in the kernel: exit 2, the kernel's file and line ---------------
 if [ $compiled -eq 1 ]; then
