@@ -75,7 +75,8 @@ struct gl_metric_req {
 struct gl_kernel_variant;   /* a user's kernel as a variant: kernel.h */
 
 /* A device's operations, called in the worker process only (kernel_compile
- * also in the driver: it needs no device). */
+ * also in the driver's compile child: it needs no device, but once NVRTC has
+ * run in a process, a CUDA context cannot be made in its later forks). */
 struct gl_device_ops {
     /* Pick device `ordinal` and describe it (incl. measured copy bandwidth). 0, or -1 + err. */
     int (*init)(int ordinal, struct gl_device *dev, char *err, size_t errlen);
