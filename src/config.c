@@ -594,9 +594,9 @@ int gl_config_load(const char *path, struct gl_config *c, char *err, size_t errl
         return -1;
     }
     buf[n] = '\0';
-    if (memchr(buf, '\0', n)) {
+    struct ctx x = { path, err, errlen };
+    if (cfg_check_text(&x, buf, n) != 0) {   /* a NUL byte or invalid UTF-8 */
         free(buf);
-        snprintf(err, errlen, "%s: not a text file (contains a NUL byte)", path);
         return -1;
     }
     int rc = gl_config_parse(path, buf, c, err, errlen);

@@ -48,6 +48,9 @@ int cfg_err(struct ctx *x, int line, const char *fmt, ...) __attribute__((format
 /* Split text (in place) into blocks; check every line's syntax, that each key
  * is known, allowed where it stands and not repeated. 0, or -1 (cfg_err). */
 int cfg_read_blocks(struct ctx *x, char *text, struct block **out, int *nout);
+/* n bytes of text are text: no NUL byte, valid UTF-8; else -1 with "not text
+ * (byte 0xNN at column C)" (cfg_err). */
+int cfg_check_text(struct ctx *x, const char *text, size_t n);
 void cfg_free_blocks(struct block *b, int n);
 struct entry *cfg_find(const struct block *b, const char *key);
 char *cfg_trim(char *s);

@@ -5,9 +5,14 @@
  * config may have are listed here. A kernel section (one with `source =`) may
  * also have keys of its own and named parameters (any other identifier):
  * config_kernel.c judges those. Must not interpret a value: config_values.c,
- * config.c and config_kernel.c do. */
+ * config.c and config_kernel.c do.
+ * Text: a UTF-8 byte-order mark at the start is skipped; a NUL byte or invalid
+ * UTF-8 is an error ("not text", with line and column); and no error message
+ * ever carries a raw control byte (other than tab) or invalid UTF-8 from the
+ * config to the terminal: cfg_err writes them as \xNN. */
 #include "config_int.h"
 #include "nearest.h"
+#include "util.h"
 
 #include <errno.h>
 #include <math.h>
@@ -19,15 +24,61 @@
 
 /* ---- one parsed line, and the blocks of lines ------------------------------ */
 
+/* Copy src into dst (size cap > 0), control bytes other than tab, DEL and bytes
+ * of invalid UTF-8 written as \xNN; always terminated, cut at a whole piece. */
+static void escape_text(char *dst, size_t cap, const char *src)
+{
+    const unsigned char *s = (const unsigned char *)src;
+    size_t n = strlen(src), o = 0;
+    for (size_t i = 0; i < n;) {
+        size_t len = gl_utf8_len(s + i, n - i);
+        if (len == 0 || (len == 1 && ((s[i] < 0x20 && s[i] != '\t') || s[i] == 0x7F))) {
+            if (o + 4 >= cap)
+                break;
+            snprintf(dst + o, cap - o, "\\x%02X", s[i]);
+            o += 4;
+            i++;
+            continue;
+        }
+        if (o + len >= cap)
+            break;
+        memcpy(dst + o, s + i, len);
+        o += len;
+        i += len;
+    }
+    dst[o] = '\0';
+}
+
 int cfg_err(struct ctx *x, int line, const char *fmt, ...)
 {
-    char msg[1024];
+    char msg[1024], safe[2048];
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
-    snprintf(x->err, x->errlen, "%s:%d: %s", x->path, line, msg);
+    escape_text(safe, sizeof safe, msg);
+    snprintf(x->err, x->errlen, "%s:%d: %s", x->path, line, safe);
     return -1;
+}
+
+int cfg_check_text(struct ctx *x, const char *text, size_t n)
+{
+    const unsigned char *s = (const unsigned char *)text;
+    int line = 1;
+    size_t col = 1;
+    for (size_t i = 0; i < n;) {
+        size_t len = s[i] ? gl_utf8_len(s + i, n - i) : 0;
+        if (len == 0)
+            return cfg_err(x, line, "not text (byte 0x%02X at column %zu)", s[i], col);
+        if (s[i] == '\n') {
+            line++;
+            col = 1;
+        } else {
+            col++;   /* a character, of len bytes */
+        }
+        i += len;
+    }
+    return 0;
 }
 
 const char *const cfg_section_keys[] = {
@@ -189,8 +240,12 @@ int cfg_read_blocks(struct ctx *x, char *text, struct block **out, int *nout)
     *out = b;
     *nout = 1;
     b[0].line = 1;
+    if (cfg_check_text(x, text, strlen(text)) != 0)
+        return -1;
     int line = 0;
     char *s = text;
+    if (strncmp(s, "\xEF\xBB\xBF", 3) == 0)   /* a UTF-8 byte-order mark */
+        s += 3;
     while (s) {
         char *nl = strchr(s, '\n');
         if (nl)

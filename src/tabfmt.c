@@ -9,9 +9,13 @@
  *   latex  tabular (l for text, r for numeric columns) with \hline rules; the ten
  *          special characters escaped.
  *   json   an array of objects, one per row: numbers as numbers (a non-finite REAL
- *          as null), text as escaped strings, NULL as null.
+ *          as null), text as escaped strings, NULL as null. Always valid JSON in
+ *          valid UTF-8: control characters and DEL written as \u00NN (or \n, \t,
+ *          ...), and each byte that is not part of a valid UTF-8 sequence replaced
+ *          by U+FFFD (the text is not Latin-1 guessed at: a bad byte is lost).
  * Must not run SQL or know about the store's tables. */
 #include "tabfmt.h"
+#include "util.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -238,8 +242,20 @@ static void esc_latex(struct sbuf *b, const char *s)
 static void esc_json(struct sbuf *b, const char *s)
 {
     sb_puts(b, "\"");
-    for (; *s; s++) {
-        unsigned char c = (unsigned char)*s;
+    const unsigned char *u = (const unsigned char *)s;
+    size_t n = strlen(s);
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = u[i];
+        if (c >= 0x80) {
+            size_t len = gl_utf8_len(u + i, n - i);
+            if (len == 0) {
+                sb_puts(b, "\xEF\xBF\xBD");   /* U+FFFD, the replacement character */
+            } else {
+                sb_putn(b, s + i, len);
+                i += len - 1;
+            }
+            continue;
+        }
         switch (c) {
         case '"': sb_puts(b, "\\\""); break;
         case '\\': sb_puts(b, "\\\\"); break;
@@ -249,12 +265,12 @@ static void esc_json(struct sbuf *b, const char *s)
         case '\r': sb_puts(b, "\\r"); break;
         case '\t': sb_puts(b, "\\t"); break;
         default:
-            if (c < 0x20) {
-                char u[8];
-                snprintf(u, sizeof u, "\\u%04x", c);
-                sb_puts(b, u);
+            if (c < 0x20 || c == 0x7F) {
+                char e[8];
+                snprintf(e, sizeof e, "\\u%04x", c);
+                sb_puts(b, e);
             } else {
-                sb_putn(b, s, 1);
+                sb_putn(b, s + i, 1);
             }
         }
     }

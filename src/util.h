@@ -1,5 +1,5 @@
 /* util.h - small process and text helpers the driver's commands share: host name,
- * the executable's folder, reading a whole file, joining argv, build revision.
+ * the executable's folder, reading a whole file, joining argv, build revision, UTF-8 checks.
  * Must not know about configs, the store or CUDA. */
 #ifndef GL_UTIL_H
 #define GL_UTIL_H
@@ -19,5 +19,9 @@ double gl_now(void);
 void gl_utc_now(char *buf, size_t len);
 /* Revision of the tree the binary was built from (git describe --dirty), or "unknown". */
 const char *gl_git_revision(void);
+/* Length of the valid UTF-8 sequence at s (at most n bytes there), or 0 when the
+ * bytes there are not one: a stray continuation byte, a cut sequence, an overlong
+ * form, a surrogate or a code point over U+10FFFF. A NUL byte counts as 1. */
+size_t gl_utf8_len(const unsigned char *s, size_t n);
 
 #endif

@@ -373,6 +373,89 @@ static void test_load(void)
     gl_config_free(&cfg);
 }
 
+/* No byte below 0x20 (tab aside), no DEL and only valid UTF-8 in s. */
+static int printable(const char *s)
+{
+    const unsigned char *u = (const unsigned char *)s;
+    for (size_t i = 0; u[i]; i++) {
+        if ((u[i] < 0x20 && u[i] != '\t') || u[i] == 0x7F)
+            return 0;
+        if (u[i] >= 0x80) {
+            size_t n = u[i] >= 0xF0 ? 4 : u[i] >= 0xE0 ? 3 : u[i] >= 0xC2 ? 2 : 0;
+            if (n == 0)
+                return 0;
+            for (size_t k = 1; k < n; k++)
+                if (u[i + k] < 0x80 || u[i + k] > 0xBF)
+                    return 0;
+            i += n - 1;
+        }
+    }
+    return 1;
+}
+
+/* Write n bytes to a temporary file and load it; its path in path (size 64). */
+static int load_bytes(const char *bytes, size_t n, char *path)
+{
+    snprintf(path, 64, "/tmp/gl_test_config_XXXXXX");
+    int fd = mkstemp(path);
+    if (fd < 0)
+        return -2;
+    int ok = write(fd, bytes, n) == (ssize_t)n;
+    close(fd);
+    err[0] = '\0';
+    int rc = ok ? gl_config_load(path, &cfg, err, sizeof err) : -2;
+    unlink(path);
+    return rc;
+}
+
+/* A byte-order mark is skipped; binary bytes are errors with line and column,
+ * and no error message echoes a raw control byte or invalid UTF-8. */
+static void test_text_bytes(void)
+{
+    const char *ok = "\xEF\xBB\xBFstudy = s\n[a]\nfamily = vecadd\nvariants = seq\nN = 10\n";
+    CHECK(parse(ok) == 0);
+    if (err[0])
+        printf("  got [%s]\n", err);
+    CHECK(cfg.study && strcmp(cfg.study, "s") == 0);
+    gl_config_free(&cfg);
+
+    /* control characters in quoted text: escaped */
+    FAILS("stu\x1b[31mdy = s\n", 1, "unknown key 'stu\\x1B[31mdy'", NULL);
+    CHECK(printable(err));
+    FAILS("[a]\nfamily = vecadd\x07\x7f\nvariants = seq\n", 2, "vecadd\\x07\\x7F", NULL);
+    CHECK(printable(err));
+    FAILS("st\rudy = s\n", 1, "st\\x0Dudy", NULL);
+    CHECK(printable(err));
+    /* valid UTF-8 stays as it is */
+    FAILS("st\xC3\xBC" "dy = s\n", 1, "'st\xC3\xBC" "dy'", NULL);
+
+    /* invalid UTF-8: not text, where it is */
+    FAILS("study = s\n# caf\xE9\n", 2, "not text (byte 0xE9 at column 6)", NULL);
+    CHECK(printable(err));
+    FAILS("study = s\n[a]\nfamily = \xC3\xA9\xFF\n", 3, "not text (byte 0xFF at column 11)",
+          NULL);
+    FAILS("study = \xC0\xAF\n", 1, "not text (byte 0xC0 at column 9)", NULL);     /* overlong */
+    FAILS("study = \xED\xA0\x80\n", 1, "not text (byte 0xED at column 9)", NULL); /* surrogate */
+    FAILS("study = \xE2\x82\n", 1, "not text (byte 0xE2 at column 9)", NULL);     /* cut short */
+
+    /* a NUL byte, and invalid UTF-8, in a file */
+    char path[64], prefix[160];
+    static const char nul[] = "study = s\nfa\0mily = vecadd\n";
+    CHECK(load_bytes(nul, sizeof nul - 1, path) == -1);
+    snprintf(prefix, sizeof prefix, "%s:2: not text (byte 0x00 at column 3)", path);
+    CHECK_STR(err, prefix);
+    CHECK(cfg.text == NULL);
+    static const char bad[] = "\xEF\xBB\xBFstudy = s\n\n[a\x80]\n";
+    CHECK(load_bytes(bad, sizeof bad - 1, path) == -1);
+    snprintf(prefix, sizeof prefix, "%s:3: not text (byte 0x80 at column 3)", path);
+    CHECK_STR(err, prefix);
+    static const char esc[] = "study = s\n[a\x1b]\n";
+    CHECK(load_bytes(esc, sizeof esc - 1, path) == -1);
+    CHECK(strstr(err, ":2: ") && strstr(err, "a\\x1B") && printable(err));
+    CHECK(load_bytes(ok, strlen(ok), path) == 0);
+    gl_config_free(&cfg);
+}
+
 /* The expression language's functions, numbers, named parameters and depth limit. */
 static void test_expr_functions(void)
 {
@@ -479,6 +562,7 @@ int main(void)
     test_zip();
     test_errors();
     test_load();
+    test_text_bytes();
     test_expr_functions();
     return t_done("test_config");
 }
