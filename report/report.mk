@@ -13,10 +13,10 @@
 # report/tables/ do), know any one study, write outside $(REPORT_OUT) or open $(DB)
 # with anything but cp.
 #
-# `gpulab query` writes to the file it opens (it recreates the views and sets WAL
-# mode), so the report never queries $(DB) itself: it copies it (and its -wal file)
-# to $(REPORT_OUT)/db/results.db when $(DB) or the path changed, and queries the
-# copy; a committed fixture stays untouched. The copy's modification time then
+# `gpulab query` opens the file read-only and writes nothing to it; the report
+# still queries a copy, not $(DB) itself: it copies it (and its -wal file) to
+# $(REPORT_OUT)/db/results.db when $(DB) or the path changed, and queries the copy,
+# so that a sweep writing to $(DB) meanwhile does not mix into one report. The copy's modification time then
 # changes with every query, so figures depend on $(REPORT_OUT)/db/stamp instead: a
 # fingerprint of the runs, metrics, sessions and devices
 # (report/tables/_fingerprint.sql), rewritten only when it differs.

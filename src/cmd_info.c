@@ -1,7 +1,8 @@
 /* cmd_info.c - the informational subcommands: `list` (variants, the
  * parameters each reads, and the file of a --plugin's), `query` (SQL on the
- * results database), `device` (the CPU and GPU descriptions, printed and
- * stored) and `metrics` (the counters the GPU supports). Must not run sweeps. */
+ * results database, read-only unless --write), `device` (the CPU and GPU
+ * descriptions, printed and stored) and `metrics` (the counters the GPU
+ * supports). Must not run sweeps. */
 #include "commands.h"
 #include "cpuinfo.h"
 #include "metric_sets.h"
@@ -50,11 +51,13 @@ int gl_cmd_list(const char *family)
     return 0;
 }
 
-int gl_cmd_query(const char *db, const char *sql, enum gl_format fmt)
+/* Read-only unless write: then the database is opened as `run` opens it
+ * (created or migrated), and statements may write. */
+int gl_cmd_query(const char *db, const char *sql, enum gl_format fmt, int write)
 {
     char err[1024];
     gl_store *store = NULL;
-    if (gl_store_open(db, &store, err, sizeof err) != 0) {
+    if ((write ? gl_store_open : gl_store_open_readonly)(db, &store, err, sizeof err) != 0) {
         fprintf(stderr, "gpulab: %s\n", err);
         return 2;
     }

@@ -1,6 +1,9 @@
 /* cmd_run.c - `gpulab run` and `gpulab plan`: walk the expanded sweep, skip what
  * is done, run the rest in the worker, store each result as it arrives, and say
- * what happened. Must not measure anything itself (the worker does). */
+ * what happened. The sweep is prepared (configs parsed, kernels compiled) before
+ * the store is opened, so a config error leaves no database behind; `plan` opens
+ * the database read-only, if there is one. Must not measure anything itself
+ * (the worker does). */
 #include "commands.h"
 #include "metric_sets.h"
 #include "progress.h"
@@ -10,10 +13,12 @@
 #include "sweep.h"
 #include "util.h"
 
+#include <errno.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 static volatile sig_atomic_t interrupted;
 
@@ -227,6 +232,20 @@ static int batch_size(void)
     return v < 1 ? 1 : v > GL_BATCH_MAX ? GL_BATCH_MAX : (int)v;
 }
 
+/* The device rows of a sweep prepared without a store: stored (looked up only,
+ * on a read-only store). 0, or 1 with err set. */
+static int sweep_devices(struct gl_sweep *sw, gl_store *store, char *err, size_t errlen)
+{
+    sw->cpu_id = gl_store_device(store, &sw->cpu);
+    if (sw->cpu_id >= 0 && sw->gpu_ok)
+        sw->gpu_id = gl_store_device(store, &sw->gpu);
+    if (sw->cpu_id < 0 || (sw->gpu_ok && sw->gpu_id < 0)) {
+        snprintf(err, errlen, "cannot store the device: %s", gl_store_errmsg(store));
+        return 1;
+    }
+    return 0;
+}
+
 int gl_cmd_run(int npaths, char **paths, const struct gl_run_opts *o)
 {
     static char err[80 * 1024];   /* a compiler log fits */
@@ -234,17 +253,23 @@ int gl_cmd_run(int npaths, char **paths, const struct gl_run_opts *o)
     struct gl_sweep sw;
     if (o->dry_run)
         return gl_cmd_plan(npaths, paths, o, 1);
-    if (gl_store_open(o->db, &store, err, sizeof err) != 0) {
-        fprintf(stderr, "gpulab: %s\n", err);
-        return 2;
-    }
-    int rc = gl_sweep_prepare(&sw, npaths, paths, o->only, o->force, o->arch, store, err,
+    int rc = gl_sweep_prepare(&sw, npaths, paths, o->only, o->force, o->arch, NULL, err,
                               sizeof err);
     if (rc != 0) {
         fprintf(stderr, "%s%s\n", rc == 2 ? "" : "gpulab: ", err);
         gl_sweep_free(&sw);
-        gl_store_close(store);
         return rc;
+    }
+    if (gl_store_open(o->db, &store, err, sizeof err) != 0) {
+        fprintf(stderr, "gpulab: %s\n", err);
+        gl_sweep_free(&sw);
+        return 2;
+    }
+    if (sweep_devices(&sw, store, err, sizeof err) != 0) {
+        fprintf(stderr, "gpulab: %s\n", err);
+        gl_sweep_free(&sw);
+        gl_store_close(store);
+        return 1;
     }
     print_gpu_banner(&sw);
     print_kernels(&sw, stderr);
@@ -384,17 +409,34 @@ int gl_cmd_plan(int npaths, char **paths, const struct gl_run_opts *o, int list_
     static char err[80 * 1024];   /* a compiler log fits */
     gl_store *store = NULL;
     struct gl_sweep sw;
-    if (gl_store_open(o->db, &store, err, sizeof err) != 0) {
-        fprintf(stderr, "gpulab: %s\n", err);
-        return 2;
-    }
-    int rc = gl_sweep_prepare(&sw, npaths, paths, o->only, o->force, o->arch, store, err,
+    int rc = gl_sweep_prepare(&sw, npaths, paths, o->only, o->force, o->arch, NULL, err,
                               sizeof err);
     if (rc != 0) {
         fprintf(stderr, "%s%s\n", rc == 2 ? "" : "gpulab: ", err);
         gl_sweep_free(&sw);
-        gl_store_close(store);
         return rc;
+    }
+    /* Read-only, and only if there is a database: none (or an empty file) is
+     * planned as an empty one, everything "run". */
+    struct stat fst;
+    int have_db = 0;
+    if (stat(o->db, &fst) == 0) {
+        have_db = fst.st_size > 0;
+    } else if (errno != ENOENT) {
+        fprintf(stderr, "gpulab: %s: %s\n", o->db, strerror(errno));
+        gl_sweep_free(&sw);
+        return 2;
+    }
+    if (have_db && gl_store_open_readonly(o->db, &store, err, sizeof err) != 0) {
+        fprintf(stderr, "gpulab: %s\n", err);
+        gl_sweep_free(&sw);
+        return 2;
+    }
+    if (store && sweep_devices(&sw, store, err, sizeof err) != 0) {
+        fprintf(stderr, "gpulab: %s\n", err);
+        gl_sweep_free(&sw);
+        gl_store_close(store);
+        return 1;
     }
     print_gpu_banner(&sw);
     print_kernels(&sw, stdout);

@@ -19,7 +19,7 @@ struct gl_run_opts {
 int gl_cmd_run(int npaths, char **paths, const struct gl_run_opts *o);
 int gl_cmd_plan(int npaths, char **paths, const struct gl_run_opts *o, int list_all);
 int gl_cmd_list(const char *family);
-int gl_cmd_query(const char *db, const char *sql, enum gl_format fmt);
+int gl_cmd_query(const char *db, const char *sql, enum gl_format fmt, int write);
 int gl_cmd_device(const char *db);
 int gl_cmd_metrics(int npats, char *const *pats);
 

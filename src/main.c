@@ -17,7 +17,8 @@ static const char *usage_main =
     "  run CONFIG...      run every sweep in the configs, store results (resumes)\n"
     "  plan CONFIG...     what would run, what is done, what is skipped and why\n"
     "  list [FAMILY]      variants, the parameters each reads, and all parameters\n"
-    "  query SQL|-f FILE  SQL on the results database (--csv --tsv --md --latex --json)\n"
+    "  query SQL|-f FILE  SQL on the results database, read-only unless --write\n"
+    "                     (--csv --tsv --md --latex --json)\n"
     "  device             describe the CPU and GPU, and store the description\n"
     "  metrics [PATTERN]  the hardware counter metrics this GPU supports\n"
     "\n"
@@ -47,8 +48,12 @@ static const char *usage_plan =
     "  --plugin LIB    add the variants of a plugin (repeatable), as `run` does\n";
 
 static const char *usage_query =
-    "usage: gpulab query SQL | -f FILE [--db PATH] [--csv|--tsv|--md|--latex|--json]\n"
-    "  prints the rows of the last statement; the `results` view is the documented surface\n";
+    "usage: gpulab query SQL | -f FILE [--db PATH] [--csv|--tsv|--md|--latex|--json] [--write]\n"
+    "  prints the rows of the last statement; the `results` view is the documented surface\n"
+    "  --db PATH  an existing results database (default " DEFAULT_DB "), opened read-only\n"
+    "  --write    open it as `run` does (created or migrated) and let the statements\n"
+    "             write (INSERT, DELETE, ATTACH, PRAGMA x = y ...); without it they are\n"
+    "             refused before they run (exit 2)\n";
 
 static const char *usage_simple =
     "usage: gpulab list [FAMILY] [--plugin LIB.so]... | gpulab device [--db PATH] |\n"
@@ -85,6 +90,8 @@ static int parse_run_opts(int argc, char **argv, const char *usage, struct gl_ru
                 plugins[(*nplugins)++] = argv[++i];
             } else if (strcmp(a, "--db") == 0) {
                 o->db = argv[++i];
+                if (o->db[0] == '\0')
+                    return usage_error(usage, "empty database path", NULL);
             } else if (strcmp(a, "--only") == 0) {
                 o->only = argv[++i];
             } else {
@@ -116,6 +123,7 @@ static int cmd_query(int argc, char **argv)
 {
     const char *db = DEFAULT_DB, *sql = NULL, *file = NULL;
     enum gl_format fmt = GL_FMT_TABLE;
+    int write = 0;
     for (int i = 0; i < argc; i++) {
         const char *a = argv[i];
         if (strcmp(a, "--db") == 0 || strcmp(a, "-f") == 0) {
@@ -125,7 +133,10 @@ static int cmd_query(int argc, char **argv)
                 db = argv[++i];
             else
                 file = argv[++i];
-        } else if (strcmp(a, "--csv") == 0) fmt = GL_FMT_CSV;
+            if (db[0] == '\0')
+                return usage_error(usage_query, "empty database path", NULL);
+        } else if (strcmp(a, "--write") == 0) write = 1;
+        else if (strcmp(a, "--csv") == 0) fmt = GL_FMT_CSV;
         else if (strcmp(a, "--tsv") == 0) fmt = GL_FMT_TSV;
         else if (strcmp(a, "--md") == 0) fmt = GL_FMT_MD;
         else if (strcmp(a, "--latex") == 0) fmt = GL_FMT_LATEX;
@@ -148,11 +159,11 @@ static int cmd_query(int argc, char **argv)
             fprintf(stderr, "gpulab: %s\n", err);
             return 2;
         }
-        int rc = gl_cmd_query(db, text, fmt);
+        int rc = gl_cmd_query(db, text, fmt, write);
         free(text);
         return rc;
     }
-    return gl_cmd_query(db, sql, fmt);
+    return gl_cmd_query(db, sql, fmt, write);
 }
 
 /* The variants come from the plugins built next to the executable, then from
@@ -263,8 +274,12 @@ int main(int argc, char **argv)
         }
         if (rest == 2 && strcmp(args[0], "--db") == 0)
             db = args[1];
+        else if (rest == 1 && strcmp(args[0], "--db") == 0)
+            return usage_error(usage_simple, "missing value after", args[0]);
         else if (rest != 0)
             return usage_error(usage_simple, "unexpected argument", args[0]);
+        if (db[0] == '\0')
+            return usage_error(usage_simple, "empty database path", NULL);
         if (load_plugins(NULL, 0) != 0)
             return 1;
         return gl_cmd_device(db);

@@ -19,10 +19,20 @@ typedef struct gl_store gl_store;
 /* Open or create path: WAL, foreign keys, busy timeout; create the schema or
  * migrate an older one (PRAGMA user_version) in one transaction. 0 or -1 + err. */
 int gl_store_open(const char *path, gl_store **out, char *err, size_t errlen);
+/* Open an existing path without writing to it (no create, WAL switch, migration
+ * or view re-creation): the views are made in the connection's TEMP schema.
+ * A file of an older schema version is read into memory and the copy migrated
+ * (the file is not touched; `run` or `device` migrate it for good). Refuses a
+ * missing file ("no database PATH"), an empty one, another program's and a
+ * newer one. On such a store gl_store_query refuses statements that
+ * write, and gl_store_device only looks up. 0 or -1 + err. */
+int gl_store_open_readonly(const char *path, gl_store **out, char *err, size_t errlen);
 void gl_store_close(gl_store *s);
 const char *gl_store_errmsg(gl_store *s);
 
-/* Insert the device if its ident is new (properties too), return its id (>0), -1 on error. */
+/* Insert the device if its ident is new (properties too), return its id (>0), -1 on error.
+ * On a read-only store: the row of that ident, else the first of its model (kind,
+ * name, cores, SMs, compute capability, as db/views.sql's device_model), else 0. */
 long long gl_store_device(gl_store *s, const struct gl_device *d);
 
 struct gl_session_info {
@@ -85,7 +95,9 @@ long long gl_store_result(gl_store *s, const struct gl_run_key *k, const struct 
 
 enum gl_format { GL_FMT_TABLE, GL_FMT_CSV, GL_FMT_TSV, GL_FMT_MD, GL_FMT_LATEX, GL_FMT_JSON };
 /* Run sql (one or more statements; the last one's rows are printed) in fmt to out.
- * NULL is printed as empty (csv/tsv/md/table/latex) or null (json). 0 or -1 + err. */
+ * NULL is printed as empty (csv/tsv/md/table/latex) or null (json). 0 or -1 + err.
+ * On a read-only store a statement that would write (sqlite3_stmt_readonly, and
+ * ATTACH, DETACH and PRAGMA assignments) is refused before it runs. */
 int gl_store_query(gl_store *s, const char *sql, enum gl_format fmt, FILE *out,
                    char *err, size_t errlen);
 

@@ -4,10 +4,62 @@
  * first named parameters have their view as soon as its session ends).
  * Values are bound by column name through the row builder (store_bind.c); 0 in
  * a struct gl_device field means "does not apply" and is stored as NULL.
+ * On a read-only store the device is only looked up (by ident, else by model).
  * Must not write runs or read anything but the id it returns. */
 #include "store_int.h"
 
 #include <string.h>
+
+/* A read-only store's device: the row of d's ident, else the first row of its
+ * model (the columns of db/views.sql's device_model, as gl_store_device would
+ * store them), else 0 (no run of it can be stored). */
+static long long device_find(gl_store *s, const struct gl_device *d)
+{
+    struct row by_ident, by_model;
+    row_init(&by_ident);
+    row_textn(&by_ident, "ident", d->ident, sizeof d->ident);
+    row_init(&by_model);
+    row_textn(&by_model, "kind", d->kind, sizeof d->kind);
+    row_textn(&by_model, "name", d->name, sizeof d->name);
+    row_int_nz(&by_model, "cores", d->cores);
+    row_int_nz(&by_model, "sm_count", d->sm_count);
+    row_int_nz(&by_model, "cc_major", d->cc_major);
+    if (d->cc_major > 0)
+        row_int(&by_model, "cc_minor", d->cc_minor);
+    else
+        row_null(&by_model, "cc_minor");
+    const struct row *rows[2] = { &by_ident, &by_model };
+    for (int k = 0; k < 2; k++) {
+        sqlite3_str *q = sqlite3_str_new(s->db);
+        sqlite3_str_appendall(q, "SELECT min(id) FROM device WHERE 1");
+        for (int i = 0; i < rows[k]->n; i++)
+            sqlite3_str_appendf(q, " AND \"%w\" IS ?", rows[k]->c[i].col);
+        char *sql = sqlite3_str_finish(q);
+        if (!sql) {
+            store_err(s, "looking up the device: out of memory");
+            return -1;
+        }
+        sqlite3_stmt *st = NULL;
+        int rc = sqlite3_prepare_v2(s->db, sql, -1, &st, NULL);
+        sqlite3_free(sql);
+        if (rc != SQLITE_OK) {
+            store_db_err(s, "looking up the device");
+            return -1;
+        }
+        long long id = -1;
+        if (row_bind(s, st, rows[k], 1) == 0) {
+            rc = sqlite3_step(st);
+            if (rc == SQLITE_ROW)
+                id = sqlite3_column_int64(st, 0);   /* NULL (none) reads as 0 */
+            else
+                store_db_err(s, "looking up the device");
+        }
+        sqlite3_finalize(st);
+        if (id != 0)
+            return id;
+    }
+    return 0;
+}
 
 long long gl_store_device(gl_store *s, const struct gl_device *d)
 {
@@ -59,6 +111,8 @@ long long gl_store_device(gl_store *s, const struct gl_device *d)
     row_real_nz(&r, "copy_bw_gbs", d->copy_bw_gbs);
     row_real_nz(&r, "fp32_peak_gflops", d->fp32_peak_gflops);
 
+    if (s->readonly)
+        return device_find(s, d);
     if (row_insert(s, &s->device_insert, "device", &r, " ON CONFLICT (ident) DO NOTHING",
                    "storing the device") != 0)
         return -1;

@@ -16,6 +16,8 @@
 struct gl_store {
     sqlite3 *db;
     char err[1024];
+    int readonly;               /* gl_store_open_readonly: nothing may write */
+    const char *denied;         /* what the query authorizer refused, if anything */
     sqlite3_stmt *has_status;   /* prepared on first use, kept until close */
     sqlite3_stmt *run_insert;
     sqlite3_stmt *param_insert;
@@ -100,12 +102,15 @@ char *store_sql_expand(gl_store *s, const char *tmpl, const char *what);
 char *store_sql_run_key(void);
 /* DROP VIEW for every results_* view of the file, then CREATE VIEW
  * results_<study> for every study with named parameters (run_param): `results`
- * of that study plus a column per name. sqlite3_malloc'd, or NULL + s->err. */
+ * of that study plus a column per name. On a read-only store (s->readonly) no
+ * DROP, and CREATE TEMP VIEW: the TEMP views hide the file's of the same name.
+ * sqlite3_malloc'd, or NULL + s->err. */
 char *store_sql_study_views(gl_store *s);
 
 /* ---- views made from the data (store_open.c) ---- */
 
-/* Run store_sql_study_views(); the caller holds the write transaction. 0 or -1. */
+/* Run store_sql_study_views(); the caller holds the write transaction (or, on a
+ * read-only store, the views go to TEMP). 0 or -1. */
 int store_study_views(gl_store *s);
 
 #endif

@@ -5,12 +5,18 @@
  * parameter table changed it, and recreates the views (db/views.sql, then the
  * results_<study> views of the studies with named parameters). The lists in
  * schema.sql and views.sql are expanded from the C tables by store_sql.c.
+ * gl_store_open_readonly opens an existing file without writing to it at all
+ * (no WAL switch, no migration): the views are made in the connection's TEMP
+ * schema, where they hide the file's own (missing or made by an older gpulab);
+ * a file of an older schema version is copied into memory and the copy migrated.
  * Must not write anything but that schema, nor touch a file it refuses (newer
  * version, another program's database), nor print. */
 #include "store_int.h"
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "db_sql.h"
 
@@ -185,6 +191,10 @@ static int open_immutable(gl_store *s, const char *path)
 int gl_store_open(const char *path, gl_store **out, char *err, size_t errlen)
 {
     *out = NULL;
+    if (path[0] == '\0') {
+        snprintf(err, errlen, "empty database path");
+        return -1;
+    }
     gl_store *s = calloc(1, sizeof *s);
     if (!s) {
         snprintf(err, errlen, "%s: out of memory", path);
@@ -246,6 +256,162 @@ int gl_store_open(const char *path, gl_store **out, char *err, size_t errlen)
             sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
             goto fail;
         }
+    }
+    *out = s;
+    return 0;
+fail:
+    snprintf(err, errlen, "%s", s->err);
+    gl_store_close(s);
+    return -1;
+}
+
+/* db/views.sql made in TEMP: every "CREATE VIEW " becomes "CREATE TEMP VIEW "
+ * and every "DROP VIEW IF EXISTS " drops only from temp (the file's views are
+ * not touched; the TEMP ones come first in name lookup). Then the
+ * results_<study> views, which store_sql.c writes as TEMP on a read-only store. */
+static int temp_views(gl_store *s)
+{
+    static const struct { const char *from, *to; } subst[] = {
+        { "CREATE VIEW ", "CREATE TEMP VIEW " },
+        { "DROP VIEW IF EXISTS ", "DROP VIEW IF EXISTS temp." },
+    };
+    const char *what = "creating the views (db/views.sql) in TEMP";
+    char *sql = store_sql_expand(s, gl_sql_views, what);
+    if (!sql)
+        return -1;
+    sqlite3_str *o = sqlite3_str_new(s->db);
+    for (const char *p = sql; *p;) {
+        size_t i, n = 0;
+        for (i = 0; i < sizeof subst / sizeof subst[0]; i++) {
+            n = strlen(subst[i].from);
+            if (strncmp(p, subst[i].from, n) == 0)
+                break;
+        }
+        if (i < sizeof subst / sizeof subst[0]) {
+            sqlite3_str_appendall(o, subst[i].to);
+            p += n;
+        } else {
+            sqlite3_str_appendchar(o, 1, *p++);
+        }
+    }
+    sqlite3_free(sql);
+    if (sqlite3_str_errcode(o) != SQLITE_OK) {
+        sqlite3_free(sqlite3_str_finish(o));
+        store_err(s, "%s: out of memory", what);
+        return -1;
+    }
+    sql = sqlite3_str_finish(o);
+    if (!sql) {
+        store_err(s, "%s: out of memory", what);
+        return -1;
+    }
+    int rc = store_exec(s, sql, what);
+    sqlite3_free(sql);
+    if (rc != 0)
+        return -1;
+    return store_study_views(s);
+}
+
+/* An older file read-only: copied into memory (sqlite3_backup) and the copy
+ * migrated as gl_store_open would migrate the file, which is never written.
+ * On failure: the older-schema message, with why. */
+static int migrate_copy(gl_store *s, const char *path, long long v)
+{
+    sqlite3 *mem = NULL;
+    int rc = sqlite3_open_v2(":memory:", &mem, SQLITE_OPEN_READWRITE, NULL);
+    if (rc == SQLITE_OK) {
+        sqlite3_backup *b = sqlite3_backup_init(mem, "main", s->db, "main");
+        if (!b) {
+            rc = sqlite3_errcode(mem);
+        } else {
+            rc = sqlite3_backup_step(b, -1);
+            int frc = sqlite3_backup_finish(b);
+            rc = rc == SQLITE_DONE ? frc : rc;
+        }
+    }
+    if (rc != SQLITE_OK) {
+        store_err(s, "%s: older schema (version %lld), and it cannot be read into memory (%s): "
+                     "run `gpulab run` or `gpulab device` on it once to migrate", path, v,
+                  mem ? sqlite3_errmsg(mem) : sqlite3_errstr(rc));
+        sqlite3_close(mem);
+        return -1;
+    }
+    sqlite3_close(s->db);
+    s->db = mem;
+    s->readonly = 0;   /* the copy's migration writes, to memory only */
+    rc = store_exec(s, "PRAGMA foreign_keys = ON", "enabling foreign keys");
+    if (rc == 0)
+        rc = store_exec(s, "BEGIN", "starting the migration of the copy");
+    if (rc == 0 && setup_schema(s, path) != 0) {
+        sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+        rc = -1;
+    }
+    if (rc == 0)
+        rc = store_exec(s, "COMMIT", "committing the migration of the copy");
+    s->readonly = 1;
+    if (rc != 0) {
+        char why[sizeof s->err];
+        snprintf(why, sizeof why, "%s", s->err);
+        store_err(s, "%s: older schema (version %lld) that cannot be read as version %d (%.600s): "
+                     "run `gpulab run` or `gpulab device` on it once to migrate", path, v,
+                  gl_schema_version, why);
+        return -1;
+    }
+    return 0;
+}
+
+int gl_store_open_readonly(const char *path, gl_store **out, char *err, size_t errlen)
+{
+    *out = NULL;
+    if (path[0] == '\0') {
+        snprintf(err, errlen, "empty database path");
+        return -1;
+    }
+    if (access(path, F_OK) != 0) {
+        if (errno == ENOENT)
+            snprintf(err, errlen, "no database %s", path);
+        else
+            snprintf(err, errlen, "%s: %s", path, strerror(errno));
+        return -1;
+    }
+    gl_store *s = calloc(1, sizeof *s);
+    if (!s) {
+        snprintf(err, errlen, "%s: out of memory", path);
+        return -1;
+    }
+    s->readonly = 1;
+    if (sqlite3_open_v2(path, &s->db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) {
+        snprintf(err, errlen, "%s: %s", path, s->db ? sqlite3_errmsg(s->db) : "cannot open");
+        gl_store_close(s);
+        return -1;
+    }
+    sqlite3_busy_timeout(s->db, 5000);
+    long long v;
+    if (store_query_int(s, "PRAGMA user_version", &v) != 0) {
+        int code = sqlite3_errcode(s->db) & 0xff;
+        if (code != SQLITE_READONLY && code != SQLITE_CANTOPEN)
+            goto fail;
+        /* A WAL-mode file in a folder we cannot write (no -shm can be made). */
+        sqlite3_close(s->db);
+        s->db = NULL;
+        if (open_immutable(s, path) != 0 || store_query_int(s, "PRAGMA user_version", &v) != 0)
+            goto fail;
+    }
+    if (v > gl_schema_version) {
+        store_err(s, "%s: database schema version %lld is newer than this gpulab knows (%d): "
+                     "use a newer gpulab", path, v, gl_schema_version);
+        goto fail;
+    }
+    if (v == 0) {
+        if (foreign_check(s, path) == 0)
+            store_err(s, "%s: empty, not a gpulab database yet", path);
+        goto fail;
+    }
+    if (v < gl_schema_version) {
+        if (migrate_copy(s, path, v) != 0)
+            goto fail;
+    } else if (check_param_columns(s, path) != 0 || temp_views(s) != 0) {
+        goto fail;
     }
     *out = s;
     return 0;

@@ -1,6 +1,8 @@
 /* store_query.c - ad-hoc queries: run the statements of `gpulab query` (or a
  * report's), keep the last one's rows and print them in a format of tabfmt.c.
- * Must not write the schema or runs itself (the SQL it is given may), nor
+ * On a read-only store (gl_store_open_readonly) a statement that writes is
+ * refused before it runs. Must not write the schema or runs itself (the SQL it
+ * is given may, on a store opened for writing), nor
  * format values (tabfmt.c does). Errors go to err, as gl_store_open's. */
 #include "store_int.h"
 
@@ -25,6 +27,83 @@ static const char *skip_blank(const char *p)
             return p;
         }
     }
+}
+
+/* A PRAGMA that writes: any assignment or argument but a table's or an index's
+ * name for the pragmas that only read one, and the few that write without one. */
+static int pragma_writes(const char *name, const char *arg)
+{
+    static const char *const read_arg[] = {
+        "table_info", "table_xinfo", "index_info", "index_xinfo", "index_list",
+        "foreign_key_list", "foreign_key_check", "integrity_check", "quick_check", "table_list",
+    };
+    static const char *const write_noarg[] = {
+        "optimize", "wal_checkpoint", "incremental_vacuum",
+    };
+    if (!name)
+        return 1;
+    if (!arg) {
+        for (size_t i = 0; i < sizeof write_noarg / sizeof write_noarg[0]; i++)
+            if (sqlite3_stricmp(name, write_noarg[i]) == 0)
+                return 1;
+        return 0;
+    }
+    for (size_t i = 0; i < sizeof read_arg / sizeof read_arg[0]; i++)
+        if (sqlite3_stricmp(name, read_arg[i]) == 0)
+            return 0;
+    return 1;
+}
+
+/* The authorizer of a read-only store's queries: ATTACH (which can create a
+ * file), DETACH and PRAGMA writes are refused; sqlite3_stmt_readonly() does
+ * not count them as writes. */
+static int deny_writes(void *ctx, int action, const char *a1, const char *a2, const char *db,
+                       const char *trigger)
+{
+    gl_store *s = ctx;
+    (void)db;
+    (void)trigger;
+    if (action == SQLITE_ATTACH)
+        s->denied = "ATTACH";
+    else if (action == SQLITE_DETACH)
+        s->denied = "DETACH";
+    else if (action == SQLITE_PRAGMA && pragma_writes(a1, a2))
+        s->denied = "a PRAGMA that writes";
+    else
+        return SQLITE_OK;
+    return SQLITE_DENY;
+}
+
+/* Prepare the next statement of a query; on a read-only store, refuse one that
+ * writes before it runs. SQLITE_OK (*st NULL for blanks), or an error in err. */
+static int prepare_query(gl_store *s, const char *p, sqlite3_stmt **st, const char **next,
+                         char *err, size_t errlen)
+{
+    s->denied = NULL;
+    if (s->readonly && sqlite3_set_authorizer(s->db, deny_writes, s) != SQLITE_OK) {
+        snprintf(err, errlen, "%s", sqlite3_errmsg(s->db));
+        return SQLITE_ERROR;
+    }
+    int rc = sqlite3_prepare_v2(s->db, p, -1, st, next);
+    if (s->readonly)
+        sqlite3_set_authorizer(s->db, NULL, NULL);
+    const char *why = s->denied;
+    if (rc == SQLITE_OK && *st && s->readonly && !why && !sqlite3_stmt_readonly(*st))
+        why = "it writes";
+    if (why) {
+        int n = 0;
+        while (p[n] && p[n] != '\n' && n < 60)
+            n++;
+        snprintf(err, errlen, "refused (%s) on a read-only database: %.*s%s; "
+                              "`gpulab query --write` allows writes", why, n, p,
+                 p[n] ? "..." : "");
+        sqlite3_finalize(*st);
+        *st = NULL;
+        return SQLITE_AUTH;
+    }
+    if (rc != SQLITE_OK)
+        snprintf(err, errlen, "%s", sqlite3_errmsg(s->db));
+    return rc;
 }
 
 static int fill_table(sqlite3_stmt *st, struct gl_table *t)
@@ -97,10 +176,8 @@ int gl_store_query(gl_store *s, const char *sql, enum gl_format fmt, FILE *out, 
     while (*p) {
         sqlite3_stmt *st = NULL;
         const char *next = NULL;
-        if (sqlite3_prepare_v2(s->db, p, -1, &st, &next) != SQLITE_OK) {
-            snprintf(err, errlen, "%s", sqlite3_errmsg(s->db));
+        if (prepare_query(s, p, &st, &next, err, errlen) != SQLITE_OK)
             goto fail;
-        }
         p = skip_blank(next);
         if (!st)
             continue;

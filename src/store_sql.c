@@ -336,7 +336,7 @@ char *store_sql_study_views(gl_store *s)
                               "name LIKE 'results\\_%' ESCAPE '\\')") != 0 ||
         names_read(s, &rcols, "SELECT name FROM pragma_table_info('results')") != 0)
         goto done;
-    for (int i = 0; i < stale.n; i++)
+    for (int i = 0; i < stale.n && !s->readonly; i++)
         sqlite3_str_appendf(o, "DROP VIEW \"%w\";\n", stale.v[i]);
 
     if (sqlite3_prepare_v2(s->db, "SELECT DISTINCT r.study, p.name FROM run_param p JOIN run r "
@@ -367,7 +367,8 @@ char *store_sql_study_views(gl_store *s)
             sqlite3_free(base);
             if (!view)
                 goto oom;
-            sqlite3_str_appendf(o, "CREATE VIEW \"%w\" AS SELECT r.*", view);
+            sqlite3_str_appendf(o, "CREATE %sVIEW \"%w\" AS SELECT r.*",
+                                s->readonly ? "TEMP " : "", view);
         }
         char *base = sqlite3_mprintf("uparam_%s", name);
         const char *col = base ? fresh_name(&rcols, &cols, name, base) : NULL;

@@ -1469,6 +1469,117 @@ static void remove_dir(void)
         printf("could not remove %s\n", dir);
 }
 
+/* ---- read-only opens --------------------------------------------------------------------- */
+
+/* The bytes of a file, malloc'd (*len set); NULL if it cannot be read. */
+static char *slurp(const char *path, long *len)
+{
+    FILE *f = fopen(path, "rb");
+    char *buf = NULL;
+    if (f && fseek(f, 0, SEEK_END) == 0 && (*len = ftell(f)) >= 0 && fseek(f, 0, SEEK_SET) == 0 &&
+        (buf = malloc((size_t)*len + 1)) && fread(buf, 1, (size_t)*len, f) != (size_t)*len) {
+        free(buf);
+        buf = NULL;
+    }
+    if (f)
+        fclose(f);
+    return buf;
+}
+
+static void test_readonly(void)
+{
+    char path[128], err[512];
+    gl_store *s = NULL;
+
+    /* Refused: an empty path, a missing file (not created). */
+    err[0] = '\0';
+    CHECK(gl_store_open_readonly("", &s, err, sizeof err) == -1 && s == NULL);
+    CHECK(strstr(err, "empty database path") != NULL);
+    CHECK(gl_store_open("", &s, err, sizeof err) == -1 && s == NULL);
+    path_of(path, sizeof path, "ro_missing.db");
+    CHECK(gl_store_open_readonly(path, &s, err, sizeof err) == -1 && s == NULL);
+    CHECK(strstr(err, "no database") != NULL && access(path, F_OK) != 0);
+
+    /* A file with stale and missing views, in rollback mode (so that its bytes
+     * are all there is): the views come from TEMP, the file is not touched. */
+    path_of(path, sizeof path, "ro.db");
+    if (!CHECK(gl_store_open(path, &s, err, sizeof err) == 0))
+        return;
+    struct gl_device g = gpu_dev("GPU-ro-1");
+    long long gid = gl_store_device(s, &g);
+    CHECK(gid > 0);
+    gl_store_close(s);
+    sqlite3 *db = raw_open(path);
+    raw_exec(db, "PRAGMA journal_mode = DELETE; DROP VIEW results; "
+                 "CREATE VIEW results AS SELECT 1 AS stale; DROP VIEW devices;");
+    sqlite3_close(db);
+    long len0 = 0, len1 = 0;
+    char *before = slurp(path, &len0);
+    if (!CHECK(gl_store_open_readonly(path, &s, err, sizeof err) == 0)) {
+        printf("open read-only: %s\n", err);
+        free(before);
+        return;
+    }
+    char cols[4096];
+    columns_of(s->db, "SELECT * FROM results", 0, cols, sizeof cols);
+    CHECK_STR(cols, results_columns);
+    char *got = run_query(s, "SELECT count(*) AS n FROM devices", GL_FMT_CSV, err, sizeof err);
+    CHECK(got && strcmp(got, "n\n1\n") == 0);
+    free(got);
+    /* writes are refused before they run, ATTACH and PRAGMA assignments too */
+    static const char *const writes[] = {
+        "DELETE FROM device", "SELECT 1; INSERT INTO session (id) VALUES (7)",
+        "ATTACH 'ro_attached.db' AS a", "PRAGMA user_version = 1", "PRAGMA journal_mode = WAL",
+        "CREATE TEMP TABLE t (x)",
+    };
+    for (size_t i = 0; i < sizeof writes / sizeof writes[0]; i++) {
+        err[0] = '\0';
+        got = run_query(s, writes[i], GL_FMT_CSV, err, sizeof err);
+        if (!CHECK(got == NULL && strstr(err, "refused") != NULL))
+            printf("  not refused: %s (%s)\n", writes[i], err);
+        free(got);
+    }
+    got = run_query(s, "PRAGMA table_info('run'); PRAGMA user_version", GL_FMT_CSV, err, sizeof err);
+    CHECK(got != NULL);
+    free(got);
+    /* devices are looked up, not stored: by ident, else by model, else 0 */
+    CHECK(gl_store_device(s, &g) == gid);
+    struct gl_device g2 = gpu_dev("GPU-ro-2");
+    CHECK(gl_store_device(s, &g2) == gid);
+    g2.sm_count = 7;
+    CHECK(gl_store_device(s, &g2) == 0);
+    struct gl_device c = cpu_dev();
+    CHECK(gl_store_device(s, &c) == 0);
+    gl_store_close(s);
+    char *after = slurp(path, &len1);
+    CHECK(before && after && len0 == len1 && memcmp(before, after, (size_t)len0) == 0);
+    free(before);
+    free(after);
+    db = raw_open(path);
+    CHECK(qi(db, "SELECT count(*) FROM sqlite_master WHERE name = 'devices'") == 0);
+    CHECK(qi(db, "SELECT count(*) FROM device") == 1);
+    sqlite3_close(db);
+
+    /* An older schema version: migrated in memory, the file left as it was. */
+    db = raw_open(path);
+    raw_exec(db, "DROP INDEX IF EXISTS run_key; DROP VIEW IF EXISTS params; "
+                 "DROP TABLE run_param; ALTER TABLE run DROP COLUMN uparams; "
+                 "ALTER TABLE run DROP COLUMN code_hash; PRAGMA user_version = 2;");
+    sqlite3_close(db);
+    before = slurp(path, &len0);
+    if (CHECK(gl_store_open_readonly(path, &s, err, sizeof err) == 0)) {
+        columns_of(s->db, "SELECT * FROM results", 0, cols, sizeof cols);
+        CHECK_STR(cols, results_columns);
+        gl_store_close(s);
+    } else {
+        printf("open read-only, version 2: %s\n", err);
+    }
+    after = slurp(path, &len1);
+    CHECK(before && after && len0 == len1 && memcmp(before, after, (size_t)len0) == 0);
+    free(before);
+    free(after);
+}
+
 int main(void)
 {
     snprintf(dir, sizeof dir, "/tmp/gl_test_store_XXXXXX");
@@ -1480,6 +1591,7 @@ int main(void)
     test_migrate();
     test_refuse();
     test_views_refresh();
+    test_readonly();
     test_generated();
     test_fixture();
     test_named();

@@ -12,7 +12,7 @@ pass=0; fail=0
 chk() { if eval "$1"; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL bench: $2"; fi; }
 
 # the database: one GPU, two single-launch runs per sweep, sweeps = repeats 1..3
-$G query --db "$T/fix.db" "select 1" >/dev/null || { echo "bench: 0 passed, 1 failed"; exit 1; }
+$G query --write --db "$T/fix.db" "select 1" >/dev/null || { echo "bench: 0 passed, 1 failed"; exit 1; }
 gt="11000 11550 12100"; gl="93.0 93.5 94.0"      # matmul/global (8,8,1)x(16,16,1)
 st="4900 4900 4900"; sl="94.5 94.5 94.5"          # stencil/shared (2,8,1)x(16,16,1)
 i=1
@@ -20,7 +20,7 @@ while [ $i -le 3 ]; do
     cp "$T/fix.db" "$T/gl$i.src.db"
     a=$(echo $gt | cut -d' ' -f$i); b=$(echo $gl | cut -d' ' -f$i)
     c=$(echo $st | cut -d' ' -f$i); d=$(echo $sl | cut -d' ' -f$i)
-    $G query --db "$T/gl$i.src.db" "
+    $G query --write --db "$T/gl$i.src.db" "
         insert into device (id, kind, name, ident) values (1, 'gpu', 'Test GPU', 'GPU-test');
         insert into session (id) values (1);
         insert into run (id, session_id, device_id, study, family, variant, status, launches,

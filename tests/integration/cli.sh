@@ -1,7 +1,8 @@
 #!/bin/sh
 # tests/integration/cli.sh - the driver end to end, without a GPU: smoke sweep,
 # resume (a second run adds no rows; a kill -9 mid-sweep loses and duplicates
-# nothing), plan output, config errors (exit 2 with file:line), query formats.
+# nothing), plan output, config errors (exit 2 with file:line), query formats, and
+# that query, plan and run --dry-run write nothing (and --db '' is refused).
 # Must not depend on a GPU: GPU variants are expected to be reported as skipped.
 G=./build/gpulab
 T=$(mktemp -d)
@@ -115,6 +116,65 @@ check '$G query --db "$T/r.db" --latex "$sql" | grep -q "tabular"' "latex"
 check '$G query --db "$T/r.db" --tsv "$sql" | head -1 | grep -q "family	variant	n"' "tsv"
 echo "select count(*) as c from run;" >"$T/q.sql"
 check '$G query --db "$T/r.db" -f "$T/q.sql" --csv | head -1 | grep -qx c' "query -f"
+
+# --- read-only paths write nothing ------------------------------------------------
+# query on a read-only file works; a write is refused (exit 2) without --write and
+# leaves the file as it was; --write writes.
+cp "$T/r.db" "$T/ro.db"
+$G query --write --db "$T/ro.db" "pragma wal_checkpoint(truncate); pragma journal_mode = delete" >/dev/null 2>&1
+chmod a-w "$T/ro.db"
+n_ro=$($G query --db "$T/ro.db" --csv "select count(*) from run" 2>"$T/ro.err" | tail -n 1)
+check '[ "$n_ro" = "$rows3" ]' "query on a read-only file: '$n_ro' rows, want $rows3: $(cat "$T/ro.err")"
+chmod u+w "$T/ro.db"
+sum_w=$(cksum < "$T/ro.db")
+$G query --db "$T/ro.db" "delete from run" >/dev/null 2>"$T/del.err"; rc=$?
+check '[ $rc -eq 2 ]' "query DELETE without --write: exit $rc, want 2"
+check 'grep -q -- "--write" "$T/del.err"' "refused DELETE does not name --write: $(cat "$T/del.err")"
+check '[ "$(cksum < "$T/ro.db")" = "$sum_w" ]' "refused DELETE changed the file"
+for w in "attach '$T/att.db' as a" "pragma user_version = 1" "create temp table t (x)"; do
+    $G query --db "$T/ro.db" "$w" >/dev/null 2>&1; rc=$?
+    check '[ $rc -eq 2 ]' "query '$w' without --write: exit $rc, want 2"
+done
+check '[ ! -e "$T/att.db" ]' "refused ATTACH created its file"
+check '[ "$(cksum < "$T/ro.db")" = "$sum_w" ]' "refused writes changed the file"
+$G query --write --db "$T/ro.db" "delete from sample" >/dev/null 2>&1; rc=$?
+check '[ $rc -eq 0 ] && [ "$($G query --db "$T/ro.db" --csv "select count(*) from sample" | tail -n 1)" -eq 0 ]' "query --write DELETE did not delete (exit $rc)"
+# --db '' is a usage error for every command that takes it
+for c in "query select1" "device" "plan configs/smoke.conf" "run configs/smoke.conf"; do
+    $G $c --db '' >/dev/null 2>"$T/empty.err"; rc=$?
+    check '[ $rc -eq 2 ] && grep -q "empty database path" "$T/empty.err"' "$c --db '': exit $rc, $(head -1 "$T/empty.err")"
+done
+# query on a missing file: exit 2, nothing created
+$G query --db "$T/missing.db" "select 1" >/dev/null 2>"$T/miss.err"; rc=$?
+check '[ $rc -eq 2 ] && grep -q "no database $T/missing.db" "$T/miss.err"' "query on a missing file: exit $rc, $(cat "$T/miss.err")"
+check '[ ! -e "$T/missing.db" ]' "query on a missing file created it"
+# plan and run --dry-run on a missing database create nothing; on a database, write nothing
+$G plan configs/smoke.conf --db "$T/noplan.db" >/dev/null 2>&1; rc=$?
+check '[ $rc -eq 0 ] && [ ! -e "$T/noplan.db" ]' "plan on a missing db: exit $rc, or it created the file"
+$G run configs/smoke.conf --dry-run --db "$T/noplan.db" >/dev/null 2>&1; rc=$?
+check '[ $rc -eq 0 ] && [ ! -e "$T/noplan.db" ]' "run --dry-run on a missing db: exit $rc, or it created the file"
+cp "$T/r.db" "$T/pl.db"
+$G query --write --db "$T/pl.db" "pragma wal_checkpoint(truncate); pragma journal_mode = delete" >/dev/null 2>&1
+# another CPU of the same model: plan finds the runs through the model, adds no row
+$G query --write --db "$T/pl.db" "update device set ident = 'other-' || ident" >/dev/null 2>&1
+sum_p=$(cksum < "$T/pl.db")
+done_p=$($G plan configs/smoke.conf --db "$T/pl.db" | grep -c "^ *done ")
+check '[ "$done_p" -ge 1 ]' "plan on a database shows nothing done"
+check '[ "$(cksum < "$T/pl.db")" = "$sum_p" ]' "plan wrote to the database"
+# a config error creates no database
+for f in e1 e3; do
+    $G run "$T/$f.conf" --db "$T/cfg_$f.db" >/dev/null 2>&1; rc=$?
+    $G plan "$T/$f.conf" --db "$T/cfg_$f.db" >/dev/null 2>&1; rc2=$?
+    check '[ $rc -eq 2 ] && [ $rc2 -eq 2 ] && [ ! -e "$T/cfg_$f.db" ]' "config error $f: exit $rc/$rc2, or a database was created"
+done
+# the committed fixture (an older schema) queried: byte-identical afterwards
+if [ -f tests/data/h100_smoke.db ]; then
+    cp tests/data/h100_smoke.db "$T/fix.db"
+    sum_f=$(cksum < "$T/fix.db")
+    n_f=$($G query --db "$T/fix.db" --csv "select count(*) from results" | tail -n 1)
+    check '[ "$n_f" -gt 0 ]' "query on the fixture: '$n_f' rows"
+    check '[ "$(cksum < "$T/fix.db")" = "$sum_f" ]' "query changed the fixture's bytes"
+fi
 
 echo "cli: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

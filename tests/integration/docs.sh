@@ -12,7 +12,7 @@ $G list | awk '$1=="cpu"||$1=="gpu"{print $2}' | sort -u >"$T/variants"
 while read -r v; do chk "\`$v\`" "variant $v"; done <"$T/variants"
 $G list | sed -n '/^parameters:/,$p' | awk 'NR>1{print $1}' >"$T/params"
 while read -r p; do chk "\`$p\`" "parameter $p"; done <"$T/params"
-$G query --db "$T/x.db" --csv "select * from results limit 0" | head -1 | tr ',' '\n' >"$T/cols"
+$G query --write --db "$T/x.db" --csv "select * from results limit 0" | head -1 | tr ',' '\n' >"$T/cols"
 [ -s "$T/cols" ] || { echo "FAIL docs: no results columns"; fail=$((fail + 1)); }
 while read -r c; do chk "\`$c\`" "results column $c"; done <"$T/cols"
 for k in family variants where zip metrics warmup samples_min samples_max noise time_cap timeout study description; do

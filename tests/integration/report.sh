@@ -17,7 +17,7 @@
 # per swept parameter and its points on the roofline; no warning for the configs
 # (transpose, reduction) whose sections are generated.
 # Databases: the committed H100 fixture tests/data/h100_smoke.db when present (a
-# copy: `gpulab query` writes to the file it opens), otherwise the smoke sweep run
+# copy, as the report's own), otherwise the smoke sweep run
 # here (CPU rows only on a machine without a GPU: the no-GPU path); then tiny
 # CPU-only sweeps of every study, so that the S1..S5 tables meet real rows.
 # Must not write into the repository (everything goes under a temporary folder) and
@@ -228,7 +228,7 @@ $MAKE report DB="$T/a.db" REPORT_OUT="$T/out_a" >"$T/make_a2.log" 2>&1
 ls -l --time-style=full-iso "$T/out_a/figures" > "$T/after"
 check 'cmp -s "$T/before" "$T/after"' "a second make report redrew figures"
 check '! grep -q gnuplot "$T/make_a2.log"' "a second make report ran gnuplot"
-$G query --db "$T/a.db" "UPDATE run SET reason = coalesce(reason, '') || ' (test)'
+$G query --write --db "$T/a.db" "UPDATE run SET reason = coalesce(reason, '') || ' (test)'
                          WHERE id = (SELECT max(id) FROM run)" >/dev/null
 $MAKE -s report DB="$T/a.db" REPORT_OUT="$T/out_a" >"$T/make_a3.log" 2>&1
 ls -l --time-style=full-iso "$T/out_a/figures" > "$T/after2"
@@ -481,7 +481,7 @@ SELECT 1, 100, 'umm', 'gpu', 'matmul', variant, n, bs, 42, 'ok', 10,
        0.0, 0.0, 2.0 * n * n * n, 12.0 * n * n, 1
 FROM v, s, b;
 EOF
-$G query --db "$T/g.db" -f "$T/fake.sql" >"$T/fake.log" 2>&1
+$G query --write --db "$T/g.db" -f "$T/fake.sql" >"$T/fake.log" 2>&1
 rc=$?
 check '[ $rc -eq 0 ]' "writing the fake GPU runs failed: $(cat "$T/fake.log")"
 $MAKE -s report DB="$T/g.db" REPORT_OUT="$T/out_g" >"$T/make_g.log" 2>&1
