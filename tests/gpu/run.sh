@@ -68,7 +68,7 @@ chk '[ "$fams" -eq 3 ]' "GPU families with ok rows: $fams (want 3)"
 # every (family, variant, parameters, status) of the fixture's smoke sweep, and the
 # same results columns.
 key="select family||'/'||variant||' '||coalesce(n,'')||' '||coalesce(m,'')||' '||coalesce(p,'')||' '||coalesce(bs,'')||' '||coalesce(k,'')||' '||coalesce(r,'')||' '||coalesce(g,'')||' '||coalesce(seed,'')||' '||coalesce(mem,'')||' '||coalesce(grid,'')||' '||coalesce(cache,'')||' '||status from results where is_latest=1 order by 1"
-cp tests/data/h100_smoke.db "$log.fix.db"   # gpulab query writes to what it opens
+cp tests/data/h100_smoke.db "$log.fix.db"   # a copy: the fixture stays as committed whatever runs
 $G query --db "$log.fix.db" --csv "$key" >"$log.want" 2>/dev/null
 $G query --db "$db" --csv "$key" >"$log.got" 2>/dev/null
 chk 'cmp -s "$log.want" "$log.got"' "smoke rows differ from tests/data/h100_smoke.db: $(diff "$log.want" "$log.got" | head -5)"
