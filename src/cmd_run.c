@@ -6,6 +6,7 @@
  * (the worker does). */
 #include "commands.h"
 #include "metric_sets.h"
+#include "nearest.h"
 #include "progress.h"
 #include "registry.h"
 #include "sha256.h"
@@ -118,7 +119,7 @@ struct run_state {
     struct gl_progress pg;
     long long session;
     const struct gl_config *c;
-    int n_ok, n_wrong, n_failed;
+    int n_ok, n_wrong, n_failed, n_skipped;
     int batch_max;                  /* GPULAB_BATCH, 1..GL_BATCH_MAX */
     const char *spec_seen;          /* metrics text batchable() resolved last ... */
     int spec_checked, spec_profiles;  /* ... and whether it collects counters */
@@ -137,7 +138,18 @@ static int finish_job(struct run_state *st, const struct gl_job *job, const stru
     struct gl_run_info ri = { st->session, st->c->study, st->c->sections[job->section].name,
                               &job->t, job->v->flops ? job->v->flops(job->v, &job->p) : -1,
                               job->v->min_bytes ? job->v->min_bytes(job->v, &job->p) : -1 };
-    if (gl_store_result(st->store, &key, &ri, res) < 0) {
+    /* A run the harness skipped (threads over the limit, a size it refuses) is
+     * stored once: a rerun skips it again and adds no second row. */
+    int stored = 0;
+    if (res->status == GL_SKIPPED) {
+        stored = gl_store_has_status(st->store, &key, "skipped");
+        if (stored < 0) {
+            fprintf(stderr, "gpulab: store: %s\n", gl_store_errmsg(st->store));
+            st->n_failed++;
+            return -1;
+        }
+    }
+    if (!stored && gl_store_result(st->store, &key, &ri, res) < 0) {
         fprintf(stderr, "gpulab: store: %s\n", gl_store_errmsg(st->store));
         st->n_failed++;
         return -1;
@@ -146,6 +158,8 @@ static int finish_job(struct run_state *st, const struct gl_job *job, const stru
         st->n_ok++;
     else if (res->status == GL_WRONG)
         st->n_wrong++;
+    else if (res->status == GL_SKIPPED)
+        st->n_skipped++;
     else
         st->n_failed++;
     result_line(job, res, line, sizeof line);
@@ -246,6 +260,33 @@ static int sweep_devices(struct gl_sweep *sw, gl_store *store, char *err, size_t
     return 0;
 }
 
+/* --only VARIANT must name a variant of some section of the configs (kernel
+ * sections included), else nothing would run and the typo go unnoticed.
+ * 0, or 2 with the message (and the nearest name) printed. */
+static int check_only(const struct gl_sweep *sw, const char *only)
+{
+    struct gl_nearest near;
+    if (!only)
+        return 0;
+    gl_nearest_init(&near, only);
+    for (int ci = 0; ci < sw->nconfigs; ci++) {
+        const struct gl_config *c = &sw->configs[ci];
+        for (int si = 0; si < c->nsections; si++)
+            for (int vi = 0; vi < c->sections[si].nvariants; vi++) {
+                const char *name = c->sections[si].variants[vi];
+                if (strcmp(name, only) == 0)
+                    return 0;
+                gl_nearest_offer(&near, name);
+            }
+    }
+    if (near.best)
+        fprintf(stderr, "gpulab: --only %s: no variant of the configs has that name "
+                        "(did you mean '%s'?)\n", only, near.best);
+    else
+        fprintf(stderr, "gpulab: --only %s: no variant of the configs has that name\n", only);
+    return 2;
+}
+
 int gl_cmd_run(int npaths, char **paths, const struct gl_run_opts *o)
 {
     static char err[80 * 1024];   /* a compiler log fits */
@@ -260,10 +301,20 @@ int gl_cmd_run(int npaths, char **paths, const struct gl_run_opts *o)
         gl_sweep_free(&sw);
         return rc;
     }
-    if (gl_store_open(o->db, &store, err, sizeof err) != 0) {
-        fprintf(stderr, "gpulab: %s\n", err);
+    if (check_only(&sw, o->only) != 0) {
         gl_sweep_free(&sw);
         return 2;
+    }
+    /* A file too large to check quickly is opened unchecked, and said so. */
+    struct stat fst;
+    if (stat(o->db, &fst) == 0 && (long long)fst.st_size > GL_STORE_CHECK_MAX)
+        fprintf(stderr, "gpulab: note: %s is over %lld MiB: its integrity check (quick_check) "
+                        "is skipped\n", o->db, GL_STORE_CHECK_MAX >> 20);
+    rc = gl_store_open(o->db, &store, err, sizeof err);
+    if (rc != 0) {
+        fprintf(stderr, "gpulab: %s\n", err);
+        gl_sweep_free(&sw);
+        return rc == -2 ? 1 : 2;   /* a damaged file is not a usage error */
     }
     if (sweep_devices(&sw, store, err, sizeof err) != 0) {
         fprintf(stderr, "gpulab: %s\n", err);
@@ -376,10 +427,13 @@ int gl_cmd_run(int npaths, char **paths, const struct gl_run_opts *o)
     }
     gl_progress_end(&st.pg);
     free(argv_text);
-    int n_ok = st.n_ok, n_wrong = st.n_wrong, n_failed = st.n_failed;
+    int n_ok = st.n_ok, n_wrong = st.n_wrong, n_failed = st.n_failed, n_skipped = st.n_skipped;
 
-    printf("gpulab: %d ran (%d ok, %d wrong, %d failed), %d already done, %d rejected by check",
-           n_ok + n_wrong + n_failed, n_ok, n_wrong, n_failed, n_done, n_rejected);
+    printf("gpulab: %d ran (%d ok, %d wrong, %d failed", n_ok + n_wrong + n_failed + n_skipped,
+           n_ok, n_wrong, n_failed);
+    if (n_skipped)
+        printf(", %d skipped by the harness", n_skipped);
+    printf("), %d already done, %d rejected by check", n_done, n_rejected);
     if (n_nogpu)
         printf(", %d GPU runs skipped (no GPU: %s)", n_nogpu, sw.gpu_why);
     printf("\n");
@@ -415,6 +469,10 @@ int gl_cmd_plan(int npaths, char **paths, const struct gl_run_opts *o, int list_
         fprintf(stderr, "%s%s\n", rc == 2 ? "" : "gpulab: ", err);
         gl_sweep_free(&sw);
         return rc;
+    }
+    if (check_only(&sw, o->only) != 0) {
+        gl_sweep_free(&sw);
+        return 2;
     }
     /* Read-only, and only if there is a database: none (or an empty file) is
      * planned as an empty one, everything "run". */

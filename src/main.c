@@ -5,6 +5,7 @@
 #include "registry.h"
 #include "util.h"
 
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,7 +34,8 @@ static const char *usage_run =
     "  --only VARIANT  run only this variant name\n"
     "  --arch N        compile users' kernels for compute capability N (90 = sm_90) when\n"
     "                  there is no GPU here (default: the GPU's, else 90)\n"
-    "  --dry-run       print the plan instead of running (same as `gpulab plan --list`)\n"
+    "  --dry-run       print the plan instead of running (same as `gpulab plan`, which lists\n"
+    "                  every configuration; `gpulab plan --summary` for the counts only)\n"
     "  --plugin LIB    add the variants of a plugin built against src/core/plugin.h\n"
     "                  (repeatable)\n";
 
@@ -55,9 +57,21 @@ static const char *usage_query =
     "             write (INSERT, DELETE, ATTACH, PRAGMA x = y ...); without it they are\n"
     "             refused before they run (exit 2)\n";
 
-static const char *usage_simple =
-    "usage: gpulab list [FAMILY] [--plugin LIB.so]... | gpulab device [--db PATH] |\n"
-    "       gpulab metrics [PATTERN...]\n";
+static const char *usage_list =
+    "usage: gpulab list [FAMILY] [--plugin LIB.so]...\n"
+    "  the variants (of FAMILY, or all), the parameters each reads, and all parameters\n"
+    "  --plugin LIB    add the variants of a plugin (repeatable), as `run` does\n";
+
+static const char *usage_device =
+    "usage: gpulab device [--db PATH]\n"
+    "  describe the CPU and GPU, and store the description\n"
+    "  --db PATH       results database (default " DEFAULT_DB ")\n";
+
+static const char *usage_metrics =
+    "usage: gpulab metrics [PATTERN...]\n"
+    "  the hardware counter metrics this GPU supports; with patterns, those matching one:\n"
+    "  a pattern with * ? or [ is a glob over the whole name, any other a substring\n"
+    "  (exit 1 when none matches)\n";
 
 static int want_help(int argc, char **argv)
 {
@@ -187,6 +201,12 @@ static int load_plugins(char *const *user, int nuser)
 
 int main(int argc, char **argv)
 {
+    /* A file-size limit (ulimit -f) would kill us with no word: ignored, a write
+     * past it fails with EFBIG and the store says so. */
+    if (signal(SIGXFSZ, SIG_IGN) == SIG_ERR) {
+        fprintf(stderr, "gpulab: cannot ignore SIGXFSZ\n");
+        return 1;
+    }
     if (argc < 2)
         return usage_error(usage_main, "no command given", NULL);
     const char *cmd = argv[1];
@@ -238,7 +258,7 @@ int main(int argc, char **argv)
         const char *family = NULL;
         int nplugins = 0, rc;
         if (want_help(rest, args)) {
-            fputs(usage_simple, stdout);
+            fputs(usage_list, stdout);
             return 0;
         }
         char **plugins = calloc((size_t)argc, sizeof *plugins);
@@ -250,12 +270,12 @@ int main(int argc, char **argv)
             if (strcmp(args[i], "--plugin") == 0) {
                 if (i + 1 >= rest) {
                     free(plugins);
-                    return usage_error(usage_simple, "missing value after", args[i]);
+                    return usage_error(usage_list, "missing value after", args[i]);
                 }
                 plugins[nplugins++] = args[++i];
             } else if (args[i][0] == '-' || family) {
                 free(plugins);
-                return usage_error(usage_simple, "unexpected argument", args[i]);
+                return usage_error(usage_list, "unexpected argument", args[i]);
             } else {
                 family = args[i];
             }
@@ -269,29 +289,29 @@ int main(int argc, char **argv)
     if (strcmp(cmd, "device") == 0) {
         const char *db = DEFAULT_DB;
         if (want_help(rest, args)) {
-            fputs(usage_simple, stdout);
+            fputs(usage_device, stdout);
             return 0;
         }
         if (rest == 2 && strcmp(args[0], "--db") == 0)
             db = args[1];
         else if (rest == 1 && strcmp(args[0], "--db") == 0)
-            return usage_error(usage_simple, "missing value after", args[0]);
+            return usage_error(usage_device, "missing value after", args[0]);
         else if (rest != 0)
-            return usage_error(usage_simple, "unexpected argument", args[0]);
+            return usage_error(usage_device, "unexpected argument", args[0]);
         if (db[0] == '\0')
-            return usage_error(usage_simple, "empty database path", NULL);
+            return usage_error(usage_device, "empty database path", NULL);
         if (load_plugins(NULL, 0) != 0)
             return 1;
         return gl_cmd_device(db);
     }
     if (strcmp(cmd, "metrics") == 0) {
         if (want_help(rest, args)) {
-            fputs(usage_simple, stdout);
+            fputs(usage_metrics, stdout);
             return 0;
         }
         for (int i = 0; i < rest; i++)
             if (args[i][0] == '-' || args[i][0] == '\0')
-                return usage_error(usage_simple, "unexpected argument", args[i]);
+                return usage_error(usage_metrics, "unexpected argument", args[i]);
         if (load_plugins(NULL, 0) != 0)
             return 1;
         return gl_cmd_metrics(rest, args);

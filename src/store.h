@@ -17,7 +17,11 @@
 typedef struct gl_store gl_store;
 
 /* Open or create path: WAL, foreign keys, busy timeout; create the schema or
- * migrate an older one (PRAGMA user_version) in one transaction. 0 or -1 + err. */
+ * migrate an older one (PRAGMA user_version) in one transaction. Before any of
+ * that writes, PRAGMA quick_check (skipped for a file over GL_STORE_CHECK_MAX
+ * bytes): a damaged file is refused untouched with -2 and err "database PATH is
+ * damaged (quick_check: ...)". 0, or -1 / -2 + err. */
+#define GL_STORE_CHECK_MAX (2LL << 30)
 int gl_store_open(const char *path, gl_store **out, char *err, size_t errlen);
 /* Open an existing path without writing to it (no create, WAL switch, migration
  * or view re-creation): the views are made in the connection's TEMP schema.

@@ -16,6 +16,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "db_sql.h"
@@ -188,8 +189,42 @@ static int open_immutable(gl_store *s, const char *path)
     return 0;
 }
 
+/* PRAGMA quick_check on a file about to be written, so that a damaged one is
+ * refused before anything lands in it. 0 when it is sound (or too large to
+ * check: GL_STORE_CHECK_MAX), -2 with s->err "database PATH is damaged
+ * (quick_check: ...)", -1 when the check itself cannot run. */
+static int quick_check(gl_store *s, const char *path)
+{
+    struct stat st;
+    sqlite3_stmt *q = NULL;
+    if (stat(path, &st) == 0 && (long long)st.st_size > GL_STORE_CHECK_MAX)
+        return 0;
+    int rc = sqlite3_prepare_v2(s->db, "PRAGMA quick_check", -1, &q, NULL);
+    if (rc == SQLITE_OK)
+        rc = sqlite3_step(q);
+    if (rc == SQLITE_ROW) {
+        const char *r = (const char *)sqlite3_column_text(q, 0);
+        int sound = r && strcmp(r, "ok") == 0;
+        if (!sound)
+            store_err(s, "database %s is damaged (quick_check: %.400s)", path, r ? r : "no answer");
+        sqlite3_finalize(q);
+        return sound ? 0 : -2;
+    }
+    int code = sqlite3_errcode(s->db) & 0xff;
+    if (code == SQLITE_CORRUPT || code == SQLITE_NOTADB) {
+        store_err(s, "database %s is damaged (quick_check: %s)", path, sqlite3_errmsg(s->db));
+        rc = -2;
+    } else {
+        store_err(s, "%s: cannot check the file (quick_check): %s", path, sqlite3_errmsg(s->db));
+        rc = -1;
+    }
+    sqlite3_finalize(q);
+    return rc;
+}
+
 int gl_store_open(const char *path, gl_store **out, char *err, size_t errlen)
 {
+    int ret = -1;   /* -2: the file is damaged */
     *out = NULL;
     if (path[0] == '\0') {
         snprintf(err, errlen, "empty database path");
@@ -227,6 +262,8 @@ int gl_store_open(const char *path, gl_store **out, char *err, size_t errlen)
     }
     if (v == 0 && foreign_check(s, path) != 0)
         goto fail;
+    if ((ret = quick_check(s, path)) != 0)
+        goto fail;
     int readonly = sqlite3_db_readonly(s->db, "main") == 1;
     if (!readonly && store_exec(s, "PRAGMA journal_mode = WAL", "setting WAL mode") != 0)
         goto fail;
@@ -262,7 +299,7 @@ int gl_store_open(const char *path, gl_store **out, char *err, size_t errlen)
 fail:
     snprintf(err, errlen, "%s", s->err);
     gl_store_close(s);
-    return -1;
+    return ret == -2 ? -2 : -1;
 }
 
 /* db/views.sql made in TEMP: every "CREATE VIEW " becomes "CREATE TEMP VIEW "

@@ -107,6 +107,47 @@ for c in run plan query list device metrics; do
     $G $c --help | grep -q usage; check '[ $? -eq 0 ]' "$c --help"
 done
 
+# --- each command's own help; run --help names options plan has -------------------
+$G run --help >"$T/h.run"
+check '! grep -q "plan --list" "$T/h.run" && grep -q "plan --summary" "$T/h.run"' "run --help names a plan option that does not exist"
+$G list --help >"$T/h.list"; $G device --help >"$T/h.device"; $G metrics --help >"$T/h.metrics"
+check 'grep -q "^usage: gpulab list .*--plugin" "$T/h.list" && ! grep -q "gpulab device" "$T/h.list"' "list --help: $(head -1 "$T/h.list")"
+check 'grep -q "^usage: gpulab device \[--db PATH\]" "$T/h.device" && grep -q "^  --db PATH" "$T/h.device" && ! grep -q "gpulab list" "$T/h.device"' "device --help: $(head -1 "$T/h.device")"
+check 'grep -q "^usage: gpulab metrics \[PATTERN" "$T/h.metrics" && grep -q "glob" "$T/h.metrics" && ! grep -q "gpulab list" "$T/h.metrics"' "metrics --help: $(head -1 "$T/h.metrics")"
+
+# --- --only with a name no config has: exit 2, a suggestion, nothing run ----------
+for c in run plan; do
+    $G $c configs/smoke.conf --only seqq --db "$T/only.db" >"$T/only.out" 2>&1; rc=$?
+    check '[ $rc -eq 2 ] && grep -q "^gpulab: --only seqq: no variant of the configs has that name (did you mean .seq.?)" "$T/only.out"' "$c --only seqq: exit $rc: $(head -2 "$T/only.out")"
+    check '[ ! -e "$T/only.db" ]' "$c --only seqq created the database"
+done
+
+# --- a run the harness skips (threads over its limit) is skipped, once -------------
+printf 'study = hs\n[a]\nfamily = vecadd\nvariants = omp\nN = 100\nthreads = 5000\n' >"$T/hs.conf"
+$G run "$T/hs.conf" --db "$T/hs.db" >"$T/hs1" 2>&1; rc1=$?
+$G run "$T/hs.conf" --db "$T/hs.db" >"$T/hs2" 2>&1; rc2=$?
+n_hs=$($G query --db "$T/hs.db" --csv "select count(*) from run where status='skipped'" | tail -n 1)
+check '[ $rc1 -eq 0 ] && [ $rc2 -eq 0 ] && grep -q "0 failed, 1 skipped" "$T/hs2"' "harness skip counted as failed: exit $rc1/$rc2: $(tail -1 "$T/hs2")"
+check '[ "$n_hs" = 1 ]' "harness skip stored $n_hs times over two runs, want 1"
+
+# --- a file-size limit: an error message, not death by SIGXFSZ ----------------------
+(ulimit -f 40; exec $G run configs/smoke.conf --db "$T/fsz.db") >/dev/null 2>"$T/fsz.err"; rc=$?
+check '[ $rc -eq 1 ] || [ $rc -eq 2 ]' "run under ulimit -f 40: exit $rc (153 = killed by SIGXFSZ)"
+check 'grep -q "^gpulab: " "$T/fsz.err"' "run under ulimit -f 40 said nothing"
+
+# --- a damaged database is refused by run, untouched ---------------------------------
+cp "$T/r.db" "$T/bad.db"
+$G query --write --db "$T/bad.db" "pragma wal_checkpoint(truncate); pragma journal_mode = delete" >/dev/null 2>&1
+psz=$($G query --db "$T/bad.db" --csv "pragma page_size" | tail -n 1)
+npg=$($G query --db "$T/bad.db" --csv "pragma page_count" | tail -n 1)
+check '[ "$npg" -ge 6 ]' "damage test: only $npg pages"
+# page 3's cell pointers (after its 8-byte header) all 0xffff: out of range
+head -c 64 /dev/zero | tr '\0' '\377' | dd of="$T/bad.db" bs=1 seek=$((psz * 2 + 8)) conv=notrunc 2>/dev/null
+sum_b=$(cksum < "$T/bad.db")
+$G run configs/smoke.conf --db "$T/bad.db" >"$T/bad.out" 2>&1; rc=$?
+check '[ $rc -eq 1 ] && grep -q "^gpulab: database $T/bad.db is damaged (quick_check: " "$T/bad.out"' "run on a damaged file: exit $rc: $(head -2 "$T/bad.out")"
+check '[ "$(cksum < "$T/bad.db")" = "$sum_b" ] && [ ! -e "$T/bad.db-wal" ]' "run changed the damaged file"
+
 # --- query formats on real rows ---------------------------------------------------
 sql="select family, variant, n from results where status='ok' order by run_id limit 2"
 check '$G query --db "$T/r.db" --csv "$sql" | head -1 | grep -qx "family,variant,n"' "csv header"
