@@ -222,6 +222,35 @@ static int quick_check(gl_store *s, const char *path)
     return rc;
 }
 
+/* Open path with flags and read its schema version into *v, refusing a newer
+ * one before anything is written. A WAL-mode file in a folder we cannot write
+ * (no -shm can be made) is read as immutable, which is what it is to us. 0;
+ * -1 when SQLite could not open the file at all; 1 on any other refusal (s->err
+ * says why either way). */
+static int open_versioned(gl_store *s, const char *path, int flags, long long *v)
+{
+    if (sqlite3_open_v2(path, &s->db, flags, NULL) != SQLITE_OK) {
+        store_err(s, "%s: %s", path, s->db ? sqlite3_errmsg(s->db) : "cannot open");
+        return -1;
+    }
+    sqlite3_busy_timeout(s->db, 5000);
+    if (store_query_int(s, "PRAGMA user_version", v) != 0) {
+        int code = sqlite3_errcode(s->db) & 0xff;
+        if (code != SQLITE_READONLY && code != SQLITE_CANTOPEN)
+            return 1;
+        sqlite3_close(s->db);
+        s->db = NULL;
+        if (open_immutable(s, path) != 0 || store_query_int(s, "PRAGMA user_version", v) != 0)
+            return 1;
+    }
+    if (*v > gl_schema_version) {
+        store_err(s, "%s: database schema version %lld is newer than this gpulab knows (%d): "
+                     "use a newer gpulab; nothing was changed", path, *v, gl_schema_version);
+        return 1;
+    }
+    return 0;
+}
+
 int gl_store_open(const char *path, gl_store **out, char *err, size_t errlen)
 {
     int ret = -1;   /* -2: the file is damaged */
@@ -235,31 +264,16 @@ int gl_store_open(const char *path, gl_store **out, char *err, size_t errlen)
         snprintf(err, errlen, "%s: out of memory", path);
         return -1;
     }
-    if (sqlite3_open_v2(path, &s->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL) != SQLITE_OK) {
-        snprintf(err, errlen, "%s: %s", path, s->db ? sqlite3_errmsg(s->db) : "cannot open");
+    /* Refuse a newer file before anything writes to it (WAL mode is a write). */
+    long long v;
+    int orc = open_versioned(s, path, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, &v);
+    if (orc < 0) {
+        snprintf(err, errlen, "%s", s->err);
         gl_store_close(s);
         return -1;
     }
-    sqlite3_busy_timeout(s->db, 5000);
-
-    /* Refuse a newer file before anything writes to it (WAL mode is a write). */
-    long long v;
-    if (store_query_int(s, "PRAGMA user_version", &v) != 0) {
-        int code = sqlite3_errcode(s->db) & 0xff;
-        if (code != SQLITE_READONLY && code != SQLITE_CANTOPEN)
-            goto fail;
-        /* A WAL-mode file in a folder we cannot write (no -shm can be made): read
-         * it as immutable, which is what it is to us. */
-        sqlite3_close(s->db);
-        s->db = NULL;
-        if (open_immutable(s, path) != 0 || store_query_int(s, "PRAGMA user_version", &v) != 0)
-            goto fail;
-    }
-    if (v > gl_schema_version) {
-        store_err(s, "%s: database schema version %lld is newer than this gpulab knows (%d): "
-                     "use a newer gpulab; nothing was changed", path, v, gl_schema_version);
+    if (orc > 0)
         goto fail;
-    }
     if (v == 0 && foreign_check(s, path) != 0)
         goto fail;
     if ((ret = quick_check(s, path)) != 0)
@@ -417,28 +431,15 @@ int gl_store_open_readonly(const char *path, gl_store **out, char *err, size_t e
         return -1;
     }
     s->readonly = 1;
-    if (sqlite3_open_v2(path, &s->db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) {
-        snprintf(err, errlen, "%s: %s", path, s->db ? sqlite3_errmsg(s->db) : "cannot open");
+    long long v;
+    int orc = open_versioned(s, path, SQLITE_OPEN_READONLY, &v);
+    if (orc < 0) {
+        snprintf(err, errlen, "%s", s->err);
         gl_store_close(s);
         return -1;
     }
-    sqlite3_busy_timeout(s->db, 5000);
-    long long v;
-    if (store_query_int(s, "PRAGMA user_version", &v) != 0) {
-        int code = sqlite3_errcode(s->db) & 0xff;
-        if (code != SQLITE_READONLY && code != SQLITE_CANTOPEN)
-            goto fail;
-        /* A WAL-mode file in a folder we cannot write (no -shm can be made). */
-        sqlite3_close(s->db);
-        s->db = NULL;
-        if (open_immutable(s, path) != 0 || store_query_int(s, "PRAGMA user_version", &v) != 0)
-            goto fail;
-    }
-    if (v > gl_schema_version) {
-        store_err(s, "%s: database schema version %lld is newer than this gpulab knows (%d): "
-                     "use a newer gpulab", path, v, gl_schema_version);
+    if (orc > 0)
         goto fail;
-    }
     if (v == 0) {
         if (foreign_check(s, path) == 0)
             store_err(s, "%s: empty, not a gpulab database yet", path);
