@@ -2,6 +2,7 @@
 #include "family.h"
 
 #include <stdio.h>
+#include <string.h>
 
 /* A problem size from the params, with M and P falling back to N (square runs). */
 static double dim(const struct gl_params *p, long v)
@@ -54,4 +55,18 @@ double gl_vecadd_bytes(const struct gl_variant *v, const struct gl_params *p)
 {
     (void)v;
     return 12.0 * (double)p->n;
+}
+
+int gl_join_tables(const struct gl_family_table *tables, int ntables, struct gl_variant *out,
+                   int max)
+{
+    int n = 0;
+    for (int i = 0; i < ntables; i++) {
+        int m = *tables[i].n;
+        if (m < 0 || m > max - n)
+            return -1;
+        memcpy(&out[n], tables[i].rows, (size_t)m * sizeof out[0]);
+        n += m;
+    }
+    return n;
 }

@@ -1,7 +1,8 @@
 /* family.h - what the CPU and GPU variants of one family share besides their
  * inputs and references (reference.h): the analytic FLOP and minimum-byte
  * counts of each problem, and the size rules every variant of a family obeys.
- * Linked into both built-in plugins. Must not name a variant. */
+ * Linked into both built-in plugins, which also join their families' variant
+ * tables through it. Must not name a variant. */
 #ifndef GL_FAMILY_H
 #define GL_FAMILY_H
 
@@ -30,6 +31,16 @@ const char *gl_stencil_check_size(const struct gl_params *p, char *buf, size_t l
 /* vecadd: c = a + b over N floats. */
 double gl_vecadd_flops(const struct gl_variant *v, const struct gl_params *p);   /* N */
 double gl_vecadd_bytes(const struct gl_variant *v, const struct gl_params *p);   /* 12 N */
+
+/* One family's variant table, as a built-in plugin puts its families together. */
+struct gl_family_table {
+    const struct gl_variant *rows;
+    const int *n;
+};
+/* Copy the tables' rows end to end into out[0..max): the number of rows, or -1
+ * when they do not fit. */
+int gl_join_tables(const struct gl_family_table *tables, int ntables, struct gl_variant *out,
+                   int max);
 
 #ifdef __cplusplus
 }

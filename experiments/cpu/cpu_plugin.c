@@ -5,16 +5,13 @@
  * declared next to their baselines; this file only puts the families' tables
  * end to end.
  * Must not declare a variant, nor need anything but the host CPU to load. */
-#include <string.h>
 
 #include "cpu.h"
+#include "family.h"
 #include "cpu_harness.h"
 
 /* Each family's table, in the order `gpulab list` shows them. */
-static const struct {
-    const struct gl_variant *rows;
-    const int *n;
-} tables[] = {
+static const struct gl_family_table tables[] = {
     { gl_cpu_matmul_variants, &gl_cpu_matmul_nvariants },
     { gl_cpu_stencil_variants, &gl_cpu_stencil_nvariants },
     { gl_cpu_vecadd_variants, &gl_cpu_vecadd_nvariants },
@@ -34,14 +31,9 @@ const struct gl_plugin *gpulab_plugin(const struct gl_host *host)
     (void)host;
     if (plugin.api == GL_PLUGIN_API)
         return &plugin;
-    int n = 0;
-    for (size_t i = 0; i < sizeof tables / sizeof tables[0]; i++) {
-        int m = *tables[i].n;
-        if (m < 0 || m > CPU_MAX_VARIANTS - n)
-            return NULL;
-        memcpy(&variants[n], tables[i].rows, (size_t)m * sizeof variants[0]);
-        n += m;
-    }
+    int n = gl_join_tables(tables, (int)(sizeof tables / sizeof tables[0]), variants, CPU_MAX_VARIANTS);
+    if (n < 0)
+        return NULL;
     plugin.name = "cpu";
     plugin.nvariants = n;
     plugin.variants = variants;

@@ -15,6 +15,7 @@
 #include <string.h>
 
 extern "C" {
+#include "family.h"
 #include "profiler.h"
 }
 
@@ -226,10 +227,7 @@ static const struct gl_device_ops device_ops = {
 };
 
 /* Each family's table, in the order `gpulab list` shows them. */
-static const struct {
-    const struct gl_variant *rows;
-    const int *n;
-} tables[] = {
+static const struct gl_family_table tables[] = {
     { gh_matmul_variants, &gh_matmul_nvariants },
     { gh_stencil_variants, &gh_stencil_nvariants },
     { gh_vecadd_variants, &gh_vecadd_nvariants },
@@ -249,14 +247,9 @@ extern "C" const struct gl_plugin *gpulab_plugin(const struct gl_host *host)
     (void)host;
     if (plugin.api == GL_PLUGIN_API)
         return &plugin;
-    int n = 0;
-    for (size_t i = 0; i < sizeof tables / sizeof tables[0]; i++) {
-        int m = *tables[i].n;
-        if (m < 0 || m > GPU_MAX_VARIANTS - n)
-            return NULL;
-        memcpy(&variants[n], tables[i].rows, (size_t)m * sizeof variants[0]);
-        n += m;
-    }
+    int n = gl_join_tables(tables, (int)(sizeof tables / sizeof tables[0]), variants, GPU_MAX_VARIANTS);
+    if (n < 0)
+        return NULL;
     plugin.name = "gpu";
     plugin.nvariants = n;
     plugin.variants = variants;
