@@ -195,6 +195,8 @@ void gl_hb_check(struct gl_result *r, const struct gl_host_buffer *b, const void
     if (!want) {   /* no reference: every element written (poison left = unwritten) */
         if (b->init != GL_KI_POISON)
             return;
+        if (!r->check[0])
+            snprintf(r->check, sizeof r->check, "%s", GL_CHECK_WRITTEN);
         for (size_t i = 0; i < n; i++)
             if (gl_hb_unwritten(got, b->type, i) && nbad++ == 0)
                 first = i;
@@ -203,6 +205,8 @@ void gl_hb_check(struct gl_result *r, const struct gl_host_buffer *b, const void
                   first);
         return;
     }
+    snprintf(r->check, sizeof r->check, "%s", GL_CHECK_FULL);
+    r->check_points += (long long)n;
     for (size_t i = 0; i < n; i++) {
         double g = gl_hb_get(got, b->type, i), w = want[i], d = fabs(g - w), err;
         int bad;

@@ -2,6 +2,7 @@
  * cache, poisoning and verification. Compiled into the driver and into the GPU
  * plugin. Must not time anything nor decide a run's status. */
 #include "reference.h"
+#include "rng.h"
 
 #include <float.h>
 #include <math.h>
@@ -12,32 +13,13 @@
 
 /* ---- inputs ------------------------------------------------------------------ */
 
-#define GOLDEN 0x9E3779B97F4A7C15ull   /* splitmix64's increment */
-
-/* splitmix64's output function (Steele, Lea, Flood 2014). */
-static unsigned long long mix64(unsigned long long z)
-{
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-}
-
-/* Starting state of (seed, stream): the seed and the stream pass through the
- * mixer separately, so nearby seeds and streams start far apart. */
-static unsigned long long start_state(unsigned long long seed, unsigned long long stream)
-{
-    return mix64(mix64(seed + GOLDEN) ^ mix64(stream * 2 + 1));
-}
-
 void gl_fill_random(float *x, size_t n, unsigned long long seed, unsigned long long stream)
 {
-    const unsigned long long s0 = start_state(seed, stream);
+    const unsigned long long s0 = gl_rng_state(seed, stream);
     long long count = (long long)n;
 #pragma omp parallel for schedule(static) if (count >= 65536)
-    for (long long i = 0; i < count; i++) {
-        unsigned long long z = mix64(s0 + (unsigned long long)(i + 1) * GOLDEN);
-        x[i] = (float)(z >> 40) * (1.0f / 16777216.0f);   /* 24 bits / 2^24 */
-    }
+    for (long long i = 0; i < count; i++)
+        x[i] = gl_rng_float(s0, (unsigned long long)i);
 }
 
 void gl_fill_nan(float *x, size_t n)
@@ -113,9 +95,9 @@ static unsigned long long fingerprint(const float *x, size_t n, unsigned long lo
         }
         part[c] = f;
     }
-    h = mix64(h ^ (unsigned long long)n);
+    h = gl_rng_mix(h ^ (unsigned long long)n);
     for (int c = 0; c < FP_CHUNKS; c++)
-        h = mix64(h ^ part[c]);
+        h = gl_rng_mix(h ^ part[c]);
     return h;
 }
 

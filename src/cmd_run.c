@@ -8,6 +8,7 @@
 #include "metric_sets.h"
 #include "nearest.h"
 #include "progress.h"
+#include "selfprof.h"
 #include "registry.h"
 #include "sha256.h"
 #include "stats.h"
@@ -123,6 +124,7 @@ struct run_state {
     int batch_max;                  /* GPULAB_BATCH, 1..GL_BATCH_MAX */
     const char *spec_seen;          /* metrics text batchable() resolved last ... */
     int spec_checked, spec_profiles;  /* ... and whether it collects counters */
+    struct gl_selfprof *sp;         /* --profile-self, else NULL */
     /* GPU jobs waiting to run as one batch */
     int npend;
     const struct gl_job *pend[GL_BATCH_MAX];
@@ -149,6 +151,7 @@ static int finish_job(struct run_state *st, const struct gl_job *job, const stru
             return -1;
         }
     }
+    double t0 = gl_now();
     if (!stored && gl_store_result(st->store, &key, &ri, res) < 0) {
         fprintf(stderr, "gpulab: store: %s\n", gl_store_errmsg(st->store));
         st->n_failed++;
@@ -163,6 +166,12 @@ static int finish_job(struct run_state *st, const struct gl_job *job, const stru
     else
         st->n_failed++;
     result_line(job, res, line, sizeof line);
+    if (st->sp) {
+        char label[300];
+        job_label(job, label, sizeof label);
+        gl_selfprof_add(st->sp, label, job->v->device, res, seconds * 1e3, (gl_now() - t0) * 1e3,
+                        job->t.max_seconds);
+    }
     gl_progress_finish(&st->pg, line, 1, seconds);
     return 0;
 }
@@ -221,9 +230,13 @@ static int run_batch(struct run_state *st, const struct gl_job *const *list, int
     }
     if (rc == -2 || interrupted)
         return -1;   /* the worker died of our Ctrl-C: nothing to store */
-    double each = (gl_now() - t0) / n;
+    /* each run's wall: its own time in the worker and an equal share of the rest */
+    double total = gl_now() - t0, inside = 0.0;
     for (int i = 0; i < n; i++)
-        if (finish_job(st, &jobs[i], &res[i], each) != 0)
+        inside += res[i].phase_ms[GL_PH_RUN] / 1e3;
+    double rest = total > inside ? (total - inside) / n : 0.0;
+    for (int i = 0; i < n; i++)
+        if (finish_job(st, &jobs[i], &res[i], res[i].phase_ms[GL_PH_RUN] / 1e3 + rest) != 0)
             return -1;
     return 0;
 }
@@ -292,6 +305,7 @@ int gl_cmd_run(int npaths, char **paths, const struct gl_run_opts *o)
     static char err[80 * 1024];   /* a compiler log fits */
     gl_store *store = NULL;
     struct gl_sweep sw;
+    double t_start = gl_now();
     if (o->dry_run)
         return gl_cmd_plan(npaths, paths, o, 1);
     int rc = gl_sweep_prepare(&sw, npaths, paths, o->only, o->force, o->arch, NULL, err,
@@ -332,7 +346,11 @@ int gl_cmd_run(int npaths, char **paths, const struct gl_run_opts *o)
     sigaction(SIGTERM, &sa, NULL);
 
     struct run_state st;
+    struct gl_selfprof sp;
     memset(&st, 0, sizeof st);
+    gl_selfprof_init(&sp, stderr);
+    sp.prepare_s = gl_now() - t_start;
+    st.sp = o->profile_self ? &sp : NULL;
     st.sw = &sw;
     st.store = store;
     st.batch_max = batch_size();
@@ -439,6 +457,11 @@ int gl_cmd_run(int npaths, char **paths, const struct gl_run_opts *o)
     printf("\n");
     if (interrupted)
         printf("gpulab: interrupted: every stored result is kept; run again to resume\n");
+    if (st.sp) {
+        fflush(stdout);
+        gl_selfprof_report(st.sp, gl_now() - t_start);
+    }
+    gl_selfprof_free(&sp);
     gl_sweep_free(&sw);
     gl_store_close(store);
     if (interrupted)

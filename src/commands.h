@@ -10,6 +10,7 @@ struct gl_run_opts {
     const char *db;
     int force;
     int dry_run;
+    int profile_self;  /* --profile-self: where each run's time went (selfprof.h) */
     const char *only;
     int arch;          /* --arch N: compute capability for user kernels without a GPU (0 = 90) */
     int argc;          /* the whole command line, stored with the session */

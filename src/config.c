@@ -249,6 +249,7 @@ int cfg_section_timing(struct ctx *x, const struct block *b, const struct block 
         return -1;
     if ((e = pick(b, top, "time_cap")) && cfg_parse_seconds(x, e, &t->max_seconds) != 0)
         return -1;
+    s->time_cap_given = e != NULL;
     if ((e = pick(b, top, "timeout")) && cfg_parse_seconds(x, e, &t->timeout_s) != 0)
         return -1;
     if ((e = pick(b, top, "metrics"))) {

@@ -45,6 +45,7 @@ struct gl_section {
     unsigned zip[GL_MAX_ZIP];            /* GL_PBIT | GL_UBIT mask of params that move together */
     int zip_line[GL_MAX_ZIP];
     struct gl_timing timing;
+    int time_cap_given;       /* time_cap set (else CPU variants get GL_TIME_CAP_CPU) */
     char metrics[512];                   /* none | default | full | list of names (with set names) */
     int metrics_line;
     /* A kernel section (`source =`): its kernel and one variant per item of
@@ -75,6 +76,10 @@ int gl_config_parse(const char *path, const char *text, struct gl_config *c, cha
 void gl_config_free(struct gl_config *c);
 /* The timing policy used when a config says nothing (documented in README). */
 void gl_timing_defaults(struct gl_timing *t);
+/* The time cap of CPU baselines when their section sets none (seconds): a CPU
+ * run of a second needs no 2 s of samples, and a sweep's CPU rows would
+ * otherwise cost 2-4 s each whatever their length. */
+#define GL_TIME_CAP_CPU 0.5
 
 /* One run the sweep wants. */
 struct gl_job {

@@ -204,6 +204,8 @@ static int expand_section(const struct gl_config *c, int si, const struct gl_dev
             j.section = si;
             j.v = v;
             j.t = s->timing;
+            if (!s->time_cap_given && strcmp(v->device, "cpu") == 0)
+                j.t.max_seconds = GL_TIME_CAP_CPU;
             j.metrics = s->metrics;
             j.study = c->study;
             point_at(s, ax, nax, i, &j.p);

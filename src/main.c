@@ -28,7 +28,7 @@ static const char *usage_main =
 
 static const char *usage_run =
     "usage: gpulab run CONFIG... [--db PATH] [--force] [--only VARIANT] [--arch N] [--dry-run]\n"
-    "                  [--plugin LIB.so]...\n"
+    "                  [--profile-self] [--plugin LIB.so]...\n"
     "  --db PATH       results database (default " DEFAULT_DB ")\n"
     "  --force         run again what the database already holds as ok\n"
     "  --only VARIANT  run only this variant name\n"
@@ -36,6 +36,8 @@ static const char *usage_run =
     "                  there is no GPU here (default: the GPU's, else 90)\n"
     "  --dry-run       print the plan instead of running (same as `gpulab plan`, which lists\n"
     "                  every configuration; `gpulab plan --summary` for the counts only)\n"
+    "  --profile-self  print where each run's wall time went (setup, verification, warm-up,\n"
+    "                  samples, counter replays, store) and a table of the sweep's totals\n"
     "  --plugin LIB    add the variants of a plugin built against src/core/plugin.h\n"
     "                  (repeatable)\n";
 
@@ -120,6 +122,8 @@ static int parse_run_opts(int argc, char **argv, const char *usage, struct gl_ru
             o->force = 1;
         } else if (strcmp(a, "--dry-run") == 0) {
             o->dry_run = 1;
+        } else if (!summary && strcmp(a, "--profile-self") == 0) {
+            o->profile_self = 1;
         } else if (summary && strcmp(a, "--summary") == 0) {
             *summary = 1;
         } else if (a[0] == '-' && a[1] == '-') {
@@ -227,7 +231,7 @@ int main(int argc, char **argv)
             fputs(usage, stdout);
             return 0;
         }
-        struct gl_run_opts o = { DEFAULT_DB, 0, 0, NULL, 0, argc, argv };
+        struct gl_run_opts o = { .db = DEFAULT_DB, .argc = argc, .argv = argv };
         int nplugins = 0;
         char **paths = calloc((size_t)argc, sizeof *paths);
         char **plugins = calloc((size_t)argc, sizeof *plugins);

@@ -135,7 +135,9 @@ static void child_run_job(struct child_state *cs, const struct gl_job *job, stru
     *fatal = 0;
     const struct gl_variant *v = job->v;
     if (strcmp(v->device, "cpu") == 0) {
+        double t0 = gl_now();
         v->run(v, &job->p, &job->t, r);
+        r->phase_ms[GL_PH_RUN] = (gl_now() - t0) * 1e3;
         snprintf(r->metrics_reason, sizeof r->metrics_reason,
                  "CPU run: no hardware counters are collected");
         return;
@@ -162,8 +164,10 @@ static void child_run_job(struct child_state *cs, const struct gl_job *job, stru
         if (in_batch)
             cs->api->batch_begin();
     }
+    double t0 = gl_now();
     if (v->run(v, &job->p, &job->t, r) != 0)
         *fatal = 1;
+    r->phase_ms[GL_PH_RUN] = (gl_now() - t0) * 1e3;
     if (!in_batch)
         child_metrics_reason(cs, r);
 }
@@ -176,13 +180,18 @@ static int child_run_batch(struct child_state *cs, int out, const struct gl_job 
 {
     int fatal = 0, done = 0;
     int batching = cs->gpu_ok && cs->api;
+    static double replays[GL_BATCH_MAX];   /* each run's replay time before the batch's end */
     if (batching)
         cs->api->batch_begin();
-    for (; done < n && !fatal; done++)
+    for (; done < n && !fatal; done++) {
         child_run_job(cs, &jobs[done], &res[done], batching, &fatal);
+        replays[done] = res[done].phase_ms[GL_PH_PROFILE];
+    }
     if (batching && cs->api->batch_end() != 0)
         fatal = 1;
     for (int i = 0; i < done; i++) {
+        /* a parked run's replays happened at the batch's end: part of its run */
+        res[i].phase_ms[GL_PH_RUN] += res[i].phase_ms[GL_PH_PROFILE] - replays[i];
         child_metrics_reason(cs, &res[i]);
         int last = fatal && i == done - 1;
         if (send_msg(out, last ? MSG_RESULT_LAST : MSG_RESULT, &res[i], sizeof res[i]) != 0)

@@ -1,9 +1,10 @@
 /* cpu_harness.c - see cpu_harness.h: one CPU run from its job description
- * (result, threads, buffers, inputs, reference, timing, verification) for all
- * CPU baselines. Must not contain a family's kernels nor name a variant. */
+ * (result, threads, buffers, inputs, reference, timing, full or sampled
+ * verification, the phase times of --profile-self) for all CPU baselines. Must not contain a family's kernels nor name a variant. */
 #include "cpu_harness.h"
 
 #include <errno.h>
+#include <math.h>
 #include <omp.h>
 #include <stdarg.h>
 #include <stdint.h>
@@ -13,6 +14,7 @@
 #include <time.h>
 
 #include "reference.h"
+#include "rng.h"
 #include "stats.h"
 
 void gl_cpu_result_init(struct gl_result *r)
@@ -48,6 +50,16 @@ static int thread_count(const struct gl_params *p)
     return omp_get_num_procs();
 }
 
+/* Monotonic seconds for the phase times (0 if the clock fails: the phases are
+ * then wrong, never the run). */
+static double gl_cpu_now(void)
+{
+    struct timespec ts;
+    if (clock_gettime(CLOCK_MONOTONIC, &ts) != 0)
+        return 0.0;
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
 static int now_s(struct gl_result *r, double *s)
 {
     struct timespec ts;
@@ -66,16 +78,29 @@ int gl_cpu_time(const struct gl_cpu_job *j)
     double start, t0, t1;
     r->nsamples = 0;
 
+    /* the first run, timed: a run that lasts the time cap executes once */
+    gl_fill_nan(j->out, j->out_count);
     if (now_s(r, &start) != 0)
         return -1;
-    for (int i = 0; i < t->warmup; i++) {
+    j->kernel(j);
+    if (now_s(r, &t1) != 0)
+        return -1;
+    r->busy_ms += (t1 - start) * 1e3;
+    if (t1 - start >= t->max_seconds) {
+        r->samples_ms[r->nsamples++] = (t1 - start) * 1e3;
+        r->phase_ms[GL_PH_SAMPLES] += (t1 - start) * 1e3;
+        return 0;
+    }
+    for (int i = 1; i < t->warmup && t1 - start < t->max_seconds * GL_WARMUP_SHARE; i++) {
         gl_fill_nan(j->out, j->out_count);
+        if (now_s(r, &t0) != 0)
+            return -1;
         j->kernel(j);
         if (now_s(r, &t1) != 0)
             return -1;
-        if (t1 - start >= t->max_seconds)
-            break;
+        r->busy_ms += (t1 - t0) * 1e3;
     }
+    r->phase_ms[GL_PH_WARMUP] += (t1 - start) * 1e3;
 
     if (now_s(r, &start) != 0)
         return -1;
@@ -87,10 +112,12 @@ int gl_cpu_time(const struct gl_cpu_job *j)
         if (now_s(r, &t1) != 0)
             return -1;
         r->samples_ms[r->nsamples++] = (t1 - t0) * 1e3;
+        r->busy_ms += (t1 - t0) * 1e3;
         if (r->nsamples >= GL_MAX_SAMPLES ||
             gl_sampling_done(r->samples_ms, r->nsamples, t1 - start, t))
             break;
     }
+    r->phase_ms[GL_PH_SAMPLES] += (t1 - start) * 1e3;
     return 0;
 }
 
@@ -104,6 +131,64 @@ int gl_cpu_check(struct gl_result *r, const float *out, const double *ref, size_
     r->status = GL_WRONG;
     snprintf(r->reason, sizeof r->reason, "%s", rep.summary);
     return 0;
+}
+
+int gl_cpu_check_sampled(const struct gl_cpu_job *j, int npoints)
+{
+    struct gl_result *r = j->r;
+    const double tol = gl_tolerance(j->tol_len);
+    const size_t n = j->out_count;
+    const long row_len = j->row_len > 0 ? j->row_len : (long)n;
+    size_t nonfinite = 0, first_nf = 0;
+    long long count = (long long)n;
+#pragma omp parallel for schedule(static) reduction(+ : nonfinite) if (count >= 65536)
+    for (long long i = 0; i < count; i++)
+        nonfinite += !isfinite(j->out[i]);
+    if (nonfinite)
+        for (size_t i = 0; i < n; i++)
+            if (!isfinite(j->out[i])) {
+                first_nf = i;
+                break;
+            }
+    double maxe = nonfinite ? INFINITY : 0.0;
+    size_t nbad = 0, first = 0;
+    float got0 = 0.0f;
+    double want0 = 0.0;
+    const unsigned long long s0 = gl_rng_state(j->seed, 0x5eedc4ec);
+    for (int k = 0; k < npoints; k++) {
+        size_t i = (size_t)(gl_rng_mix(s0 + (unsigned long long)(k + 1) * GL_RNG_GOLDEN) % n);
+        double want = j->ref_at(j, i), got = j->out[i];
+        double e = !isfinite(got) || isnan(want) ? INFINITY
+                   : want != 0.0                 ? fabs(got - want) / fabs(want)
+                                                 : fabs(got - want);
+        if (e > maxe)
+            maxe = e;
+        if (!(e <= tol) && nbad++ == 0) {
+            first = i;
+            got0 = j->out[i];
+            want0 = want;
+        }
+    }
+    r->max_rel_err = maxe;
+    snprintf(r->check, sizeof r->check, "%s", GL_CHECK_SAMPLED);
+    r->check_points = npoints;
+    if (nonfinite) {
+        r->status = GL_WRONG;
+        snprintf(r->reason, sizeof r->reason,
+                 "%zu of %zu outputs not written or not finite; first at (%zu,%zu): got %.9g",
+                 nonfinite, n, first_nf / (size_t)row_len, first_nf % (size_t)row_len,
+                 (double)j->out[first_nf]);
+        return 0;
+    }
+    if (nbad) {
+        r->status = GL_WRONG;
+        snprintf(r->reason, sizeof r->reason,
+                 "%zu of %d sampled outputs outside tolerance %.1e; first at (%zu,%zu): got %.9g "
+                 "want %.9g", nbad, npoints, tol, first / (size_t)row_len, first % (size_t)row_len,
+                 (double)got0, want0);
+        return 0;
+    }
+    return 1;
 }
 
 /* 1 when the family filled the job completely (a programming error otherwise);
@@ -173,17 +258,33 @@ int gl_cpu_execute(struct gl_cpu_job *j)
     if (!job_complete(j))
         return set_status(r, GL_FAILED, "internal: incomplete CPU job (%d inputs, %zu outputs)",
                           j->nin, j->out_count);
+    double t0 = gl_cpu_now();
     if (alloc_buffers(j) != 0)
         return 0;
 
     j->seed = j->p->seed == GL_UNSET ? 42ull : (unsigned long long)j->p->seed;
     for (int i = 0; i < j->nin; i++)
         gl_fill_random(j->in[i], j->in_count[i], j->seed, j->in_stream[i]);
-    const double *ref = j->reference(j, err, sizeof err);
-    if (!ref)
+    r->phase_ms[GL_PH_SETUP] += (gl_cpu_now() - t0) * 1e3;
+    /* sampled past GL_CPU_FULL_WORK: the full reference would cost a run */
+    int sampled = j->ref_at && (long long)j->out_count * (j->tol_len > 0 ? j->tol_len : 1) >
+                                   GL_CPU_FULL_WORK;
+    const double *ref = NULL;
+    double v0 = gl_cpu_now();
+    if (!sampled && !(ref = j->reference(j, err, sizeof err)))
         set_status(r, GL_FAILED, "reference: %s", err);
-    else if (gl_cpu_time(j) == 0)
-        gl_cpu_check(r, j->out, ref, j->out_count, j->row_len, j->tol_len);
+    r->phase_ms[GL_PH_VERIFY] += (gl_cpu_now() - v0) * 1e3;
+    if (r->status == GL_OK && gl_cpu_time(j) == 0) {
+        v0 = gl_cpu_now();
+        if (sampled) {
+            gl_cpu_check_sampled(j, GL_CPU_CHECK_POINTS);
+        } else {
+            gl_cpu_check(r, j->out, ref, j->out_count, j->row_len, j->tol_len);
+            snprintf(r->check, sizeof r->check, "%s", GL_CHECK_FULL);
+            r->check_points = (long long)j->out_count;
+        }
+        r->phase_ms[GL_PH_VERIFY] += (gl_cpu_now() - v0) * 1e3;
+    }
     free_buffers(j);
     return 0;
 }

@@ -4,9 +4,10 @@
  * struct gl_cpu_job: its inputs, its output, its kernel and its reference.
  * gl_cpu_execute() does everything else the same way for all of them: a fresh
  * result, the thread count, the buffers, the random inputs from the seed, the
- * float64 reference, the timing loop (NaN poisoning, warm-up, samples timed
- * with CLOCK_MONOTONIC until gl_sampling_done) and the verification of the last
- * run. A user's plugin's CPU variant describes its run as a struct gl_host_job
+ * float64 reference (full, or sampled for a large problem), the timing loop
+ * (NaN poisoning, warm-up, samples timed with CLOCK_MONOTONIC until
+ * gl_sampling_done; a first run that lasts the time cap is the only one) and
+ * the verification of the last run. A user's plugin's CPU variant describes its run as a struct gl_host_job
  * (plugin.h) instead: gl_cpu_host_execute() (cpu_host.c) runs it the same way
  * with typed buffers, and is the CPU plugin's gl_host.cpu_execute.
  * Must not contain a family's kernels nor know which variants exist. */
@@ -33,6 +34,18 @@ typedef void (*gl_cpu_kernel)(const struct gl_cpu_job *j);
 typedef const double *(*gl_cpu_reference)(const struct gl_cpu_job *j, char *err,
                                           size_t errlen);
 
+/* The float64 reference of output element i alone, from j->in. */
+typedef double (*gl_cpu_ref_at)(const struct gl_cpu_job *j, size_t i);
+
+/* How much checking a CPU run gets. A full reference costs about as much as
+ * the run (matmul, stencil): past GL_CPU_FULL_WORK reference operations
+ * (outputs x reduction length) the output is checked sampled instead: every
+ * element written and finite, and GL_CPU_CHECK_POINTS elements chosen from the
+ * seed compared with their reference (an error on a fraction f of the outputs
+ * escapes with probability (1 - f)^GL_CPU_CHECK_POINTS: 3e-5 for f = 1 %). */
+#define GL_CPU_FULL_WORK (1ll << 27)
+#define GL_CPU_CHECK_POINTS 1024
+
 /* One run of one variant, as the family describes it to gl_cpu_execute(). */
 struct gl_cpu_job {
     /* set by the family */
@@ -46,6 +59,7 @@ struct gl_cpu_job {
     size_t out_count;                          /* floats of the output (>= 1) */
     gl_cpu_kernel kernel;
     gl_cpu_reference reference;
+    gl_cpu_ref_at ref_at;                      /* one element's reference (sampled check) */
     const void *ctx;                           /* the family's own data (sizes) */
     long tol_len;                              /* reduction length for the tolerance */
     long row_len;                              /* output row length, to place mismatches */
@@ -81,7 +95,9 @@ int gl_cpu_host_execute(const struct gl_host_job *j);
  * no host<->device copies (h2d_ms = d2h_ms = -1), no launch shape. */
 void gl_cpu_result_init(struct gl_result *r);
 
-/* Time j->kernel(j): j->t->warmup untimed runs (cut short once they have taken
+/* Time j->kernel(j): a first run, timed; when it alone lasted t->max_seconds
+ * it is the only sample (a long run executes once). Else it counts as the
+ * first of j->t->warmup untimed runs (cut short once they have taken
  * t->max_seconds), then timed runs until gl_sampling_done (or GL_MAX_SAMPLES),
  * each preceded by filling j->out[0..out_count) with NaN outside the timed
  * interval. Samples (ms) go to j->r->samples_ms / nsamples. j->out holds the
@@ -95,5 +111,11 @@ int gl_cpu_time(const struct gl_cpu_job *j);
  * Returns 1 when every element is within tolerance. */
 int gl_cpu_check(struct gl_result *r, const float *out, const double *ref, size_t n,
                  long row_len, long tol_len);
+
+/* The sampled check of j->out: every element finite (NaN marks one the run
+ * never wrote), and npoints elements chosen from j->seed against j->ref_at.
+ * Sets r->max_rel_err, r->check / check_points, and r wrong with the first
+ * mismatch on failure. Returns 1 when all of it holds. */
+int gl_cpu_check_sampled(const struct gl_cpu_job *j, int npoints);
 
 #endif

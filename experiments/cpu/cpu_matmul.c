@@ -82,6 +82,18 @@ static const double *mm_reference(const struct gl_cpu_job *job, char *err, size_
     return gl_ref_matmul(job->in[0], job->in[1], k->m, k->n, k->p, (long)job->seed, err, errlen);
 }
 
+/* The float64 reference of output element i alone (row i / N, column i % N). */
+static double mm_ref_at(const struct gl_cpu_job *job, size_t i)
+{
+    const struct mm_ctx *k = job->ctx;
+    size_t row = i / (size_t)k->n, col = i % (size_t)k->n;
+    const float *a = job->in[0] + row * (size_t)k->p, *b = job->in[1] + col;
+    double s = 0.0;
+    for (long l = 0; l < k->p; l++)
+        s += (double)a[l] * (double)b[(size_t)l * (size_t)k->n];
+    return s;
+}
+
 /* floats of a rows x cols matrix, or 0 when it is empty or too large to index. */
 static size_t elems(long rows, long cols)
 {
@@ -106,6 +118,7 @@ static int mm_run(const struct gl_variant *v, const struct gl_params *p, const s
     j.r = r;
     j.kernel = im->kernel;
     j.reference = mm_reference;
+    j.ref_at = mm_ref_at;
     j.ctx = &k;
     size_t na = elems(k.m, k.p), nb = elems(k.p, k.n), nc = elems(k.m, k.n);
     if (!na || !nb || !nc) {

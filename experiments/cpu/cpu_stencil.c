@@ -61,6 +61,20 @@ static const double *st_reference(const struct gl_cpu_job *job, char *err, size_
     return gl_ref_stencil(job->in[0], k->n, k->r, (long)job->seed, err, errlen);
 }
 
+/* The float64 reference of output element i alone: its box summed in double. */
+static double st_ref_at(const struct gl_cpu_job *job, size_t i)
+{
+    const struct st_ctx *k = job->ctx;
+    size_t w = (size_t)(k->n - 2 * k->r), row = i / w, col = i % w;
+    double s = 0.0;
+    for (long a = 0; a <= 2 * k->r; a++) {
+        const float *line = job->in[0] + (row + (size_t)a) * (size_t)k->n + col;
+        for (long b = 0; b <= 2 * k->r; b++)
+            s += (double)line[b];
+    }
+    return s;
+}
+
 /* The plan-time check: the family's size rule (no device limit applies). */
 static const char *st_check(const struct gl_variant *v, const struct gl_params *p,
                             const struct gl_device *dev, char *buf, size_t len)
@@ -84,6 +98,7 @@ static int st_run(const struct gl_variant *v, const struct gl_params *p, const s
     j.r = r;
     j.kernel = im->kernel;
     j.reference = st_reference;
+    j.ref_at = st_ref_at;
     j.ctx = &k;
     if (k.r < 0 || k.n <= 2 * k.r || k.n > 1000000000L) {
         snprintf(j.size_err, sizeof j.size_err, "need R >= 0 and 2R < N <= 1e9 (N=%ld R=%ld)",

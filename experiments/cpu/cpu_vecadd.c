@@ -42,6 +42,11 @@ static const double *va_reference(const struct gl_cpu_job *job, char *err, size_
                          errlen);
 }
 
+static double va_ref_at(const struct gl_cpu_job *job, size_t i)
+{
+    return (double)job->in[0][i] + (double)job->in[1][i];
+}
+
 static int va_run(const struct gl_variant *v, const struct gl_params *p, const struct gl_timing *t,
                   struct gl_result *r)
 {
@@ -52,6 +57,7 @@ static int va_run(const struct gl_variant *v, const struct gl_params *p, const s
     j.r = r;
     j.kernel = im->kernel;
     j.reference = va_reference;
+    j.ref_at = va_ref_at;
     if (p->n < 1 || (unsigned long)p->n > (size_t)PTRDIFF_MAX / sizeof(double)) {
         snprintf(j.size_err, sizeof j.size_err, "N must be >= 1 and fit in memory (N=%ld)", p->n);
         return gl_cpu_execute(&j);

@@ -3,7 +3,8 @@
  * says how many inputs and outputs it has and enqueues its launches; the
  * harness does everything else the same way for all of them: CUDA error
  * checking (sticky vs ordinary), buffers for mem = device | zerocopy | managed,
- * random inputs, timed host<->device copies, NaN-poisoned verification runs
+ * random inputs (generated on the device for device memory), timed
+ * host<->device copies, NaN-poisoned verification runs checked on the device
  * against the float64 reference, warm-up and event-timed samples with the L2
  * flush, per-kernel resources and occupancy limits, launch guidance, and the
  * profiled replay through cupti/profiler.h. A user's kernel (kernel_run.cu)
@@ -52,10 +53,38 @@ struct gh_job;
  * that is no CUDA error writes j->lib_err and returns cudaErrorUnknown. */
 typedef cudaError_t (*gh_enqueue_fn)(struct gh_job *j);
 
-/* The float64 reference of the job's inputs (j->in[i].host), j->out[0].count
- * values, owned by the reference cache or by the family (valid until the next
- * reference call). NULL with err on failure. */
-typedef const double *(*gh_reference_fn)(const struct gh_job *j, char *err, size_t errlen);
+
+/* On-device checks of the built-in families (harness_check.cu). A family's
+ * check_dev enqueues gh_compare (gh_compare.cuh) of j->out[0].dev against its
+ * float64 reference into c, on the default stream, without synchronizing. */
+struct gh_cmp;
+typedef cudaError_t (*gh_devcheck_fn)(struct gh_job *j, struct gh_cmp *c);
+
+/* A device reference is known by its family, up to three sizes and the seed
+ * (the inputs are a pure function of these: rng.h). */
+struct gh_refkey {
+    const char *family;   /* a string literal */
+    long a, b, c;
+    long long seed;
+};
+/* Enqueue the float64 reference into out (j->out_count[0] doubles of device
+ * memory) from in[i] (j->in_count[i] floats each, device memory holding the
+ * random stream (seed, i)), on the default stream. */
+typedef cudaError_t (*gh_devref_fn)(const struct gh_job *j, float *const *in, double *out);
+
+/* The harness gets a family's reference before it allocates the run's buffers:
+ * from a cache of device arrays when j->refkey matches, else computed by
+ * j->devref (synchronously, on inputs the harness generates for it) and kept,
+ * into j->ref_dev (valid for the run). */
+/* The run's seed (42 when unset). */
+static inline unsigned long long gh_seed(const struct gl_params *p)
+{
+    return p->seed == GL_UNSET ? 42ull : (unsigned long long)p->seed;
+}
+/* Fill dev[0..n) (device-accessible) with the random stream (seed, stream) of
+ * rng.h, on the device; enqueued on the default stream. */
+cudaError_t gh_fill_random_dev(float *dev, size_t n, unsigned long long seed,
+                               unsigned long long stream);
 
 /* What a user's kernel (kernel_run.cu) does differently from a built-in family:
  * typed inputs with init kinds, several outputs, and a reference that is
@@ -100,7 +129,11 @@ struct gh_job {
     int launches;                 /* launches that make up one run */
     long tol_len;                 /* reduction length for the tolerance */
     gh_enqueue_fn enqueue;
-    gh_reference_fn reference;    /* built-in families only */
+    gh_devcheck_fn check_dev;     /* built-in families only: the on-device check */
+    gh_devref_fn devref;          /* ... and its reference kernel (NULL: the check
+                                     computes the reference inline) */
+    struct gh_refkey refkey;      /* ... what the reference depends on */
+    long row_len;                 /* output row length, to place a mismatch (0 = one row) */
     const void *ctx;              /* the family's own data for enqueue/reference */
     size_t ctx_size;              /* ... its size: plain values, copied when the run is
                                      parked for a profiling batch (<= GH_CTX_MAX) */
@@ -109,6 +142,7 @@ struct gh_job {
     struct gh_buf in[GH_MAX_IN];
     struct gh_buf out[GH_MAX_OUT];
     void *spacer;                 /* GPULAB_PAD bytes allocated just before in[0], or NULL */
+    const double *ref_dev;        /* the reference from j->devref (device memory), or NULL */
 };
 
 /* ---- the device, as the plugin's init found it ---------------------------- */

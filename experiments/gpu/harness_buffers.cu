@@ -1,6 +1,7 @@
 /* harness_buffers.cu - a run's buffers for mem = device | zerocopy | managed:
- * allocation (after the optional GPULAB_PAD spacer), the free-memory check, and
- * the timed host <-> device copies of inputs and outputs (any element size).
+ * allocation (after the optional GPULAB_PAD spacer), the free-memory check, the
+ * timed host <-> device copies of inputs and outputs (any element size), and
+ * the pinned staging buffer those copies use when the data stays on the device.
  * Must not launch kernels, verify or take samples. */
 #include "harness_int.cuh"
 
@@ -29,8 +30,41 @@ long long gh_pad_bytes(void)
     return v;
 }
 
+/* One pinned host buffer, kept for the process and grown as needed: the timed
+ * copies of device-memory runs whose data never has to be on the host (the
+ * built-in families', generated and checked on the device) go through it.
+ * Pinning a GiB costs a few hundred ms: paid once, not per run. */
+static struct {
+    void *p;
+    size_t bytes;
+} staging;
+
+static void *staging_get(struct gl_result *r, size_t bytes)
+{
+    if (bytes <= staging.bytes)
+        return staging.p;
+    if (staging.p && !gh_st.sticky)
+        cudaFreeHost(staging.p);
+    staging.p = NULL;
+    staging.bytes = 0;
+    if (!gh_ok(r, cudaMallocHost(&staging.p, bytes), "cudaMallocHost(staging)")) {
+        staging.p = NULL;
+        return NULL;
+    }
+    staging.bytes = bytes;
+    return staging.p;
+}
+
+void gh_staging_free(void)
+{
+    if (staging.p && !gh_st.sticky)
+        cudaFreeHost(staging.p);
+    staging.p = NULL;
+    staging.bytes = 0;
+}
+
 int gh_buf_alloc(struct gl_result *r, struct gh_buf *b, size_t count, size_t esize,
-                 enum gh_mem mem)
+                 enum gh_mem mem, int host_copy)
 {
     b->count = count;
     b->esize = esize ? esize : sizeof(float);
@@ -38,7 +72,7 @@ int gh_buf_alloc(struct gl_result *r, struct gh_buf *b, size_t count, size_t esi
     b->host = b->dev = NULL;
     switch (mem) {
     case GH_MEM_DEVICE:
-        if (!gh_ok(r, cudaMallocHost((void **)&b->host, bytes), "cudaMallocHost"))
+        if (host_copy && !gh_ok(r, cudaMallocHost((void **)&b->host, bytes), "cudaMallocHost"))
             return 0;
         return gh_ok(r, cudaMalloc((void **)&b->dev, bytes), "cudaMalloc");
     case GH_MEM_ZEROCOPY:
@@ -130,11 +164,25 @@ size_t gh_job_bytes(const struct gh_job *j)
     return b;
 }
 
-static cudaError_t input_to_device(struct gh_job *j, int i)
+/* The largest of the job's buffers, bytes. */
+static size_t largest(const struct gh_job *j)
+{
+    size_t m = 0;
+    for (int i = 0; i < j->nin; i++)
+        m = gh_buf_bytes(&j->in[i]) > m ? gh_buf_bytes(&j->in[i]) : m;
+    for (int i = 0; i < j->nout; i++)
+        m = gh_buf_bytes(&j->out[i]) > m ? gh_buf_bytes(&j->out[i]) : m;
+    return m;
+}
+
+/* A device-memory buffer without a host copy is copied from / to the staging
+ * buffer: the same bytes over the same bus, its content not needed. */
+static cudaError_t input_to_device(struct gh_job *j, int i, const void *stage)
 {
     size_t bytes = gh_buf_bytes(&j->in[i]);
+    const void *src = j->in[i].host ? (const void *)j->in[i].host : stage;
     return j->mem == GH_MEM_DEVICE
-        ? cudaMemcpyAsync(j->in[i].dev, j->in[i].host, bytes, cudaMemcpyHostToDevice, 0)
+        ? cudaMemcpyAsync(j->in[i].dev, src, bytes, cudaMemcpyHostToDevice, 0)
         : cudaMemPrefetchAsync(j->in[i].dev, bytes, location(0), 0, 0);
 }
 
@@ -147,20 +195,23 @@ int gh_copy_inputs(struct gh_job *j, cudaEvent_t e0, cudaEvent_t e1)
     const char *what = j->mem == GH_MEM_DEVICE ? "cudaMemcpy(H2D)" : "cudaMemPrefetchAsync(device)";
     double ms = 0.0;
     int timed = j->nin - j->naux;
+    void *stage = NULL;
     if (j->mem == GH_MEM_ZEROCOPY) {
         r->h2d_ms = 0.0;
         return 1;
     }
+    if (j->mem == GH_MEM_DEVICE && !j->in[0].host && !(stage = staging_get(r, largest(j))))
+        return 0;
     if (!gh_ok(r, cudaEventRecord(e0, 0), "cudaEventRecord"))
         return 0;
     for (int i = 0; i < timed; i++)
-        if (!gh_ok(r, input_to_device(j, i), what))
+        if (!gh_ok(r, input_to_device(j, i, stage), what))
             return 0;
     if (!gh_ok(r, cudaEventRecord(e1, 0), "cudaEventRecord") || !gh_elapsed_ms(r, e0, e1, &ms))
         return 0;
     r->h2d_ms = ms;
     for (int i = timed; i < j->nin; i++)
-        if (!gh_ok(r, input_to_device(j, i), what))
+        if (!gh_ok(r, input_to_device(j, i, stage), what))
             return 0;
     return gh_ok(r, cudaDeviceSynchronize(), "cudaDeviceSynchronize");
 }
@@ -183,15 +234,19 @@ int gh_place_output(struct gh_job *j)
 int gh_copy_output(struct gh_job *j, cudaEvent_t e0, cudaEvent_t e1, double *ms)
 {
     struct gl_result *r = j->r;
+    void *stage = NULL;
     *ms = 0.0;
     if (j->mem == GH_MEM_ZEROCOPY)
         return gh_ok(r, cudaDeviceSynchronize(), "cudaDeviceSynchronize");
+    if (j->mem == GH_MEM_DEVICE && !j->out[0].host && !(stage = staging_get(r, largest(j))))
+        return 0;
     if (!gh_ok(r, cudaEventRecord(e0, 0), "cudaEventRecord"))
         return 0;
     for (int i = 0; i < j->nout; i++) {
         size_t bytes = gh_buf_bytes(&j->out[i]);
+        void *dst = j->out[i].host ? (void *)j->out[i].host : stage;
         cudaError_t e = j->mem == GH_MEM_DEVICE
-            ? cudaMemcpyAsync(j->out[i].host, j->out[i].dev, bytes, cudaMemcpyDeviceToHost, 0)
+            ? cudaMemcpyAsync(dst, j->out[i].dev, bytes, cudaMemcpyDeviceToHost, 0)
             : cudaMemPrefetchAsync(j->out[i].dev, bytes, location(1), 0, 0);
         if (!gh_ok(r, e, j->mem == GH_MEM_DEVICE ? "cudaMemcpy(D2H)" : "cudaMemPrefetchAsync(host)"))
             return 0;

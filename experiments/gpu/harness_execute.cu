@@ -1,7 +1,7 @@
 /* harness_execute.cu - one run from start to end, in the order every family's
  * run shares: the plugin-level checks and the variant's own check (gh_begin),
- * then allocate, fill, copy, verify, time, measure resources, profile (or
- * park), free (gh_execute).
+ * then resources, reference, allocate, fill, copy, verify, time, profile (or
+ * park), free (gh_execute), noting how long each phase took.
  * Must not contain the steps themselves: they live in the other harness_*.cu. */
 #include "harness_int.cuh"
 
@@ -52,17 +52,39 @@ int gh_run(const struct gl_variant *v, const struct gl_params *p, const struct g
     return gh_execute(&j);
 }
 
+/* Inputs of a built-in family: generated where their memory lives, from the
+ * run's seed (rng.h): on the device for device memory (after the timed copy,
+ * which moves the same bytes from the staging buffer), on the host for
+ * zero-copy and managed memory (before it: the copy of managed pages is the
+ * prefetch of what the host wrote). */
+static int fill_inputs(struct gh_job *j, int on_device)
+{
+    unsigned long long seed = gh_seed(j->p);
+    for (int i = 0; i < j->nin; i++) {
+        if (j->mem == GH_MEM_DEVICE && on_device &&
+            !gh_ok(j->r, gh_fill_random_dev(j->in[i].dev, j->in[i].count, seed, (unsigned)i),
+                   "input generation"))
+            return 0;
+        if (j->mem != GH_MEM_DEVICE && !on_device)
+            gl_fill_random(j->in[i].host, j->in[i].count, seed, (unsigned long long)i);
+    }
+    return 1;
+}
+
+static double ms_since(double t0)
+{
+    return (gh_now_s() - t0) * 1e3;
+}
+
 int gh_execute(struct gh_job *j)
 {
     struct gl_result *r = j->r;
     cudaEvent_t e0 = NULL, e1 = NULL;
-    const double *ref = NULL;
-    char err[GL_REASON_MAX];
-    int nalloc = 0, nout_alloc = 0, parked = 0;
-    long seed;
-    double since;
+    int nalloc = 0, nout_alloc = 0, parked = 0, long_run = 0;
+    double since, t0 = gh_now_s();
 
     j->spacer = NULL;
+    j->ref_dev = NULL;
     if (gh_st.sticky) {
         gh_fail(r, "CUDA context unusable after an earlier error");
         return -1;
@@ -77,7 +99,7 @@ int gh_execute(struct gh_job *j)
         j->nout > GH_MAX_OUT || j->naux < 0 || j->naux > j->nin || !j->enqueue ||
         (j->hooks ? !j->hooks->fill || !j->hooks->reference || !j->hooks->prepare ||
                         !j->hooks->check
-                  : !j->reference || j->nout != 1)) {
+                  : !j->check_dev || j->nout != 1)) {
         gh_fail(r, "internal: incomplete job description");
         return 0;
     }
@@ -99,6 +121,9 @@ int gh_execute(struct gh_job *j)
         }
     }
     gh_batch_make_room(j);   /* profile the parked runs to make room */
+    /* the float64 reference first, while the run's own buffers do not exist yet */
+    if (!j->hooks && (!gh_devref_get(j) || r->status != GL_OK))
+        goto out;
     if (!gh_memory_fits(j))
         goto out;
 
@@ -110,51 +135,47 @@ int gh_execute(struct gh_job *j)
         !gh_ok(r, cudaMalloc(&j->spacer, (size_t)gh_pad_bytes()), "cudaMalloc(GPULAB_PAD spacer)"))
         goto out;
     for (; nalloc < j->nin; nalloc++)
-        if (!gh_buf_alloc(r, &j->in[nalloc], j->in_count[nalloc], j->in_esize[nalloc], j->mem)) {
+        if (!gh_buf_alloc(r, &j->in[nalloc], j->in_count[nalloc], j->in_esize[nalloc], j->mem,
+                          j->hooks != NULL)) {
             nalloc++;
             goto out;
         }
     for (; nout_alloc < j->nout; nout_alloc++)
         if (!gh_buf_alloc(r, &j->out[nout_alloc], j->out_count[nout_alloc],
-                          j->out_esize[nout_alloc], j->mem)) {
+                          j->out_esize[nout_alloc], j->mem, j->hooks != NULL)) {
             nout_alloc++;
             goto out;
         }
-    seed = j->p->seed == GL_UNSET ? 42 : j->p->seed;
-    if (j->hooks) {
-        if (!j->hooks->fill(j, (unsigned long long)seed))
-            goto out;
-    } else {
-        for (int i = 0; i < j->nin; i++)
-            gl_fill_random(j->in[i].host, j->in[i].count, (unsigned long long)seed, i);
-        ref = j->reference(j, err, sizeof err);
-        if (!ref) {
-            gh_fail(r, "reference: %s", err);
-            goto out;
-        }
-    }
+    if (j->hooks ? !j->hooks->fill(j, gh_seed(j->p)) : !fill_inputs(j, 0))
+        goto out;
     if (!gh_ok(r, cudaEventCreate(&e0), "cudaEventCreate") ||
         !gh_ok(r, cudaEventCreate(&e1), "cudaEventCreate"))
         goto out;
-    if (!gh_copy_inputs(j, e0, e1))
+    if (!gh_copy_inputs(j, e0, e1) || (!j->hooks && !fill_inputs(j, 1)))
         goto out;
     /* A user kernel's reference is another kernel, run on the inputs now on the device. */
     if (j->hooks && (!j->hooks->reference(j) || r->status != GL_OK))
         goto out;
     if ((j->cold || gh_st.passes > 0) && !gh_flush_ready(r))
         goto out;
+    r->phase_ms[GL_PH_SETUP] += ms_since(t0);
 
     /* Verify first: a wrong kernel is not timed or profiled. */
     since = gh_now_s();
-    if (!gh_verify_run(j, ref, e0, e1) || r->status != GL_OK)
+    if (!gh_verify_run(j, e0, e1, &long_run) || r->status != GL_OK)
         goto out;
-    if (!gh_place_output(j) || !gh_timed_samples(j, e0, e1, since))
-        goto out;
-    /* Check the last sample's output too: catches results that change from
-     * run to run without running the kernel once more. */
-    if (!gh_ok(r, cudaDeviceSynchronize(), "kernel (timed)") ||
-        !gh_check_output(j, ref, e0, e1) || r->status != GL_OK)
-        goto out;
+    r->phase_ms[GL_PH_VERIFY] += ms_since(since);
+    if (!long_run) {
+        if (!gh_place_output(j) || !gh_timed_samples(j, e0, e1, since))
+            goto out;
+        /* Check the last sample's output too: catches results that change from
+         * run to run without running the kernel once more. */
+        double c0 = gh_now_s();
+        if (!gh_ok(r, cudaDeviceSynchronize(), "kernel (timed)") || !gh_check_output(j, e0, e1) ||
+            r->status != GL_OK)
+            goto out;
+        r->phase_ms[GL_PH_VERIFY] += ms_since(c0);
+    }
     if (gh_st.passes > 0) {
         if (!gh_place_output(j))
             goto out;

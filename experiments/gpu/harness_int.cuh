@@ -22,6 +22,7 @@ struct gh_state {
     float4 *flush_buf;        /* 2 x L2, read by the flush kernel */
     size_t flush_n4;
     float *flush_sink;        /* the one word the flush kernel may write */
+    double flush_ms;          /* one L2 flush, timed when the buffer was made */
 };
 
 extern struct gh_state gh_st;
@@ -71,7 +72,9 @@ int gh_guidance(dim3 grid, dim3 block, int sm_count);
 long long gh_pad_bytes(void);
 /* count elements of esize bytes (0 = float). */
 int gh_buf_alloc(struct gl_result *r, struct gh_buf *b, size_t count, size_t esize,
-                 enum gh_mem mem);
+                 enum gh_mem mem, int host_copy);
+/* Free the pinned staging buffer (at shutdown). */
+void gh_staging_free(void);
 /* Bytes of every input and output of the job. */
 size_t gh_job_bytes(const struct gh_job *j);
 void gh_buf_free(struct gh_buf *b, enum gh_mem mem);
@@ -86,13 +89,26 @@ int gh_place_output(struct gh_job *j);
 int gh_copy_output(struct gh_job *j, cudaEvent_t e0, cudaEvent_t e1, double *ms);
 
 /* harness_measure.cu */
-/* Copy the outputs back and check them against ref, or through j->hooks (a
- * mismatch: status wrong). */
-int gh_check_output(struct gh_job *j, const double *ref, cudaEvent_t e0, cudaEvent_t e1);
-/* The verification run on a NaN-poisoned output (or as j->hooks prepare it). */
-int gh_verify_run(struct gh_job *j, const double *ref, cudaEvent_t e0, cudaEvent_t e1);
+/* Check the outputs: on the device (built-in families), or copied back and
+ * through j->hooks (a mismatch: status wrong). The first check also times the
+ * copy back into d2h_ms. */
+int gh_check_output(struct gh_job *j, cudaEvent_t e0, cudaEvent_t e1);
+/* The verification run on a NaN-poisoned output (or as j->hooks prepare it),
+ * event-timed after the flush when cold; checked. When it alone lasted the
+ * time cap it is the run's one sample (*long_run set). */
+int gh_verify_run(struct gh_job *j, cudaEvent_t e0, cudaEvent_t e1, int *long_run);
 /* Warm-up, then timed samples until the timing policy is met. */
 int gh_timed_samples(struct gh_job *j, cudaEvent_t e0, cudaEvent_t e1, double since);
+
+/* harness_check.cu */
+/* j->ref_dev from the device reference cache, or computed by j->devref. */
+int gh_devref_get(struct gh_job *j);
+/* Free every cached device reference (memory is short, or shutdown). */
+void gh_devref_release(void);
+/* Check j->out[0] on the device (j->check_dev): a mismatch makes the run wrong
+ * with gl_verify_full's summary; 0 only on a CUDA error. */
+int gh_check_device(struct gh_job *j);
+void gh_check_shutdown(void);
 
 /* harness_batch.cu */
 /* Profile jobs[0..n) together now (n <= GLC_BATCH_MAX). */

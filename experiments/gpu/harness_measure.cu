@@ -1,8 +1,9 @@
 /* harness_measure.cu - one run's measurements: the verification run on a
  * NaN-poisoned output (a user kernel's outputs as its hooks prepare them),
- * checks of the output against the float64 reference (or the hooks' check),
- * warm-up, and event-timed samples (the L2 flushed before each when cold)
- * until the timing policy is met.
+ * timed as a sample would be and kept as the one sample of a run that lasts
+ * the time cap, checks of the output against the float64 reference on the
+ * device (or the hooks' check), warm-up, and event-timed samples (the L2
+ * flushed before each when cold) until the timing policy is met.
  * Must not allocate or free buffers, nor profile. */
 #include "harness_int.cuh"
 
@@ -10,7 +11,6 @@
 #include <stdio.h>
 
 extern "C" {
-#include "reference.h"
 #include "stats.h"
 }
 
@@ -34,71 +34,84 @@ static int reset_outputs(struct gh_job *j)
     return gh_ok(j->r, j->hooks->reset(j), "output reset");
 }
 
-/* Copy the outputs back (timing that copy into d2h_ms once) and check every
- * element against the float64 reference (built-in families) or through
- * j->hooks (a user's kernel); a mismatch makes the run `wrong`.
+/* Check the outputs: on the device against the float64 reference (built-in
+ * families), or copied back and through j->hooks (a user's kernel); a mismatch
+ * makes the run `wrong`. The first check times the copy back into d2h_ms (the
+ * built-in families copy only then: their check needs no host copy).
  * Returns 1 when it checked (right or wrong), 0 on a CUDA error. */
-int gh_check_output(struct gh_job *j, const double *ref, cudaEvent_t e0, cudaEvent_t e1)
+int gh_check_output(struct gh_job *j, cudaEvent_t e0, cudaEvent_t e1)
 {
     struct gl_result *r = j->r;
     double ms = 0.0;
-    if (!gh_copy_output(j, e0, e1, &ms))
-        return 0;
-    if (r->d2h_ms < 0)
-        r->d2h_ms = ms;
+    if (j->hooks || r->d2h_ms < 0) {
+        if (!gh_copy_output(j, e0, e1, &ms))
+            return 0;
+        if (r->d2h_ms < 0)
+            r->d2h_ms = ms;
+    }
     if (j->hooks)
         return j->hooks->check(j);
-    char why[GL_REASON_MAX] = "";
-    double tol = gl_tolerance(j->tol_len);
-    double err = gl_verify(j->out[0].host, ref, j->out[0].count, tol, why, sizeof why);
-    if (isnan(err))
-        err = INFINITY;
-    if (err > r->max_rel_err)
-        r->max_rel_err = err;
-    if (!(err <= tol) && r->status == GL_OK) {
-        r->status = GL_WRONG;
-        snprintf(r->reason, sizeof r->reason, "%s", why[0] ? why : "output differs from the reference");
-    }
+    return gh_check_device(j);
+}
+
+/* Poison the outputs (every bit set: NaN), so that an element the kernel never
+ * writes fails the check; a user kernel's hooks prepare theirs. */
+static int poison_outputs(struct gh_job *j)
+{
+    if (j->hooks)
+        return j->hooks->prepare(j);
+    for (int i = 0; i < j->nout; i++)
+        if (!gh_ok(j->r, cudaMemsetAsync(j->out[i].dev, 0xff, gh_buf_bytes(&j->out[i]), 0),
+                   "cudaMemset(poison)"))
+            return 0;
     return 1;
 }
 
-/* The sample-free verification run: poison the output with NaN (so an element
- * the kernel never writes is caught), run, check. */
-int gh_verify_run(struct gh_job *j, const double *ref, cudaEvent_t e0, cudaEvent_t e1)
+/* The verification run: poison, flush when cold, run between the events,
+ * check. When that one run lasted the time cap, it is the run's only sample:
+ * a long run executes once (warm-up and further samples skipped). */
+int gh_verify_run(struct gh_job *j, cudaEvent_t e0, cudaEvent_t e1, int *long_run)
 {
     struct gl_result *r = j->r;
-    if (j->hooks) {
-        if (!j->hooks->prepare(j))
-            return 0;
-    } else {
-        size_t bytes = gh_buf_bytes(&j->out[0]);
-        gl_fill_nan(j->out[0].host, j->out[0].count);
-        if (j->mem == GH_MEM_DEVICE &&
-            !gh_ok(r, cudaMemcpy(j->out[0].dev, j->out[0].host, bytes, cudaMemcpyHostToDevice),
-                   "cudaMemcpy(poison H2D)"))
-            return 0;
+    double ms = 0.0;
+    *long_run = 0;
+    if (!poison_outputs(j) || !gh_place_output(j))
+        return 0;
+    if (j->cold && !gh_ok(r, gh_flush_enqueue(0, NULL), "L2 flush launch"))
+        return 0;
+    if (!gh_ok(r, cudaEventRecord(e0, 0), "cudaEventRecord") ||
+        !launch_run(j, "launch (verification run)") ||
+        !gh_ok(r, cudaEventRecord(e1, 0), "cudaEventRecord") ||
+        !gh_ok(r, cudaDeviceSynchronize(), "kernel (verification run)") ||
+        !gh_elapsed_ms(r, e0, e1, &ms))
+        return 0;
+    r->busy_ms += ms + (j->cold ? gh_st.flush_ms : 0.0);
+    if (ms >= j->t->max_seconds * 1e3) {
+        r->nsamples = 1;
+        r->samples_ms[0] = ms;
+        *long_run = 1;
     }
-    if (!gh_place_output(j))
-        return 0;
-    if (!launch_run(j, "launch (verification run)") ||
-        !gh_ok(r, cudaDeviceSynchronize(), "kernel (verification run)"))
-        return 0;
-    return gh_check_output(j, ref, e0, e1);
+    return gh_check_output(j, e0, e1);
 }
 
 /* Warm-up, then samples until gl_sampling_done. `since` is when the
  * verification run started: warm-up stops early once verification and warm-up
- * together have lasted max_seconds (as the CPU harness's), so a run that takes
- * a minute is not run four times before its one sample. */
+ * together have lasted GL_WARMUP_SHARE of max_seconds (as the CPU harness's). */
 int gh_timed_samples(struct gh_job *j, cudaEvent_t e0, cudaEvent_t e1, double since)
 {
     struct gl_result *r = j->r;
     const struct gl_timing *t = j->t;
-    for (int i = 0; i < t->warmup && gh_now_s() - since < t->max_seconds; i++)
-        if (!reset_outputs(j) || !launch_run(j, "launch (warm-up)") ||
-            !gh_ok(r, cudaDeviceSynchronize(), "kernel (warm-up)"))
+    double w0 = gh_now_s();
+    for (int i = 0; i < t->warmup && gh_now_s() - since < t->max_seconds * GL_WARMUP_SHARE; i++) {
+        double ms = 0.0;
+        if (!reset_outputs(j) || !gh_ok(r, cudaEventRecord(e0, 0), "cudaEventRecord") ||
+            !launch_run(j, "launch (warm-up)") ||
+            !gh_ok(r, cudaEventRecord(e1, 0), "cudaEventRecord") || !gh_elapsed_ms(r, e0, e1, &ms))
             return 0;
+        r->busy_ms += ms;
+    }
     double start = gh_now_s();
+    r->phase_ms[GL_PH_WARMUP] += (start - w0) * 1e3;
     r->nsamples = 0;
     for (;;) {
         double ms = 0.0;
@@ -112,9 +125,11 @@ int gh_timed_samples(struct gh_job *j, cudaEvent_t e0, cudaEvent_t e1, double si
             !gh_elapsed_ms(r, e0, e1, &ms))
             return 0;
         r->samples_ms[r->nsamples++] = ms;
+        r->busy_ms += ms + (j->cold ? gh_st.flush_ms : 0.0);
         if (r->nsamples >= GL_MAX_SAMPLES ||
             gl_sampling_done(r->samples_ms, r->nsamples, gh_now_s() - start, t))
             break;
     }
+    r->phase_ms[GL_PH_SAMPLES] += (gh_now_s() - start) * 1e3;
     return 1;
 }

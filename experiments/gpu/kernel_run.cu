@@ -383,6 +383,8 @@ static int hook_check(struct gh_job *j)
         if (!want && !wantd) {   /* no reference: every element written (poison left = unwritten) */
             if (kb->init != GL_KI_POISON)
                 continue;
+            if (!r->check[0])
+                snprintf(r->check, sizeof r->check, "%s", GL_CHECK_WRITTEN);
             for (size_t i = 0; i < n; i++)
                 if (gl_hb_unwritten(got, kb->type, i))
                     if (nbad++ == 0)
@@ -392,6 +394,8 @@ static int hook_check(struct gh_job *j)
                       nbad, n, first);
             continue;
         }
+        snprintf(r->check, sizeof r->check, "%s", GL_CHECK_FULL);
+        r->check_points += (long long)n;
         for (size_t i = 0; i < n; i++) {
             double g = gl_hb_get(got, kb->type, i), w = wantd ? wantd[i] : gl_hb_get(want, kb->type, i);
             double err;

@@ -6,9 +6,12 @@
  * that rejects, before anything runs, every point the run would reject (the
  * BS values a template was built for included); the table at the end declares
  * each variant, once.
+ * It also gives the float64 reference of an output element (a device kernel
+ * whose array the harness caches, or a functor) for the on-device check.
  * Must not time, verify or allocate: the harness (harness_*.cu) does that for
  * every family. */
 #include "gpu_harness.cuh"
+#include "gh_compare.cuh"
 
 #include <cublas_v2.h>
 #include <stdio.h>
@@ -265,10 +268,46 @@ static cudaError_t enqueue_cublas(struct gh_job *j)
     return cudaGetLastError();
 }
 
-static const double *mm_reference(const struct gh_job *j, char *err, size_t errlen)
+/* ---- the float64 reference and the check, on the device ------------------------- */
+
+#define MM_REF_TILE 16
+
+/* C = A.B in double (A m x p, B p x n, row-major): 16 x 16 tiles through
+ * shared memory, every product and sum in double. */
+__global__ void matmul_ref_f64(const float *__restrict__ a, const float *__restrict__ b,
+                               double *__restrict__ c, int m, int n, int p)
+{
+    __shared__ double ta[MM_REF_TILE][MM_REF_TILE], tb[MM_REF_TILE][MM_REF_TILE];
+    int row = blockIdx.y * MM_REF_TILE + threadIdx.y, col = blockIdx.x * MM_REF_TILE + threadIdx.x;
+    double s = 0.0;
+    for (int t = 0; t < p; t += MM_REF_TILE) {
+        int ka = t + threadIdx.x, kb = t + threadIdx.y;
+        ta[threadIdx.y][threadIdx.x] = row < m && ka < p ? (double)a[(size_t)row * p + ka] : 0.0;
+        tb[threadIdx.y][threadIdx.x] = kb < p && col < n ? (double)b[(size_t)kb * n + col] : 0.0;
+        __syncthreads();
+        for (int k = 0; k < MM_REF_TILE; k++)
+            s += ta[threadIdx.y][k] * tb[k][threadIdx.x];
+        __syncthreads();
+    }
+    if (row < m && col < n)
+        c[(size_t)row * n + col] = s;
+}
+
+static cudaError_t mm_devref(const struct gh_job *j, float *const *in, double *out)
 {
     const struct mm_ctx *x = (const struct mm_ctx *)j->ctx;
-    return gl_ref_matmul(j->in[0].host, j->in[1].host, x->m, x->n, x->p, j->p->seed, err, errlen);
+    dim3 block(MM_REF_TILE, MM_REF_TILE);
+    dim3 grid((unsigned)((x->n + MM_REF_TILE - 1) / MM_REF_TILE),
+              (unsigned)((x->m + MM_REF_TILE - 1) / MM_REF_TILE));
+    matmul_ref_f64<<<grid, block>>>(in[0], in[1], out, x->m, x->n, x->p);
+    return cudaGetLastError();
+}
+
+static cudaError_t mm_check(struct gh_job *j, struct gh_cmp *c)
+{
+    struct gh_want_array want = { j->ref_dev };
+    return gh_compare(j->out[0].dev, want, j->out_count[0], gl_tolerance(j->tol_len), c,
+                      gh_device()->sm_count);
 }
 
 /* Common to every variant: sizes, memory, cache; fills the job's buffers. The
@@ -285,7 +324,14 @@ static int mm_job(struct gh_job *j, struct mm_ctx *x, long m, long n, long p)
     j->in_count[1] = (size_t)p * (size_t)n;
     j->out_count[0] = (size_t)m * (size_t)n;
     j->tol_len = p;
-    j->reference = mm_reference;
+    j->row_len = n;
+    j->check_dev = mm_check;
+    j->devref = mm_devref;
+    j->refkey.family = "matmul";
+    j->refkey.a = m;
+    j->refkey.b = n;
+    j->refkey.c = p;
+    j->refkey.seed = (long long)gh_seed(j->p);
     j->ctx = x;
     j->ctx_size = sizeof *x;
     return 1;

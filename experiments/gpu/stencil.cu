@@ -4,9 +4,12 @@
  * memory); shared stages a (BS+2R) x (K*BS+2R) tile with its halo in shared
  * memory. Each variant's check rejects, before anything runs, every point the
  * run would reject; the table at the end declares each variant, once.
+ * It also gives the float64 reference of an output element (a device kernel
+ * whose array the harness caches, or a functor) for the on-device check.
  * Must not time, verify or allocate: the harness (harness_*.cu) does that for
  * every family. */
 #include "gpu_harness.cuh"
+#include "gh_compare.cuh"
 
 #include <stdio.h>
 #include <string.h>
@@ -99,10 +102,37 @@ static cudaError_t enqueue_stencil(struct gh_job *j)
     return cudaGetLastError();
 }
 
-static const double *st_reference(const struct gh_job *j, char *err, size_t errlen)
+/* The float64 reference, one output per thread: the (2R+1)^2 box summed in double. */
+__global__ void stencil_ref_f64(const float *__restrict__ in, double *__restrict__ out, int n,
+                                int r)
+{
+    int w = n - 2 * r, col = blockIdx.x * blockDim.x + threadIdx.x,
+        row = blockIdx.y * blockDim.y + threadIdx.y;
+    if (row >= w || col >= w)
+        return;
+    double s = 0.0;
+    for (int a = 0; a <= 2 * r; a++) {
+        const float *line = in + (size_t)(row + a) * n + col;
+        for (int b = 0; b <= 2 * r; b++)
+            s += (double)line[b];
+    }
+    out[(size_t)row * w + col] = s;
+}
+
+static cudaError_t st_devref(const struct gh_job *j, float *const *in, double *out)
 {
     const struct st_ctx *x = (const struct st_ctx *)j->ctx;
-    return gl_ref_stencil(j->in[0].host, x->n, x->r, j->p->seed, err, errlen);
+    int w = x->n - 2 * x->r;
+    dim3 block(32, 8), grid((unsigned)((w + 31) / 32), (unsigned)((w + 7) / 8));
+    stencil_ref_f64<<<grid, block>>>(in[0], out, x->n, x->r);
+    return cudaGetLastError();
+}
+
+static cudaError_t st_check(struct gh_job *j, struct gh_cmp *c)
+{
+    struct gh_want_array want = { j->ref_dev };
+    return gh_compare(j->out[0].dev, want, j->out_count[0], gl_tolerance(j->tol_len), c,
+                      gh_device()->sm_count);
 }
 
 /* Block BS x BS, grid over the W x W output, shared's tile as dynamic shared
@@ -128,7 +158,13 @@ static int prepare(struct gh_job *j, struct st_ctx *x, int shared)
     j->dyn_smem = shared ? (size_t)(bs + 2 * rad) * (size_t)(k * bs + 2 * rad) * sizeof(float) : 0;
     j->launches = 1;
     j->enqueue = enqueue_stencil;
-    j->reference = st_reference;
+    j->row_len = w;
+    j->check_dev = st_check;
+    j->devref = st_devref;
+    j->refkey.family = "stencil";
+    j->refkey.a = n;
+    j->refkey.b = rad;
+    j->refkey.seed = (long long)gh_seed(p);
     j->ctx = x;
     j->ctx_size = sizeof *x;
     return gh_check_launch(j->r, j->kernel, j->grid, j->block, j->dyn_smem);

@@ -2,9 +2,12 @@
  * element per thread, and gridstride with G blocks (0 = 4 x SM count) looping
  * over the vector. Each variant's check rejects, before anything runs, every
  * point the run would reject; the table at the end declares each variant, once.
+ * It also gives the float64 reference of an output element (a device kernel
+ * whose array the harness caches, or a functor) for the on-device check.
  * Must not time, verify or allocate: the harness (harness_*.cu) does that for
  * every family. */
 #include "gpu_harness.cuh"
+#include "gh_compare.cuh"
 
 #include <stdio.h>
 #include <string.h>
@@ -12,6 +15,7 @@
 extern "C" {
 #include "family.h"
 #include "reference.h"
+#include "rng.h"
 }
 #include "gpu_limits.h"
 
@@ -49,10 +53,22 @@ static cudaError_t enqueue_vecadd(struct gh_job *j)
     return cudaGetLastError();
 }
 
-static const double *va_reference(const struct gh_job *j, char *err, size_t errlen)
+/* The float64 reference of element i, from the inputs' random streams (rng.h):
+ * nothing read, nothing cached. */
+struct va_want {
+    unsigned long long sa, sb;
+    __device__ double operator()(size_t i) const
+    {
+        return (double)gl_rng_float(sa, i) + (double)gl_rng_float(sb, i);
+    }
+};
+
+static cudaError_t va_check(struct gh_job *j, struct gh_cmp *c)
 {
-    const struct va_ctx *x = (const struct va_ctx *)j->ctx;
-    return gl_ref_vecadd(j->in[0].host, j->in[1].host, x->n, j->p->seed, err, errlen);
+    unsigned long long seed = gh_seed(j->p);
+    struct va_want want = { gl_rng_state(seed, 0), gl_rng_state(seed, 1) };
+    return gh_compare(j->out[0].dev, want, j->out_count[0], gl_tolerance(j->tol_len), c,
+                      gh_device()->sm_count);
 }
 
 /* Block of BS threads, ceil(N/BS) blocks or G (0 = 4 x the SM count, as check
@@ -81,7 +97,7 @@ static int prepare(struct gh_job *j, struct va_ctx *x, int gridstride)
     j->grid = dim3((unsigned)blocks);
     j->launches = 1;
     j->enqueue = enqueue_vecadd;
-    j->reference = va_reference;
+    j->check_dev = va_check;
     j->ctx = x;
     j->ctx_size = sizeof *x;
     return gh_check_launch(j->r, j->kernel, j->grid, j->block, 0);

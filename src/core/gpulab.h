@@ -50,7 +50,10 @@ struct gl_params {
 
 /* How a run is timed: warm-up, then samples until the relative standard error
  * of the mean falls under max_noise (with at least min_samples), or until
- * max_samples or max_seconds is reached. */
+ * max_samples or max_seconds is reached. Warm-up stops early once the first
+ * run and the warm-up together have lasted GL_WARMUP_SHARE of max_seconds; a
+ * first run that alone lasts max_seconds is the run's only sample. */
+#define GL_WARMUP_SHARE 0.25
 struct gl_timing {
     int warmup;          /* untimed runs before sampling */
     int min_samples;
@@ -82,6 +85,24 @@ struct gl_metric {
     double value;
 };
 
+/* How a run's output was checked (gl_result.check). */
+#define GL_CHECK_FULL "full"       /* every element against the float64 reference */
+#define GL_CHECK_SAMPLED "sampled" /* every element written and finite; check_points
+                                      random elements against the float64 reference */
+#define GL_CHECK_WRITTEN "written" /* no reference: every element written */
+
+/* The phases of one run's wall time (gl_result.phase_ms). */
+enum gl_phase {
+    GL_PH_SETUP,     /* buffers, inputs, host<->device copies */
+    GL_PH_VERIFY,    /* verification run(s) and output checks */
+    GL_PH_WARMUP,    /* untimed warm-up runs */
+    GL_PH_SAMPLES,   /* the timed samples, their flushes included */
+    GL_PH_PROFILE,   /* counter replays (a batch's time shared among its runs) */
+    GL_PH_RUN,       /* the whole run in the worker (the phases above and the rest) */
+    GL_PH_STORE,     /* the driver storing it */
+    GL_PHASES
+};
+
 /* What a worker sends back for one run (fixed size: written whole to a pipe). */
 struct gl_result {
     int status;                    /* enum gl_status */
@@ -104,6 +125,15 @@ struct gl_result {
     char metrics_reason[GL_REASON_MAX]; /* why metrics are absent, when they are */
     int nmetrics;
     struct gl_metric metrics[GL_MAX_METRICS];
+    /* where the run's wall time went (gpulab run --profile-self), ms; the
+     * harness fills what it did, the worker the whole run */
+    double phase_ms[GL_PHASES];
+    /* how the output was checked (stored; README "What verified means") */
+    char check[16];                /* GL_CHECK_*; empty: not checked */
+    long long check_points;        /* output elements compared with the reference */
+    double busy_ms;                /* device or CPU time of the kernels it executed
+                                      (verification, warm-up, samples, replays) and
+                                      their flushes; the rest of the wall is overhead */
 };
 
 /* A device description: the CPU for baselines, or a GPU. Fields that do not

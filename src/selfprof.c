@@ -1,0 +1,110 @@
+/* selfprof.c - see selfprof.h. */
+#include "selfprof.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "stats.h"
+
+static const char *const phase_name[GL_PHASES] = {
+    "setup (buffers, inputs, copies)", "verification (runs, checks)", "warm-up",
+    "timed samples (flushes included)", "counter replays", "whole run in the worker",
+    "store",
+};
+
+void gl_selfprof_init(struct gl_selfprof *sp, FILE *out)
+{
+    memset(sp, 0, sizeof *sp);
+    sp->out = out;
+}
+
+/* Append v to a growable array; a failed growth drops the value (only the
+ * report's median loses it). */
+static void push(double **a, int *n, int *cap, double v)
+{
+    if (*n == *cap) {
+        int nc = *cap ? *cap * 2 : 64;
+        double *na = realloc(*a, (size_t)nc * sizeof *na);
+        if (!na)
+            return;
+        *a = na;
+        *cap = nc;
+    }
+    (*a)[(*n)++] = v;
+}
+
+void gl_selfprof_add(struct gl_selfprof *sp, const char *label, const char *device,
+                     const struct gl_result *r, double wall_ms, double store_ms,
+                     double time_cap_s)
+{
+    int gpu = strcmp(device, "gpu") == 0;
+    double wall = wall_ms + store_ms, over = wall - r->busy_ms;
+    struct gl_summary s;
+    sp->runs++;
+    sp->gpu_runs += gpu;
+    sp->cpu_runs += !gpu;
+    for (int i = 0; i < GL_PHASES; i++)
+        sp->phase[i] += i == GL_PH_STORE ? store_ms : r->phase_ms[i];
+    sp->wall += wall;
+    sp->busy += r->busy_ms;
+    sp->ipc += wall_ms - r->phase_ms[GL_PH_RUN];
+    gl_summarize(r->samples_ms, r->nsamples, &s);
+    if (gpu && r->status == GL_OK)
+        push(&sp->gpu_over, &sp->ngpu_over, &sp->cap_gpu_over, over);
+    if (!gpu && r->status == GL_OK && s.count > 0 && s.median >= time_cap_s * 1e3)
+        push(&sp->cpu_ratio, &sp->ncpu_ratio, &sp->cap_cpu_ratio, wall / s.median);
+    fprintf(sp->out,
+            "self: %s: wall %.1f ms = setup %.1f + verify %.1f + warm-up %.1f + samples %.1f + "
+            "replays %.1f + other %.1f in the worker, %.1f to and from it, store %.1f; "
+            "kernels %.1f, overhead %.1f\n",
+            label, wall, r->phase_ms[GL_PH_SETUP], r->phase_ms[GL_PH_VERIFY],
+            r->phase_ms[GL_PH_WARMUP], r->phase_ms[GL_PH_SAMPLES], r->phase_ms[GL_PH_PROFILE],
+            r->phase_ms[GL_PH_RUN] - r->phase_ms[GL_PH_SETUP] - r->phase_ms[GL_PH_VERIFY] -
+                r->phase_ms[GL_PH_WARMUP] - r->phase_ms[GL_PH_SAMPLES] -
+                r->phase_ms[GL_PH_PROFILE],
+            wall_ms - r->phase_ms[GL_PH_RUN], store_ms, r->busy_ms, over);
+}
+
+static double median_of(const double *a, int n)
+{
+    struct gl_summary s;
+    gl_summarize(a, n, &s);
+    return s.median;
+}
+
+void gl_selfprof_report(const struct gl_selfprof *sp, double total_s)
+{
+    FILE *o = sp->out;
+    double runs_s = sp->wall / 1e3;
+    fprintf(o, "self-profile: %.1f s in all: %.1f s before the first run (configs, worker, "
+               "kernels), %.1f s in %d runs (%d GPU, %d CPU), %.1f s other\n",
+            total_s, sp->prepare_s, runs_s, sp->runs, sp->gpu_runs, sp->cpu_runs,
+            total_s - sp->prepare_s - runs_s);
+    for (int i = 0; i < GL_PHASES; i++) {
+        if (i == GL_PH_RUN)
+            continue;
+        fprintf(o, "  %-34s %9.1f s  %5.1f %%\n", phase_name[i], sp->phase[i] / 1e3,
+                sp->wall > 0 ? 100.0 * sp->phase[i] / sp->wall : 0.0);
+    }
+    fprintf(o, "  %-34s %9.1f s  %5.1f %%\n", "to and from the worker", sp->ipc / 1e3,
+            sp->wall > 0 ? 100.0 * sp->ipc / sp->wall : 0.0);
+    fprintf(o, "  %-34s %9.1f s  %5.1f %%  (device or CPU time of the kernels run)\n",
+            "kernels and flushes", sp->busy / 1e3, sp->wall > 0 ? 100.0 * sp->busy / sp->wall : 0.0);
+    if (sp->ngpu_over > 0)
+        fprintf(o, "  host overhead per ok GPU run (wall - kernels - flushes): median %.1f ms "
+                   "over %d runs\n", median_of(sp->gpu_over, sp->ngpu_over), sp->ngpu_over);
+    if (sp->ncpu_ratio > 0) {
+        double mx = 0.0;
+        for (int i = 0; i < sp->ncpu_ratio; i++)
+            mx = sp->cpu_ratio[i] > mx ? sp->cpu_ratio[i] : mx;
+        fprintf(o, "  CPU runs longer than their time cap: wall / one run: median %.2f, max %.2f "
+                   "over %d runs\n", median_of(sp->cpu_ratio, sp->ncpu_ratio), mx, sp->ncpu_ratio);
+    }
+}
+
+void gl_selfprof_free(struct gl_selfprof *sp)
+{
+    free(sp->gpu_over);
+    free(sp->cpu_ratio);
+    sp->gpu_over = sp->cpu_ratio = NULL;
+}
