@@ -127,6 +127,10 @@ CREATE TABLE run (
     status             TEXT NOT NULL CHECK (status IN ('ok', 'wrong', 'skipped', 'failed')),
     reason             TEXT,
     max_rel_err        REAL,
+    -- how the output was checked: 'full' | 'sampled' | 'written', and the
+    -- elements compared with the reference (README "What verified means")
+    check_method       TEXT,
+    check_points       INTEGER,
     -- timing policy applied
     warmup             INTEGER,
     min_samples        INTEGER,

@@ -47,6 +47,11 @@ static int insert_run(gl_store *s, const struct gl_run_key *k, const char *upara
     row_text(&w, "status", status_text(r->status));
     row_textn(&w, "reason", r->reason, sizeof r->reason);
     row_real_nonneg(&w, "max_rel_err", r->max_rel_err);
+    row_textn(&w, "check_method", r->check, sizeof r->check);
+    if (r->check[0])
+        row_int(&w, "check_points", r->check_points);
+    else
+        row_null(&w, "check_points");
 
     /* The timing policy applied, when the caller says. */
     const struct gl_timing *t = ri->t ? ri->t : &no_timing;

@@ -9,6 +9,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "cpu.h"
 #include "cpu_harness.h"
@@ -429,6 +430,94 @@ static void test_execute(void)
     check_not_run("no output", gl_cpu_execute(&j), GL_FAILED);
 }
 
+
+/* ---- long runs and the sampled check ------------------------------------- */
+
+static void slow_kernel(const struct gl_cpu_job *j)
+{
+    struct fake *f = (struct fake *)j->ctx;
+    struct timespec ts = { 0, 30 * 1000 * 1000 };   /* 30 ms */
+    f->calls++;
+    nanosleep(&ts, NULL);
+    for (size_t i = 0; i < j->out_count; i++)
+        j->out[i] = (float)i;
+}
+
+static double ramp_at(const struct gl_cpu_job *j, size_t i)
+{
+    (void)j;
+    return (double)i;
+}
+
+static void test_long_and_sampled(void)
+{
+    enum { N = 100000 };
+    static float out[N];
+
+    /* a run whose first execution lasts the time cap executes once: that run
+     * is the sample (no warm-up, no second run) */
+    struct gl_timing cap20 = { 2, 10, 100, 0.005, 0.020, 60.0 };
+    struct fake f = { 0, 1000 };
+    struct gl_cpu_job j = fake_job(&f, out, 64, &cap20);
+    j.kernel = slow_kernel;
+    gl_cpu_result_init(&res);
+    CHECK(gl_cpu_time(&j) == 0);
+    CHECK(f.calls == 1 && res.nsamples == 1 && res.samples_ms[0] >= 20.0);
+    CHECK(res.busy_ms >= 20.0 && res.phase_ms[GL_PH_SAMPLES] >= 20.0);
+    /* under a cap it does not reach, it is warmed up and sampled */
+    struct gl_timing cap10s = { 2, 3, 3, 0.005, 10.0, 60.0 };
+    struct fake g = { 0, 1000 };
+    j = fake_job(&g, out, 64, &cap10s);
+    j.kernel = slow_kernel;
+    gl_cpu_result_init(&res);
+    CHECK(gl_cpu_time(&j) == 0);
+    CHECK(g.calls == 2 + 3 && res.nsamples == 3);
+
+    /* the sampled check: a right output passes and says what was checked */
+    struct fake h = { 0, 1000 };
+    j = fake_job(&h, out, N, &quick);
+    j.ref_at = ramp_at;
+    j.row_len = 1000;
+    j.tol_len = 1;
+    j.seed = 42;
+    for (int i = 0; i < N; i++)
+        out[i] = (float)i;
+    gl_cpu_result_init(&res);
+    CHECK(gl_cpu_check_sampled(&j, GL_CPU_CHECK_POINTS) == 1 && res.status == GL_OK);
+    CHECK(strcmp(res.check, GL_CHECK_SAMPLED) == 0 && res.check_points == GL_CPU_CHECK_POINTS);
+    CHECK(res.max_rel_err == 0.0);
+    /* one element never written (NaN) anywhere is caught by the full scan */
+    out[77777] = NAN;
+    gl_cpu_result_init(&res);
+    CHECK(gl_cpu_check_sampled(&j, GL_CPU_CHECK_POINTS) == 0 && res.status == GL_WRONG);
+    CHECK(strstr(res.reason, "1 of 100000 outputs not written") && strstr(res.reason, "(77,777)"));
+    out[77777] = 77777.0f;
+    /* 5 % of the elements wrong: 1024 points miss them all with probability
+     * 0.95^1024 (1e-23) */
+    for (int i = 0; i < N; i += 20)
+        out[i] += 1.0f;
+    gl_cpu_result_init(&res);
+    CHECK(gl_cpu_check_sampled(&j, GL_CPU_CHECK_POINTS) == 0 && res.status == GL_WRONG);
+    CHECK(strstr(res.reason, "sampled outputs outside tolerance") != NULL);
+    for (int i = 0; i < N; i += 20)
+        out[i] -= 1.0f;
+
+    /* a real baseline past GL_CPU_FULL_WORK is checked sampled, one under it fully */
+    const struct gl_variant *ikj = find("matmul", "omp_ikj");
+    if (!CHECK(ikj != NULL))
+        return;
+    struct gl_params p;
+    gl_params_init(&p);
+    p.threads = 2;
+    p.seed = 42;
+    p.n = 520;   /* 520^3 > 2^27 */
+    CHECK(ikj->run(ikj, &p, &quick, &res) == 0 && res.status == GL_OK);
+    CHECK(strcmp(res.check, GL_CHECK_SAMPLED) == 0 && res.check_points == GL_CPU_CHECK_POINTS);
+    p.n = 64;
+    CHECK(ikj->run(ikj, &p, &quick, &res) == 0 && res.status == GL_OK);
+    CHECK(strcmp(res.check, GL_CHECK_FULL) == 0 && res.check_points == 64 * 64);
+}
+
 int main(void)
 {
     test_plugin();
@@ -436,6 +525,7 @@ int main(void)
     test_stencil();
     test_vecadd();
     test_harness();
+    test_long_and_sampled();
     test_execute();
     gl_ref_cache_clear();
     return t_done("test_cpu");
