@@ -142,6 +142,16 @@ long long gl_store_session_begin(gl_store *s, const struct gl_session_info *si)
     row_text(&r, "config_path", si->config_path);
     row_text(&r, "config_text", si->config_text);
     row_text(&r, "config_hash", si->config_hash);
+    int mark = r.n;
+    row_real_nonneg(&r, "load1", si->load1);
+    row_real_nonneg(&r, "lock_wait_s", si->lock_wait_s);
+    if (si->gpu_procs >= 0)
+        row_int(&r, "gpu_procs", si->gpu_procs);
+    else
+        row_null(&r, "gpu_procs");
+    row_text(&r, "gpu_procs_reason", si->gpu_procs_reason);
+    if (!si->have_facts)
+        row_null_from(&r, mark);
     sqlite3_stmt *st = NULL;   /* once per session: not kept */
     int rc = row_insert(s, &st, "session", &r, "", "recording the session");
     sqlite3_finalize(st);

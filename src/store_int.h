@@ -11,6 +11,7 @@
 
 #include <sqlite3.h>
 
+#include "procid.h"
 #include "store.h"
 
 struct gl_store {
@@ -25,6 +26,9 @@ struct gl_store {
     sqlite3_stmt *metric_insert;
     sqlite3_stmt *device_insert;
     sqlite3_stmt *device_select;
+    int claims;                 /* this handle may hold run claims (store_claim.c) */
+    int self_known;
+    struct gl_procid self;      /* this process, as claims name it */
 };
 
 /* ---- errors and statements (store_bind.c) ---- */
@@ -91,6 +95,13 @@ int row_insert(gl_store *s, sqlite3_stmt **st, const char *table, const struct r
  * with s->err set when k->uparams is not the text of k->p->user. */
 int store_key_uparams(gl_store *s, const struct gl_run_key *k, char *buf, size_t len,
                       const char **text);
+
+/* ---- run claims (store_claim.c) ---- */
+
+/* The claim key of k (hex SHA-256 of its parts, the device by model). 0 or -1. */
+int store_claim_key(gl_store *s, const struct gl_run_key *k, char out[65]);
+/* Delete this process's claim of key, if any (inside the caller's transaction). */
+int store_claim_drop(gl_store *s, const char *key);
 
 /* ---- SQL generated from the C tables and the data (store_sql.c) ---- */
 
