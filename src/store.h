@@ -114,12 +114,18 @@ long long gl_store_result(gl_store *s, const struct gl_run_key *k, const struct 
  * from another host is left alone (delete it with `gpulab query --write`). */
 enum { GL_CLAIM_TAKEN = 0, GL_CLAIM_DONE = 1, GL_CLAIM_BUSY = 2 };
 /* In one IMMEDIATE transaction: unless force, an ok run of k stored gives
- * GL_CLAIM_DONE; a claim of k held by another live process gives GL_CLAIM_BUSY
+ * GL_CLAIM_DONE; so does, force or not, any run of k stored after run id
+ * `since` (>= 0: gl_store_last_run when the caller planned; -1 no such check),
+ * so that a point another process ran (ok, wrong or failed) while this one
+ * was on its way is not run twice; a claim of k held by another live process
+ * gives GL_CLAIM_BUSY
  * (holder, if not NULL, gets "pid N on HOST since TIME"); else the claim is this
  * process's (taken, taken over from a dead holder, or already ours) and
  * GL_CLAIM_TAKEN. -1 on error (and on a read-only store). */
-int gl_store_claim(gl_store *s, const struct gl_run_key *k, int force, char *holder,
-                   size_t holderlen);
+int gl_store_claim(gl_store *s, const struct gl_run_key *k, int force, long long since,
+                   char *holder, size_t holderlen);
+/* The highest run id stored (0: none), -1 on error: a `since` for gl_store_claim. */
+long long gl_store_last_run(gl_store *s);
 /* 1 when a live process other than this one holds a claim on k, 0 when not,
  * -1 on error. Only reads (a read-only store answers too). */
 int gl_store_claim_held(gl_store *s, const struct gl_run_key *k);

@@ -4,7 +4,7 @@
  * named parameters, code hash: what the resume lookup matches) and who holds it
  * (host, boot id, pid, the pid's start time: procid.h). It is taken in one
  * IMMEDIATE transaction together with the checks that no ok run of that key is
- * stored and no live process holds it; storing the run (store_run.c) deletes it
+ * stored, none at all since the caller planned, and no live process holds it; storing the run (store_run.c) deletes it
  * in the result's own transaction; closing the store deletes the rest of this
  * process's claims. A claim whose holder is gone (same host: pid dead, reused, or
  * the machine rebooted) is taken over; one from another host is left alone.
@@ -140,10 +140,10 @@ int gl_store_claim_held(gl_store *s, const struct gl_run_key *k)
 }
 
 /* Inside the caller's IMMEDIATE transaction. */
-static int claim_in_txn(gl_store *s, const struct gl_run_key *k, int force, char *holder,
-                        size_t holderlen)
+static int claim_in_txn(gl_store *s, const struct gl_run_key *k, int force, long long since,
+                        char *holder, size_t holderlen)
 {
-    char key[65], since[64];
+    char key[65], at[64];
     struct gl_procid h;
     if (store_claim_key(s, k, key) != 0)
         return -1;
@@ -152,14 +152,19 @@ static int claim_in_txn(gl_store *s, const struct gl_run_key *k, int force, char
         if (ok != 0)
             return ok < 0 ? -1 : GL_CLAIM_DONE;
     }
-    int found = claim_row(s, key, &h, since, sizeof since);
+    if (since >= 0) {
+        int ran = store_ran_since(s, k, since);
+        if (ran != 0)
+            return ran < 0 ? -1 : GL_CLAIM_DONE;
+    }
+    int found = claim_row(s, key, &h, at, sizeof at);
     if (found < 0)
         return -1;
     if (found && is_self(s, &h))
         return GL_CLAIM_TAKEN;
     if (found && gl_procid_alive(&s->self, &h)) {
         if (holder)
-            snprintf(holder, holderlen, "pid %ld on %s since %s", h.pid, h.host, since);
+            snprintf(holder, holderlen, "pid %ld on %s since %s", h.pid, h.host, at);
         return GL_CLAIM_BUSY;
     }
     /* none, or its holder is gone: ours now */
@@ -188,8 +193,8 @@ static int claim_in_txn(gl_store *s, const struct gl_run_key *k, int force, char
     return GL_CLAIM_TAKEN;
 }
 
-int gl_store_claim(gl_store *s, const struct gl_run_key *k, int force, char *holder,
-                   size_t holderlen)
+int gl_store_claim(gl_store *s, const struct gl_run_key *k, int force, long long since,
+                   char *holder, size_t holderlen)
 {
     if (s->readonly) {
         store_err(s, "claiming a run: the database is open read-only");
@@ -198,7 +203,7 @@ int gl_store_claim(gl_store *s, const struct gl_run_key *k, int force, char *hol
     self_init(s);
     if (store_exec(s, "BEGIN IMMEDIATE", "claiming a run") != 0)
         return -1;
-    int rc = claim_in_txn(s, k, force, holder, holderlen);
+    int rc = claim_in_txn(s, k, force, since, holder, holderlen);
     if (rc < 0 || store_exec(s, "COMMIT", "committing a run claim") != 0) {
         sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
         return -1;

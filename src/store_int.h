@@ -20,6 +20,7 @@ struct gl_store {
     int readonly;               /* gl_store_open_readonly: nothing may write */
     const char *denied;         /* what the query authorizer refused, if anything */
     sqlite3_stmt *has_status;   /* prepared on first use, kept until close */
+    sqlite3_stmt *ran_since;
     sqlite3_stmt *run_insert;
     sqlite3_stmt *param_insert;
     sqlite3_stmt *sample_insert;
@@ -100,6 +101,8 @@ int store_key_uparams(gl_store *s, const struct gl_run_key *k, char *buf, size_t
 
 /* The claim key of k (hex SHA-256 of its parts, the device by model). 0 or -1. */
 int store_claim_key(gl_store *s, const struct gl_run_key *k, char out[65]);
+/* 1 when a run of k (any status) with an id above `after` is stored (store_resume.c). */
+int store_ran_since(gl_store *s, const struct gl_run_key *k, long long after);
 /* Delete this process's claim of key, if any (inside the caller's transaction). */
 int store_claim_drop(gl_store *s, const char *key);
 

@@ -619,6 +619,7 @@ int gl_sweep_survey(struct gl_sweep *sw, gl_store *store, int *need_cpu, int *ne
     sw->surveyed = malloc(n > 0 ? (size_t)n : 1);
     if (!sw->surveyed)
         return -1;
+    sw->surveyed_last = store ? gl_store_last_run(store) : -1;
     n = 0;
     for (int ci = 0; ci < sw->nconfigs; ci++)
         for (int ji = 0; ji < sw->exps[ci].njobs; ji++) {
@@ -650,7 +651,7 @@ int gl_sweep_claim(struct gl_sweep *sw, gl_store *store, int ci, int ji)
         return GL_JOB_DONE;
     struct gl_run_key k;
     gl_sweep_key(sw, job, &k);
-    switch (gl_store_claim(store, &k, sw->force, NULL, 0)) {
+    switch (gl_store_claim(store, &k, sw->force, sw->surveyed ? sw->surveyed_last : -1, NULL, 0)) {
     case GL_CLAIM_TAKEN: return GL_JOB_RUN;
     case GL_CLAIM_DONE: return GL_JOB_ELSEWHERE;   /* stored since the survey */
     case GL_CLAIM_BUSY: return GL_JOB_ELSEWHERE;

@@ -44,6 +44,7 @@ struct gl_sweep {
     int ncrefs_cached;             /* of which the kernel cache had */
     unsigned char *surveyed;       /* each job's state at gl_sweep_survey, jobs of all
                                       configs in order; NULL before the survey */
+    long long surveyed_last;       /* the highest run id stored at the survey */
     struct gl_devlocks locks;      /* the devices this sweep measures (gl_sweep_lock) */
 };
 
@@ -61,7 +62,7 @@ int gl_sweep_survey(struct gl_sweep *sw, gl_store *store, int *need_cpu, int *ne
 /* Just before job ji of config ci runs: claim it in the store (gl_store_claim).
  * GL_JOB_RUN when the claim is ours; GL_JOB_DONE when it was done before the
  * survey; GL_JOB_ELSEWHERE when another process holds its claim or has stored
- * it since the survey; the rejected and no-GPU states as gl_sweep_state. -1 on
+ * it (whatever its status, --force or not) since the survey; the rejected and no-GPU states as gl_sweep_state. -1 on
  * a store error (gl_store_errmsg). */
 int gl_sweep_claim(struct gl_sweep *sw, gl_store *store, int ci, int ji);
 /* sweep_lock.c: survey the sweep, then take the device lock (devlock.h) of each

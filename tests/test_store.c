@@ -1018,8 +1018,8 @@ static void test_claims(gl_store *s, sqlite3 *db)
     gl_procid_self(&me);
 
     /* Taken, once: ours again on a second claim; the row names this process. */
-    CHECK(gl_store_claim(s, &k, 0, holder, sizeof holder) == GL_CLAIM_TAKEN);
-    CHECK(gl_store_claim(s, &k, 0, holder, sizeof holder) == GL_CLAIM_TAKEN);
+    CHECK(gl_store_claim(s, &k, 0, -1, holder, sizeof holder) == GL_CLAIM_TAKEN);
+    CHECK(gl_store_claim(s, &k, 0, -1, holder, sizeof holder) == GL_CLAIM_TAKEN);
     CHECK(qi(db, "SELECT count(*) FROM claim") == 1);
     char sql[512];
     snprintf(sql, sizeof sql, "SELECT count(*) FROM claim WHERE pid = %ld AND pid_start = %lld "
@@ -1042,7 +1042,7 @@ static void test_claims(gl_store *s, sqlite3 *db)
         cstart = gl_procid_start(child);
     plant_claim(db, key, me.host, me.boot, (long)child, cstart);
     holder[0] = '\0';
-    CHECK(gl_store_claim(s, &twin, 0, holder, sizeof holder) == GL_CLAIM_BUSY);
+    CHECK(gl_store_claim(s, &twin, 0, -1, holder, sizeof holder) == GL_CLAIM_BUSY);
     char want[64];
     snprintf(want, sizeof want, "pid %ld on ", (long)child);
     if (!CHECK(strstr(holder, want) != NULL))
@@ -1052,39 +1052,54 @@ static void test_claims(gl_store *s, sqlite3 *db)
     kill(child, SIGKILL);
     waitpid(child, NULL, 0);
     CHECK(gl_store_claim_held(s, &k) == 0);
-    CHECK(gl_store_claim(s, &k, 0, holder, sizeof holder) == GL_CLAIM_TAKEN);
+    CHECK(gl_store_claim(s, &k, 0, -1, holder, sizeof holder) == GL_CLAIM_TAKEN);
     CHECK(qi(db, sql) == 1);
     /* A pid that lives but started at another time (reused): taken over. */
     plant_claim(db, key, me.host, me.boot, 1, gl_procid_start(1) + 12345);
-    CHECK(gl_store_claim(s, &k, 0, holder, sizeof holder) == GL_CLAIM_TAKEN);
+    CHECK(gl_store_claim(s, &k, 0, -1, holder, sizeof holder) == GL_CLAIM_TAKEN);
     /* Same host, another boot: rebooted since, taken over. */
     plant_claim(db, key, me.host, "another-boot", (long)me.pid, me.start);
-    CHECK(gl_store_claim(s, &k, 0, holder, sizeof holder) == GL_CLAIM_TAKEN);
+    CHECK(gl_store_claim(s, &k, 0, -1, holder, sizeof holder) == GL_CLAIM_TAKEN);
     /* Another host: nothing can be checked from here, left alone. */
     plant_claim(db, key, "some-other-host", "b", 1, 1);
-    CHECK(gl_store_claim(s, &k, 0, holder, sizeof holder) == GL_CLAIM_BUSY);
+    CHECK(gl_store_claim(s, &k, 0, -1, holder, sizeof holder) == GL_CLAIM_BUSY);
     CHECK(strstr(holder, "some-other-host") != NULL);
     raw_exec(db, "DELETE FROM claim");
 
     /* Storing the result deletes the claim in its transaction; then the key is done
      * (unless force). */
-    CHECK(gl_store_claim(s, &k, 0, holder, sizeof holder) == GL_CLAIM_TAKEN);
+    CHECK(gl_store_claim(s, &k, 0, -1, holder, sizeof holder) == GL_CLAIM_TAKEN);
     reset_result(GL_OK);
     res.nsamples = 1;
     res.samples_ms[0] = 1.0;
     CHECK(store_run_in(s, "claims", sid, dev, "matmul", "global", &p, -1, -1) > 0);
     CHECK(qi(db, "SELECT count(*) FROM claim") == 0);
-    CHECK(gl_store_claim(s, &twin, 0, holder, sizeof holder) == GL_CLAIM_DONE);
+    CHECK(gl_store_claim(s, &twin, 0, -1, holder, sizeof holder) == GL_CLAIM_DONE);
     CHECK(qi(db, "SELECT count(*) FROM claim") == 0);
-    CHECK(gl_store_claim(s, &k, 1, holder, sizeof holder) == GL_CLAIM_TAKEN);
+    CHECK(gl_store_claim(s, &k, 1, -1, holder, sizeof holder) == GL_CLAIM_TAKEN);
     CHECK(gl_store_unclaim(s, &k) == 0);
     CHECK(qi(db, "SELECT count(*) FROM claim") == 0);
 
+    /* A run of the key stored after `since` (another process ran it, even failed)
+     * is done for this claimer, --force or not; one stored before is not. */
+    p.n = 99;
+    long long since = gl_store_last_run(s);
+    CHECK(since > 0 && since == qi(db, "SELECT max(id) FROM run"));
+    CHECK(gl_store_claim(s, &k, 1, since, holder, sizeof holder) == GL_CLAIM_TAKEN);
+    CHECK(gl_store_unclaim(s, &k) == 0);
+    reset_result(GL_FAILED);
+    snprintf(res.reason, sizeof res.reason, "crashed");
+    CHECK(store_run_in(s, "claims", sid, dev, "matmul", "global", &p, -1, -1) > since);
+    CHECK(gl_store_claim(s, &twin, 0, since, holder, sizeof holder) == GL_CLAIM_DONE);
+    CHECK(gl_store_claim(s, &k, 1, since, holder, sizeof holder) == GL_CLAIM_DONE);
+    CHECK(gl_store_claim(s, &k, 0, gl_store_last_run(s), holder, sizeof holder) == GL_CLAIM_TAKEN);
+    CHECK(gl_store_unclaim(s, &k) == 0);
+
     /* Claims never stored are given back by unclaim_all (and by close). */
     p.n = 97;
-    CHECK(gl_store_claim(s, &k, 0, holder, sizeof holder) == GL_CLAIM_TAKEN);
+    CHECK(gl_store_claim(s, &k, 0, -1, holder, sizeof holder) == GL_CLAIM_TAKEN);
     p.n = 98;
-    CHECK(gl_store_claim(s, &k, 0, holder, sizeof holder) == GL_CLAIM_TAKEN);
+    CHECK(gl_store_claim(s, &k, 0, -1, holder, sizeof holder) == GL_CLAIM_TAKEN);
     CHECK(qi(db, "SELECT count(*) FROM claim") == 2);
     CHECK(gl_store_unclaim_all(s) == 0);
     CHECK(qi(db, "SELECT count(*) FROM claim") == 0);
