@@ -1,6 +1,7 @@
 /* store.h - the SQLite store: open (create or migrate to db/schema.sql's version),
  * record devices, sessions and results, answer "is this run already done", and
- * run ad-hoc queries with formatted output. The parent process is the only writer.
+ * run ad-hoc queries with formatted output. In a process, the parent is the only
+ * writer; several processes may write one file, and split a plan through claims.
  * Its parts: store_open.c (open, create, migrate, views), store_sql.c (the SQL
  * generated from gl_param_table and gl_metric_table), store_bind.c (errors and
  * binding by column name), store_device.c (devices, sessions), store_run.c
