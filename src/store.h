@@ -113,13 +113,12 @@ long long gl_store_result(gl_store *s, const struct gl_run_key *k, const struct 
  * one plan on one database split it. The holder is host + boot id + pid + the
  * pid's start time; a claim whose holder is gone (same host) is taken over, one
  * from another host is left alone (delete it with `gpulab query --write`). */
-enum { GL_CLAIM_TAKEN = 0, GL_CLAIM_DONE = 1, GL_CLAIM_BUSY = 2 };
-/* In one IMMEDIATE transaction: unless force, an ok run of k stored gives
- * GL_CLAIM_DONE; so does, force or not, any run of k stored after run id
- * `since` (>= 0: gl_store_last_run when the caller planned; -1 no such check),
- * so that a point another process ran (ok, wrong or failed) while this one
- * was on its way is not run twice; a claim of k held by another live process
- * gives GL_CLAIM_BUSY
+enum { GL_CLAIM_TAKEN = 0, GL_CLAIM_DONE = 1, GL_CLAIM_BUSY = 2, GL_CLAIM_ELSEWHERE = 3 };
+/* In one IMMEDIATE transaction: force or not, a run of k (ok, wrong or failed)
+ * that another process stored after run id `since` (>= 0: gl_store_last_run
+ * when the caller planned; -1 no such check) gives GL_CLAIM_ELSEWHERE, so that
+ * a point is not run twice; unless force, an ok run of k gives GL_CLAIM_DONE;
+ * a claim of k held by another live process gives GL_CLAIM_BUSY
  * (holder, if not NULL, gets "pid N on HOST since TIME"); else the claim is this
  * process's (taken, taken over from a dead holder, or already ours) and
  * GL_CLAIM_TAKEN. -1 on error (and on a read-only store). */

@@ -147,15 +147,15 @@ static int claim_in_txn(gl_store *s, const struct gl_run_key *k, int force, long
     struct gl_procid h;
     if (store_claim_key(s, k, key) != 0)
         return -1;
+    if (since >= 0) {
+        int ran = store_ran_since(s, k, since);
+        if (ran != 0)
+            return ran < 0 ? -1 : GL_CLAIM_ELSEWHERE;
+    }
     if (!force) {
         int ok = gl_store_has_ok(s, k);
         if (ok != 0)
             return ok < 0 ? -1 : GL_CLAIM_DONE;
-    }
-    if (since >= 0) {
-        int ran = store_ran_since(s, k, since);
-        if (ran != 0)
-            return ran < 0 ? -1 : GL_CLAIM_DONE;
     }
     int found = claim_row(s, key, &h, at, sizeof at);
     if (found < 0)

@@ -28,6 +28,8 @@ struct gl_store {
     sqlite3_stmt *device_insert;
     sqlite3_stmt *device_select;
     int claims;                 /* this handle may hold run claims (store_claim.c) */
+    long long *own;             /* the sessions this handle began (gl_store_session_begin) */
+    int nown;
     int self_known;
     struct gl_procid self;      /* this process, as claims name it */
 };
@@ -101,7 +103,8 @@ int store_key_uparams(gl_store *s, const struct gl_run_key *k, char *buf, size_t
 
 /* The claim key of k (hex SHA-256 of its parts, the device by model). 0 or -1. */
 int store_claim_key(gl_store *s, const struct gl_run_key *k, char out[65]);
-/* 1 when a run of k (any status) with an id above `after` is stored (store_resume.c). */
+/* 1 when a run of k (any status) with an id above `after` is stored by a session
+ * this handle did not begin (store_resume.c). */
 int store_ran_since(gl_store *s, const struct gl_run_key *k, long long after);
 /* Delete this process's claim of key, if any (inside the caller's transaction). */
 int store_claim_drop(gl_store *s, const char *key);

@@ -535,5 +535,6 @@ void gl_store_close(gl_store *s)
     sqlite3_finalize(s->device_insert);
     sqlite3_finalize(s->device_select);
     sqlite3_close(s->db);
+    free(s->own);
     free(s);
 }

@@ -45,7 +45,8 @@ int store_key_uparams(gl_store *s, const struct gl_run_key *k, char *buf, size_t
 }
 
 /* A run of key k (with this status, when status is not NULL; stored after run
- * id `after`, when after >= 0) through the cached statement *cache. 1, 0, -1. */
+ * id `after` by a session this handle did not begin, when after >= 0) through
+ * the cached statement *cache. 1, 0, -1. */
 static int find_run(gl_store *s, sqlite3_stmt **cache, const struct gl_run_key *k,
                     const char *status, long long after)
 {
@@ -76,8 +77,12 @@ static int find_run(gl_store *s, sqlite3_stmt **cache, const struct gl_run_key *
                              "WHERE device_id = ?))");
     for (int i = 0; i < w.n; i++)
         sqlite3_str_appendf(q, " AND \"%w\" IS ?", w.c[i].col);
-    if (after >= 0)
-        sqlite3_str_appendall(q, " AND id > ?");
+    if (after >= 0) {
+        sqlite3_str_appendall(q, " AND id > ? AND session_id NOT IN (0");
+        for (int i = 0; i < s->nown; i++)
+            sqlite3_str_appendf(q, ", %lld", s->own[i]);
+        sqlite3_str_appendall(q, ")");
+    }
     sqlite3_str_appendall(q, " LIMIT 1");
     char *sql = sqlite3_str_finish(q);
     if (!sql) {

@@ -653,7 +653,8 @@ int gl_sweep_claim(struct gl_sweep *sw, gl_store *store, int ci, int ji)
     gl_sweep_key(sw, job, &k);
     switch (gl_store_claim(store, &k, sw->force, sw->surveyed ? sw->surveyed_last : -1, NULL, 0)) {
     case GL_CLAIM_TAKEN: return GL_JOB_RUN;
-    case GL_CLAIM_DONE: return GL_JOB_ELSEWHERE;   /* stored since the survey */
+    case GL_CLAIM_DONE: return GL_JOB_DONE;   /* by this process, earlier in the sweep */
+    case GL_CLAIM_ELSEWHERE: return GL_JOB_ELSEWHERE;   /* stored by another since the survey */
     case GL_CLAIM_BUSY: return GL_JOB_ELSEWHERE;
     default: return -1;
     }

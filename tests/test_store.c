@@ -1089,9 +1089,17 @@ static void test_claims(gl_store *s, sqlite3 *db)
     CHECK(gl_store_unclaim(s, &k) == 0);
     reset_result(GL_FAILED);
     snprintf(res.reason, sizeof res.reason, "crashed");
+    /* ... by this handle's own session: not another process's */
     CHECK(store_run_in(s, "claims", sid, dev, "matmul", "global", &p, -1, -1) > since);
-    CHECK(gl_store_claim(s, &twin, 0, since, holder, sizeof holder) == GL_CLAIM_DONE);
-    CHECK(gl_store_claim(s, &k, 1, since, holder, sizeof holder) == GL_CLAIM_DONE);
+    CHECK(gl_store_claim(s, &twin, 1, since, holder, sizeof holder) == GL_CLAIM_TAKEN);
+    CHECK(gl_store_unclaim(s, &k) == 0);
+    /* ... by a session of another process */
+    raw_exec(db, "INSERT INTO session (study) VALUES ('other process')");
+    snprintf(sql, sizeof sql, "UPDATE run SET session_id = %lld WHERE id = (SELECT max(id) FROM run)",
+             qi(db, "SELECT max(id) FROM session"));
+    raw_exec(db, sql);
+    CHECK(gl_store_claim(s, &twin, 0, since, holder, sizeof holder) == GL_CLAIM_ELSEWHERE);
+    CHECK(gl_store_claim(s, &k, 1, since, holder, sizeof holder) == GL_CLAIM_ELSEWHERE);
     CHECK(gl_store_claim(s, &k, 0, gl_store_last_run(s), holder, sizeof holder) == GL_CLAIM_TAKEN);
     CHECK(gl_store_unclaim(s, &k) == 0);
 

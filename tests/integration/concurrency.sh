@@ -86,7 +86,12 @@ for try in 1 2 3; do
     ok=$(sq "$db" "select count(*) from results where status = 'ok'")
     dup=$(sq "$db" "select count(*) from (select 1 from results where status = 'ok' group by $KEY having count(*) > 1)")
     check '[ "$ok" = "$planned" ] && [ "$dup" = 0 ]' "(a) try $try: $ok ok rows for $planned points, $dup keys stored more than once"
+    ran1=$(sed -n 's/^gpulab: \([0-9]*\) ran .*/\1/p' "$T/a$try.1")
+    ran2=$(sed -n 's/^gpulab: \([0-9]*\) ran .*/\1/p' "$T/a$try.2")
+    check '[ $((ran1 + ran2)) -eq "$planned" ]' "(a) try $try: the two ran $ran1 + $ran2 points (want $planned together)"
 done
+# a sweep that waited for the CPU says how many points the other one ran meanwhile
+check 'grep -q "8 run by another process" "$T"/a[123].[12]' "(a) no summary says the other sweep ran the points: $(grep -h ' ran ' "$T"/a1.[12])"
 
 # (a2) claims alone: two lock folders (no lock shared), one database
 for try in 1 2 3; do
