@@ -144,6 +144,9 @@ check 'grep -q "busy" "$T/nw.out" && grep -q "pid $holder " "$T/nw.out"' "(c) th
 ok=$(sq "$T/nw.db" "select count(*) from run")
 check '[ "$ok" = 0 ]' "(c) the refused sweep stored $ok runs"
 killsweep "$holder"
+# every user of the machine can lock there: the folder is 1777, the files 666
+check '[ "$(stat -c %a "$T/locks")" = 1777 ] && [ "$(stat -c %a "$T"/locks/cpu-*.lock)" = 666 ]' \
+    "(c) lock folder mode $(stat -c %a "$T/locks"), lock file mode $(stat -c %a "$T"/locks/cpu-*.lock) (want 1777, 666)"
 $G run "$T/tiny.conf" --db "$T/nw.db" --no-wait >"$T/nw2.out" 2>&1
 rc=$?
 check '[ $rc -eq 0 ]' "(c) run --no-wait after the holder was killed exited $rc (want 0: the kernel dropped its lock)"
