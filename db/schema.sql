@@ -1,4 +1,4 @@
--- db/schema.sql - the gpulab results database, current version (3; the store sets
+-- db/schema.sql - the gpulab results database, current version (4; the store sets
 -- PRAGMA user_version, db/migrations/ bring older files here). Compiled into the
 -- binary by db/embed.sh and run by src/store_open.c on a new file, inside one
 -- transaction, once src/store_sql.c has expanded its @params: ...@ list from the C
@@ -19,7 +19,10 @@
 -- session  one row per `gpulab run` of one config: tool version, git revision the
 --          binary was built from, host, the command line, the study, the config's
 --          path, full text and SHA-256 (hex), start and end time (ended_at NULL:
---          the session was killed).
+--          the session was killed); what gpulab saw of the machine as it began:
+--          load1 (1-minute load average, /proc/loadavg), lock_wait_s (seconds it
+--          waited for other sweeps' device locks), gpu_procs (other processes on
+--          the GPU; NULL when not checked, gpu_procs_reason says why).
 -- run      one row per executed (or check-rejected) job. The key is study + device
 --          (by model) + family + variant + every parameter (a column per row of
 --          gl_param_table, NULL when the variant does not read it) + the named
@@ -42,6 +45,11 @@
 -- run_param the named parameters of a run again, one row each (name, integer
 --          value), written with the run: the params and results_<study> views read them.
 -- sample   every timed sample of a run, in the order taken (idx from 0).
+-- claim    one row per run a live process has claimed and not yet stored: the run
+--          key's SHA-256 (src/store_claim.c), the claimer's host, boot id, pid and
+--          the pid's start time (so a reused pid is not taken for it), and when.
+--          Storing the run deletes the row in the same transaction; a row whose
+--          process is gone is taken over by the next claimer on that host.
 -- metric   hardware counters, long form: one row per (run, metric) under its Nsight
 --          Compute name (or gpulab__* for gpulab's own), value and unit. A metric
 --          that was not measured has no row.
@@ -105,7 +113,11 @@ CREATE TABLE session (
     config_text  TEXT,
     config_hash  TEXT,   -- hex SHA-256 of config_text
     started_at   TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')),
-    ended_at     TEXT
+    ended_at     TEXT,
+    load1        REAL,   -- 1-minute load average as the session began
+    lock_wait_s  REAL,   -- seconds waited for other sweeps' device locks
+    gpu_procs    INTEGER,   -- other processes on the GPU at the start; NULL: not checked
+    gpu_procs_reason TEXT   -- why gpu_procs is NULL
 ) STRICT;
 
 CREATE TABLE run (
@@ -173,7 +185,8 @@ CREATE TABLE run (
     -- counters
     passes             INTEGER,
     metrics_reason     TEXT,
-    created_at         TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
+    created_at         TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')),
+    started_at         TEXT   -- when its timing began (the batch's start for GPU batches)
 ) STRICT;
 
 -- The run_key index (the resume key: device, family, variant, study, every
@@ -195,6 +208,15 @@ CREATE TABLE sample (
     ms     REAL NOT NULL,
     PRIMARY KEY (run_id, idx)
 ) STRICT, WITHOUT ROWID;
+
+CREATE TABLE claim (
+    key        TEXT PRIMARY KEY,   -- SHA-256 of the run key
+    host       TEXT NOT NULL,
+    boot_id    TEXT,               -- /proc/sys/kernel/random/boot_id
+    pid        INTEGER NOT NULL,
+    pid_start  INTEGER,            -- /proc/PID/stat starttime, clock ticks since boot
+    claimed_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
+) STRICT;
 
 CREATE TABLE metric (
     run_id INTEGER NOT NULL REFERENCES run (id) ON DELETE CASCADE,

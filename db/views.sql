@@ -50,6 +50,8 @@
 --                            (NULL: none, built-in variants)
 --   code_hash                the user kernel's hash (source, headers, section text);
 --                            NULL for built-in variants
+--   started_at               when the run's timing began (ISO-8601 UTC; a GPU batch's
+--                            start for each run of it); NULL before schema version 4
 
 DROP VIEW IF EXISTS results;
 DROP VIEW IF EXISTS device_model;
@@ -99,7 +101,7 @@ SELECT
     flops / (dram_read_bytes + dram_write_bytes + dram_write_drain_bytes) AS measured_flop_per_byte,
     (dram_read_bytes + dram_write_bytes + dram_write_drain_bytes) / gpu_time_ns AS dram_gbs,
     CASE WHEN newest_rank = 1 THEN 1 ELSE 0 END AS is_latest,
-    created_at, uparams, code_hash
+    created_at, uparams, code_hash, started_at
 FROM x
 ORDER BY run_id;
 

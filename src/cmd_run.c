@@ -128,6 +128,7 @@ struct run_state {
     /* GPU jobs waiting to run as one batch */
     int npend;
     const struct gl_job *pend[GL_BATCH_MAX];
+    double started;                 /* wall clock at the start of the batch in flight */
 };
 
 /* Store a result and print its line. 0, or -1 when the store failed. */
@@ -139,7 +140,8 @@ static int finish_job(struct run_state *st, const struct gl_job *job, const stru
     gl_sweep_key(st->sw, job, &key);
     struct gl_run_info ri = { st->session, st->c->study, st->c->sections[job->section].name,
                               &job->t, job->v->flops ? job->v->flops(job->v, &job->p) : -1,
-                              job->v->min_bytes ? job->v->min_bytes(job->v, &job->p) : -1 };
+                              job->v->min_bytes ? job->v->min_bytes(job->v, &job->p) : -1,
+                              st->started };
     /* A run the harness skipped (threads over the limit, a size it refuses) is
      * stored once: a rerun skips it again and adds no second row. */
     int stored = 0;
@@ -221,6 +223,7 @@ static int run_batch(struct run_state *st, const struct gl_job *const *list, int
     else
         snprintf(msg, sizeof msg, "%s", label);
     gl_progress_start(&st->pg, msg);
+    st->started = gl_wall_now();
     double t0 = gl_now();
     int rc = gl_worker_run_batch(&st->sw->worker, jobs, n, res, err, sizeof err);
     if (rc == -1) {
@@ -355,9 +358,19 @@ int gl_cmd_run(int npaths, char **paths, const struct gl_run_opts *o)
     st.store = store;
     st.batch_max = batch_size();
     gl_progress_init(&st.pg, stdout, count_jobs(&sw));
-    int n_done = 0, n_rejected = 0, n_nogpu = 0;
+    int n_done = 0, n_rejected = 0, n_nogpu = 0, n_elsewhere = 0;
     char host[128], *argv_text = gl_join_argv(o->argc, o->argv);
     gl_hostname(host, sizeof host);
+    /* One measurement per device: lock the devices the sweep will run on (waits,
+     * or refuses with --no-wait: exit 4). */
+    rc = gl_sweep_lock(&sw, store, !o->no_wait, argv_text, &interrupted, err, sizeof err);
+    if (rc != 0 && rc != GL_DEVLOCK_STOPPED) {
+        fprintf(stderr, "gpulab: %s\n", err);
+        free(argv_text);
+        gl_sweep_free(&sw);
+        gl_store_close(store);
+        return rc == GL_DEVLOCK_BUSY ? 4 : 1;
+    }
     static struct gl_result res;
 
     for (int ci = 0; ci < sw.nconfigs && !interrupted; ci++) {
@@ -365,7 +378,9 @@ int gl_cmd_run(int npaths, char **paths, const struct gl_run_opts *o)
         char hash[65];
         gl_sha256_hex(c->text, strlen(c->text), hash);
         struct gl_session_info si = { GL_VERSION, gl_git_revision(), host,
-                                      argv_text ? argv_text : "", c->path, c->text, hash, c->study };
+                                      argv_text ? argv_text : "", c->path, c->text, hash, c->study,
+                                      0, 0, 0, 0, NULL };
+        gl_sweep_facts(&sw, &si);
         long long session = gl_store_session_begin(store, &si);
         if (session < 0) {
             fprintf(stderr, "gpulab: cannot record the session: %s\n", gl_store_errmsg(store));
@@ -382,9 +397,21 @@ int gl_cmd_run(int npaths, char **paths, const struct gl_run_opts *o)
             gl_sweep_key(&sw, job, &key);
             struct gl_run_info ri = { session, c->study, c->sections[job->section].name, &job->t,
                                       job->v->flops ? job->v->flops(job->v, &job->p) : -1,
-                                      job->v->min_bytes ? job->v->min_bytes(job->v, &job->p) : -1 };
+                                      job->v->min_bytes ? job->v->min_bytes(job->v, &job->p) : -1,
+                                      0 };
             job_label(job, label, sizeof label);
-            switch (gl_sweep_state(&sw, store, job)) {
+            int js = gl_sweep_claim(&sw, store, ci, ji);   /* claimed before it runs */
+            if (js < 0) {
+                fprintf(stderr, "gpulab: store: %s\n", gl_store_errmsg(store));
+                st.n_failed++;
+                interrupted = 1;
+                break;
+            }
+            switch (js) {
+            case GL_JOB_ELSEWHERE:
+                n_elsewhere++;
+                gl_progress_finish(&st.pg, NULL, 0, 0);
+                continue;
             case GL_JOB_DONE:
                 n_done++;
                 gl_progress_finish(&st.pg, NULL, 0, 0);
@@ -452,6 +479,8 @@ int gl_cmd_run(int npaths, char **paths, const struct gl_run_opts *o)
     if (n_skipped)
         printf(", %d skipped by the harness", n_skipped);
     printf("), %d already done, %d rejected by check", n_done, n_rejected);
+    if (n_elsewhere)
+        printf(", %d run by another process", n_elsewhere);
     if (n_nogpu)
         printf(", %d GPU runs skipped (no GPU: %s)", n_nogpu, sw.gpu_why);
     printf("\n");
@@ -477,6 +506,7 @@ static const char *state_word(enum gl_job_state st)
     case GL_JOB_RUN: return "run";
     case GL_JOB_DONE: return "done";
     case GL_JOB_REJECTED: return "skip";
+    case GL_JOB_ELSEWHERE: return "busy";
     default: return "no-gpu";
     }
 }
@@ -582,8 +612,11 @@ int gl_cmd_plan(int npaths, char **paths, const struct gl_run_opts *o, int list_
             printf("  %d points collapsed into jobs above (parameters a variant does not read)\n",
                    e->nduplicates);
     }
-    printf("total: %d to run, %d done, %d rejected by check, %d need a GPU\n",
+    printf("total: %d to run, %d done, %d rejected by check, %d need a GPU",
            total[GL_JOB_RUN], total[GL_JOB_DONE], total[GL_JOB_REJECTED], total[GL_JOB_NO_GPU]);
+    if (total[GL_JOB_ELSEWHERE])
+        printf(", %d being run by another process", total[GL_JOB_ELSEWHERE]);
+    printf("\n");
     gl_sweep_free(&sw);
     gl_store_close(store);
     return 0;

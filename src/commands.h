@@ -1,6 +1,6 @@
 /* commands.h - the subcommands behind main(): each parses nothing itself (main
  * does) and returns the process exit code: 0 ok, 1 runs failed or were wrong,
- * 2 usage or config error. Must not call exit(). */
+ * 2 usage or config error, 4 a device is busy (run --no-wait). Must not call exit(). */
 #ifndef GL_COMMANDS_H
 #define GL_COMMANDS_H
 
@@ -15,6 +15,7 @@ struct gl_run_opts {
     int arch;          /* --arch N: compute capability for user kernels without a GPU (0 = 90) */
     int argc;          /* the whole command line, stored with the session */
     char **argv;
+    int no_wait;       /* run --no-wait: refuse (exit 4) when a device is locked by another sweep */
 };
 
 int gl_cmd_run(int npaths, char **paths, const struct gl_run_opts *o);

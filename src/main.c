@@ -24,13 +24,17 @@ static const char *usage_main =
     "  metrics [PATTERN]  the hardware counter metrics this GPU supports\n"
     "\n"
     "  gpulab COMMAND --help   help for one command;  gpulab --version\n"
-    "exit codes: 0 ok, 1 some runs failed or were wrong, 2 usage or config error\n";
+    "exit codes: 0 ok, 1 some runs failed or were wrong, 2 usage or config error,\n"
+    "            4 a device is busy (run --no-wait)\n";
 
 static const char *usage_run =
     "usage: gpulab run CONFIG... [--db PATH] [--force] [--only VARIANT] [--arch N] [--dry-run]\n"
-    "                  [--profile-self] [--plugin LIB.so]...\n"
+    "                  [--no-wait] [--profile-self] [--plugin LIB.so]...\n"
     "  --db PATH       results database (default " DEFAULT_DB ")\n"
     "  --force         run again what the database already holds as ok\n"
+    "  --no-wait       when another gpulab measures on a device this sweep needs, exit 4\n"
+    "                  instead of waiting for it (locks in $GPULAB_LOCK_DIR, default\n"
+    "                  /tmp/gpulab-locks)\n"
     "  --only VARIANT  run only this variant name\n"
     "  --arch N        compile users' kernels for compute capability N (90 = sm_90) when\n"
     "                  there is no GPU here (default: the GPU's, else 90)\n"
@@ -124,6 +128,8 @@ static int parse_run_opts(int argc, char **argv, const char *usage, struct gl_ru
             o->dry_run = 1;
         } else if (!summary && strcmp(a, "--profile-self") == 0) {
             o->profile_self = 1;
+        } else if (!summary && strcmp(a, "--no-wait") == 0) {
+            o->no_wait = 1;
         } else if (summary && strcmp(a, "--summary") == 0) {
             *summary = 1;
         } else if (a[0] == '-' && a[1] == '-') {

@@ -1,10 +1,12 @@
 /* store.h - the SQLite store: open (create or migrate to db/schema.sql's version),
  * record devices, sessions and results, answer "is this run already done", and
- * run ad-hoc queries with formatted output. The parent process is the only writer.
+ * run ad-hoc queries with formatted output. In a process, the parent is the only
+ * writer; several processes may write one file, and split a plan through claims.
  * Its parts: store_open.c (open, create, migrate, views), store_sql.c (the SQL
  * generated from gl_param_table and gl_metric_table), store_bind.c (errors and
  * binding by column name), store_device.c (devices, sessions), store_run.c
- * (writing runs), store_resume.c (the resume lookup), store_query.c (ad-hoc
+ * (writing runs), store_resume.c (the resume lookup), store_claim.c (run claims:
+ * several processes on one database split a plan), store_query.c (ad-hoc
  * queries); store_int.h is what they share.
  * Must not run kernels or parse configs. */
 #ifndef GL_STORE_H
@@ -48,6 +50,13 @@ struct gl_session_info {
     const char *config_text;
     const char *config_hash;   /* hex SHA-256 of config_text */
     const char *study;
+    /* What gpulab saw of the machine as the session began (schema: session);
+     * have_facts 0 (a zeroed struct): none of it recorded, all NULL. */
+    int have_facts;
+    double load1;              /* 1-minute load average; < 0 unknown (NULL) */
+    double lock_wait_s;        /* seconds waited for device locks; < 0 unknown */
+    long long gpu_procs;       /* other processes on the GPU; < 0 not checked (NULL) ... */
+    const char *gpu_procs_reason;   /* ... and why */
 };
 long long gl_store_session_begin(gl_store *s, const struct gl_session_info *si);
 /* Set the session's end time and remake the results_<study> views (a study that
@@ -90,12 +99,40 @@ struct gl_run_info {
     const struct gl_timing *t;
     double flops;              /* analytic, <0 unknown */
     double min_bytes;          /* analytic, <0 unknown */
+    double started;            /* Unix time its timing began (run.started_at); <= 0 unknown */
 };
 /* Store one result (run row, one run_param row per named parameter, samples,
- * metrics, launch info) in one transaction.
+ * metrics, launch info) in one transaction, which also deletes this process's
+ * claim on the key (gl_store_claim), if it holds one.
  * Summary statistics are computed from r->samples_ms here. Returns run id or -1. */
 long long gl_store_result(gl_store *s, const struct gl_run_key *k, const struct gl_run_info *ri,
                           const struct gl_result *r);
+
+/* ---- run claims (store_claim.c) ----
+ * Before a run starts, the process claims its key, so that two processes running
+ * one plan on one database split it. The holder is host + boot id + pid + the
+ * pid's start time; a claim whose holder is gone (same host) is taken over, one
+ * from another host is left alone (delete it with `gpulab query --write`). */
+enum { GL_CLAIM_TAKEN = 0, GL_CLAIM_DONE = 1, GL_CLAIM_BUSY = 2, GL_CLAIM_ELSEWHERE = 3 };
+/* In one IMMEDIATE transaction: force or not, a run of k (ok, wrong or failed)
+ * that another process stored after run id `since` (>= 0: gl_store_last_run
+ * when the caller planned; -1 no such check) gives GL_CLAIM_ELSEWHERE, so that
+ * a point is not run twice; unless force, an ok run of k gives GL_CLAIM_DONE;
+ * a claim of k held by another live process gives GL_CLAIM_BUSY
+ * (holder, if not NULL, gets "pid N on HOST since TIME"); else the claim is this
+ * process's (taken, taken over from a dead holder, or already ours) and
+ * GL_CLAIM_TAKEN. -1 on error (and on a read-only store). */
+int gl_store_claim(gl_store *s, const struct gl_run_key *k, int force, long long since,
+                   char *holder, size_t holderlen);
+/* The highest run id stored (0: none), -1 on error: a `since` for gl_store_claim. */
+long long gl_store_last_run(gl_store *s);
+/* 1 when a live process other than this one holds a claim on k, 0 when not,
+ * -1 on error. Only reads (a read-only store answers too). */
+int gl_store_claim_held(gl_store *s, const struct gl_run_key *k);
+/* Give back this process's claim on k (a run that will not be stored), or all
+ * of them (gl_store_close does that too). 0 or -1. */
+int gl_store_unclaim(gl_store *s, const struct gl_run_key *k);
+int gl_store_unclaim_all(gl_store *s);
 
 enum gl_format { GL_FMT_TABLE, GL_FMT_CSV, GL_FMT_TSV, GL_FMT_MD, GL_FMT_LATEX, GL_FMT_JSON };
 /* Run sql (one or more statements; the last one's rows are printed) in fmt to out.

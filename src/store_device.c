@@ -8,6 +8,7 @@
  * Must not write runs or read anything but the id it returns. */
 #include "store_int.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 /* A read-only store's device: the row of d's ident, else the first row of its
@@ -142,10 +143,30 @@ long long gl_store_session_begin(gl_store *s, const struct gl_session_info *si)
     row_text(&r, "config_path", si->config_path);
     row_text(&r, "config_text", si->config_text);
     row_text(&r, "config_hash", si->config_hash);
+    int mark = r.n;
+    row_real_nonneg(&r, "load1", si->load1);
+    row_real_nonneg(&r, "lock_wait_s", si->lock_wait_s);
+    if (si->gpu_procs >= 0)
+        row_int(&r, "gpu_procs", si->gpu_procs);
+    else
+        row_null(&r, "gpu_procs");
+    row_text(&r, "gpu_procs_reason", si->gpu_procs_reason);
+    if (!si->have_facts)
+        row_null_from(&r, mark);
+    long long *own = realloc(s->own, (size_t)(s->nown + 1) * sizeof *own);
+    if (!own) {
+        store_err(s, "recording the session: out of memory");
+        return -1;
+    }
+    s->own = own;
     sqlite3_stmt *st = NULL;   /* once per session: not kept */
     int rc = row_insert(s, &st, "session", &r, "", "recording the session");
     sqlite3_finalize(st);
-    return rc == 0 ? sqlite3_last_insert_rowid(s->db) : -1;
+    if (rc != 0)
+        return -1;
+    /* ours: runs of it are not "stored by another process" (store_claim.c) */
+    s->own[s->nown++] = sqlite3_last_insert_rowid(s->db);
+    return s->own[s->nown - 1];
 }
 
 /* The end time, then the results_<study> views remade (a study may have got

@@ -11,6 +11,7 @@
 
 #include <sqlite3.h>
 
+#include "procid.h"
 #include "store.h"
 
 struct gl_store {
@@ -19,12 +20,18 @@ struct gl_store {
     int readonly;               /* gl_store_open_readonly: nothing may write */
     const char *denied;         /* what the query authorizer refused, if anything */
     sqlite3_stmt *has_status;   /* prepared on first use, kept until close */
+    sqlite3_stmt *ran_since;
     sqlite3_stmt *run_insert;
     sqlite3_stmt *param_insert;
     sqlite3_stmt *sample_insert;
     sqlite3_stmt *metric_insert;
     sqlite3_stmt *device_insert;
     sqlite3_stmt *device_select;
+    int claims;                 /* this handle may hold run claims (store_claim.c) */
+    long long *own;             /* the sessions this handle began (gl_store_session_begin) */
+    int nown;
+    int self_known;
+    struct gl_procid self;      /* this process, as claims name it */
 };
 
 /* ---- errors and statements (store_bind.c) ---- */
@@ -91,6 +98,16 @@ int row_insert(gl_store *s, sqlite3_stmt **st, const char *table, const struct r
  * with s->err set when k->uparams is not the text of k->p->user. */
 int store_key_uparams(gl_store *s, const struct gl_run_key *k, char *buf, size_t len,
                       const char **text);
+
+/* ---- run claims (store_claim.c) ---- */
+
+/* The claim key of k (hex SHA-256 of its parts, the device by model). 0 or -1. */
+int store_claim_key(gl_store *s, const struct gl_run_key *k, char out[65]);
+/* 1 when a run of k (any status) with an id above `after` is stored by a session
+ * this handle did not begin (store_resume.c). */
+int store_ran_since(gl_store *s, const struct gl_run_key *k, long long after);
+/* Delete this process's claim of key, if any (inside the caller's transaction). */
+int store_claim_drop(gl_store *s, const char *key);
 
 /* ---- SQL generated from the C tables and the data (store_sql.c) ---- */
 

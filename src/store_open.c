@@ -36,6 +36,67 @@ static int foreign_check(gl_store *s, const char *path)
     return 0;
 }
 
+/* The early look at a file that read user_version 0, before anything writes:
+ * version and object count again, in one statement (one read transaction), so
+ * that a file another process has just created (schema and version committed
+ * together) is seen whole, never as "objects but version 0". *v gets the
+ * version seen; 0, or -1 with s->err when it is some other program's file. */
+static int fresh_check(gl_store *s, const char *path, long long *v)
+{
+    sqlite3_stmt *st = NULL;
+    int rc = sqlite3_prepare_v2(s->db, "SELECT (SELECT user_version FROM pragma_user_version), "
+                                       "(SELECT count(*) FROM sqlite_master)", -1, &st, NULL);
+    if (rc == SQLITE_OK)
+        rc = sqlite3_step(st);
+    if (rc != SQLITE_ROW) {
+        store_db_err(s, "reading the schema version");
+        sqlite3_finalize(st);
+        return -1;
+    }
+    long long version = sqlite3_column_int64(st, 0), objects = sqlite3_column_int64(st, 1);
+    sqlite3_finalize(st);
+    *v = version;
+    if (version == 0 && objects > 0) {
+        store_err(s, "%s: not a gpulab database (user_version 0, but it holds %lld objects); "
+                     "nothing was changed", path, objects);
+        return -1;
+    }
+    if (version > gl_schema_version) {
+        store_err(s, "%s: database schema version %lld is newer than this gpulab knows (%d): "
+                     "use a newer gpulab; nothing was changed", path, version, gl_schema_version);
+        return -1;
+    }
+    return 0;
+}
+
+/* PRAGMA journal_mode = WAL. Changing the mode needs the file to itself, and
+ * SQLite answers SQLITE_BUSY at once (no busy handler) while another connection
+ * reads it, as happens when two processes create one new file together: so it
+ * is tried again for up to 10 s. A file already in WAL mode changes nothing. */
+static int set_wal(gl_store *s)
+{
+    for (int tries = 0;; tries++) {
+        sqlite3_stmt *st = NULL;
+        int rc = sqlite3_prepare_v2(s->db, "PRAGMA journal_mode = WAL", -1, &st, NULL);
+        if (rc == SQLITE_OK)
+            rc = sqlite3_step(st);
+        int wal = rc == SQLITE_ROW && sqlite3_column_text(st, 0) &&
+                  sqlite3_stricmp((const char *)sqlite3_column_text(st, 0), "wal") == 0;
+        if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+            store_db_err(s, "setting WAL mode");
+        sqlite3_finalize(st);
+        if (wal)
+            return 0;
+        int busy = (rc & 0xff) == SQLITE_BUSY || (rc & 0xff) == SQLITE_LOCKED || rc == SQLITE_ROW;
+        if (!busy || tries >= 1000) {
+            if (rc == SQLITE_ROW)
+                store_err(s, "setting WAL mode: the database stays in another journal mode");
+            return -1;
+        }
+        sqlite3_sleep(10);
+    }
+}
+
 /* Run a template of db/ once its lists are expanded. */
 static int exec_template(gl_store *s, const char *tmpl, const char *what)
 {
@@ -274,12 +335,12 @@ int gl_store_open(const char *path, gl_store **out, char *err, size_t errlen)
     }
     if (orc > 0)
         goto fail;
-    if (v == 0 && foreign_check(s, path) != 0)
+    if (v == 0 && fresh_check(s, path, &v) != 0)
         goto fail;
     if ((ret = quick_check(s, path)) != 0)
         goto fail;
     int readonly = sqlite3_db_readonly(s->db, "main") == 1;
-    if (!readonly && store_exec(s, "PRAGMA journal_mode = WAL", "setting WAL mode") != 0)
+    if (!readonly && set_wal(s) != 0)
         goto fail;
     long long fk = 0;
     if (store_exec(s, "PRAGMA foreign_keys = ON", "enabling foreign keys") != 0 ||
@@ -463,7 +524,10 @@ void gl_store_close(gl_store *s)
 {
     if (!s)
         return;
+    if (s->claims)
+        gl_store_unclaim_all(s);   /* runs claimed and never stored are free again */
     sqlite3_finalize(s->has_status);
+    sqlite3_finalize(s->ran_since);
     sqlite3_finalize(s->run_insert);
     sqlite3_finalize(s->param_insert);
     sqlite3_finalize(s->sample_insert);
@@ -471,5 +535,6 @@ void gl_store_close(gl_store *s)
     sqlite3_finalize(s->device_insert);
     sqlite3_finalize(s->device_select);
     sqlite3_close(s->db);
+    free(s->own);
     free(s);
 }

@@ -1,6 +1,7 @@
 /* store_resume.c - the resume lookup: is a run with this key (study, device
  * model, family, variant, every parameter of gl_param_table, a user kernel's
- * named parameters and hash) stored with this status. The WHERE clause is
+ * named parameters and hash) stored with this status, or stored at all since a
+ * given run id (for run claims). The WHERE clause is
  * written from the same cells that are bound, and the run_key index
  * (store_sql.c) covers the same columns. Also the one place that decides a key's
  * uparams text, for the lookup and for store_run.c alike.
@@ -43,9 +44,13 @@ int store_key_uparams(gl_store *s, const struct gl_run_key *k, char *buf, size_t
     return 0;
 }
 
-int gl_store_has_status(gl_store *s, const struct gl_run_key *k, const char *status)
+/* A run of key k (with this status, when status is not NULL; stored after run
+ * id `after` by a session this handle did not begin, when after >= 0) through
+ * the cached statement *cache. 1, 0, -1. */
+static int find_run(gl_store *s, sqlite3_stmt **cache, const struct gl_run_key *k,
+                    const char *status, long long after)
 {
-    if (!k || !k->family || !k->variant || !k->p || !status) {
+    if (!k || !k->family || !k->variant || !k->p) {
         store_err(s, "run lookup: incomplete key");
         return -1;
     }
@@ -63,7 +68,8 @@ int gl_store_has_status(gl_store *s, const struct gl_run_key *k, const char *sta
     row_params(&w, k->p);
     row_text(&w, "uparams", uparams);
     row_text(&w, "code_hash", k->code_hash);
-    row_text(&w, "status", status);
+    if (status)
+        row_text(&w, "status", status);
 
     sqlite3_str *q = sqlite3_str_new(s->db);
     sqlite3_str_appendall(q, "SELECT 1 FROM run WHERE device_id IN (SELECT device_id FROM "
@@ -71,22 +77,30 @@ int gl_store_has_status(gl_store *s, const struct gl_run_key *k, const char *sta
                              "WHERE device_id = ?))");
     for (int i = 0; i < w.n; i++)
         sqlite3_str_appendf(q, " AND \"%w\" IS ?", w.c[i].col);
+    if (after >= 0) {
+        sqlite3_str_appendall(q, " AND id > ? AND session_id NOT IN (0");
+        for (int i = 0; i < s->nown; i++)
+            sqlite3_str_appendf(q, ", %lld", s->own[i]);
+        sqlite3_str_appendall(q, ")");
+    }
     sqlite3_str_appendall(q, " LIMIT 1");
     char *sql = sqlite3_str_finish(q);
     if (!sql) {
         store_err(s, "looking up a run: out of memory");
         return -1;
     }
-    int rc = store_prepare(s, &s->has_status, sql);
+    int rc = store_prepare(s, cache, sql);
     sqlite3_free(sql);
     if (rc != 0)
         return -1;
     int found = -1;
-    rc = sqlite3_bind_int64(s->has_status, 1, k->device_id);
+    rc = sqlite3_bind_int64(*cache, 1, k->device_id);
+    if (rc == SQLITE_OK && after >= 0)
+        rc = sqlite3_bind_int64(*cache, w.n + 2, after);
     if (rc != SQLITE_OK)
         store_db_err(s, "looking up a run");
-    else if (row_bind(s, s->has_status, &w, 2) == 0) {
-        rc = sqlite3_step(s->has_status);
+    else if (row_bind(s, *cache, &w, 2) == 0) {
+        rc = sqlite3_step(*cache);
         if (rc == SQLITE_ROW)
             found = 1;
         else if (rc == SQLITE_DONE)
@@ -94,9 +108,31 @@ int gl_store_has_status(gl_store *s, const struct gl_run_key *k, const char *sta
         else
             store_db_err(s, "looking up a run");
     }
-    sqlite3_reset(s->has_status);
-    sqlite3_clear_bindings(s->has_status);
+    sqlite3_reset(*cache);
+    sqlite3_clear_bindings(*cache);
     return found;
+}
+
+int gl_store_has_status(gl_store *s, const struct gl_run_key *k, const char *status)
+{
+    if (!status) {
+        store_err(s, "run lookup: no status");
+        return -1;
+    }
+    return find_run(s, &s->has_status, k, status, -1);
+}
+
+int store_ran_since(gl_store *s, const struct gl_run_key *k, long long after)
+{
+    return find_run(s, &s->ran_since, k, NULL, after);
+}
+
+long long gl_store_last_run(gl_store *s)
+{
+    long long v = 0;
+    if (store_query_int(s, "SELECT coalesce(max(id), 0) FROM run", &v) != 0)
+        return -1;
+    return v;
 }
 
 int gl_store_has_ok(gl_store *s, const struct gl_run_key *k)

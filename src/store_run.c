@@ -4,12 +4,13 @@
  * parameters one by one), its samples and its metrics, in one transaction.
  * Values are bound by column name through the row builder (store_bind.c); the
  * parameters come from gl_param_table. What was not measured or does not apply
- * is NULL, never 0.
+ * is NULL, never 0. The run's claim (store_claim.c) goes in the same transaction.
  * Must not decide whether a run is needed (store_resume.c) nor read results. */
 #include "store_int.h"
 
 #include <math.h>
 #include <string.h>
+#include <time.h>
 
 #include "stats.h"
 
@@ -101,6 +102,18 @@ static int insert_run(gl_store *s, const struct gl_run_key *k, const char *upara
         row_null_from(&w, mark);
     row_int_nz(&w, "passes", r->passes);
     row_textn(&w, "metrics_reason", r->metrics_reason, sizeof r->metrics_reason);
+    char started[40];
+    if (ri->started > 0) {
+        time_t sec = (time_t)ri->started;
+        struct tm tm;
+        gmtime_r(&sec, &tm);
+        size_t n = strftime(started, sizeof started, "%Y-%m-%dT%H:%M:%S", &tm);
+        snprintf(started + n, sizeof started - n, ".%03dZ",
+                 (int)((ri->started - (double)sec) * 1000.0) % 1000);
+        row_text(&w, "started_at", started);
+    } else {
+        row_null(&w, "started_at");
+    }
 
     return row_insert(s, &s->run_insert, "run", &w, "", "storing the run");
 }
@@ -182,9 +195,11 @@ long long gl_store_result(gl_store *s, const struct gl_run_key *k, const struct 
             store_err(s, "storing a result: sample %d is not a finite number of ms", i);
             return -1;
         }
-    char ubuf[STORE_UPARAMS_MAX];
+    char ubuf[STORE_UPARAMS_MAX], claim[65];
     const char *uparams;
     if (store_key_uparams(s, k, ubuf, sizeof ubuf, &uparams) != 0)
+        return -1;
+    if (s->claims && store_claim_key(s, k, claim) != 0)
         return -1;
     struct gl_summary sum;
     gl_summarize(r->samples_ms, r->nsamples, &sum);
@@ -195,7 +210,7 @@ long long gl_store_result(gl_store *s, const struct gl_run_key *k, const struct 
     if (insert_run(s, k, uparams, ri, r, &sum) == 0) {
         id = sqlite3_last_insert_rowid(s->db);
         if (insert_params(s, id, k->p) != 0 || insert_samples(s, id, r) != 0 ||
-            insert_metrics(s, id, r) != 0)
+            insert_metrics(s, id, r) != 0 || (s->claims && store_claim_drop(s, claim) != 0))
             id = -1;
     }
     if (id < 0 || store_exec(s, "COMMIT", "committing a result") != 0) {

@@ -600,17 +600,76 @@ enum gl_job_state gl_sweep_state(struct gl_sweep *sw, gl_store *store, const str
         if (gl_store_has_ok(store, &k) == 1)
             return GL_JOB_DONE;
     }
+    if (store) {
+        struct gl_run_key k;
+        gl_sweep_key(sw, job, &k);
+        if (k.device_id > 0 && gl_store_claim_held(store, &k) == 1)
+            return GL_JOB_ELSEWHERE;
+    }
     return GL_JOB_RUN;
+}
+
+int gl_sweep_survey(struct gl_sweep *sw, gl_store *store, int *need_cpu, int *need_gpu)
+{
+    int n = 0;
+    *need_cpu = *need_gpu = 0;
+    for (int ci = 0; ci < sw->nconfigs; ci++)
+        n += sw->exps[ci].njobs;
+    free(sw->surveyed);
+    sw->surveyed = malloc(n > 0 ? (size_t)n : 1);
+    if (!sw->surveyed)
+        return -1;
+    sw->surveyed_last = store ? gl_store_last_run(store) : -1;
+    n = 0;
+    for (int ci = 0; ci < sw->nconfigs; ci++)
+        for (int ji = 0; ji < sw->exps[ci].njobs; ji++) {
+            const struct gl_job *job = &sw->exps[ci].jobs[ji];
+            enum gl_job_state st = gl_sweep_state(sw, store, job);
+            sw->surveyed[n++] = (unsigned char)st;
+            if (st == GL_JOB_RUN || st == GL_JOB_ELSEWHERE) {
+                if (strcmp(job->v->device, "gpu") == 0)
+                    *need_gpu = 1;
+                else
+                    *need_cpu = 1;
+            }
+        }
+    return 0;
+}
+
+int gl_sweep_claim(struct gl_sweep *sw, gl_store *store, int ci, int ji)
+{
+    const struct gl_job *job = &sw->exps[ci].jobs[ji];
+    int idx = ji;
+    for (int i = 0; i < ci; i++)
+        idx += sw->exps[i].njobs;
+    int before = sw->surveyed ? sw->surveyed[idx] : GL_JOB_RUN;
+    if (job->skip[0])
+        return GL_JOB_REJECTED;
+    if (strcmp(job->v->device, "gpu") == 0 && !sw->gpu_ok)
+        return GL_JOB_NO_GPU;
+    if (before == GL_JOB_DONE)
+        return GL_JOB_DONE;
+    struct gl_run_key k;
+    gl_sweep_key(sw, job, &k);
+    switch (gl_store_claim(store, &k, sw->force, sw->surveyed ? sw->surveyed_last : -1, NULL, 0)) {
+    case GL_CLAIM_TAKEN: return GL_JOB_RUN;
+    case GL_CLAIM_DONE: return GL_JOB_DONE;   /* by this process, earlier in the sweep */
+    case GL_CLAIM_ELSEWHERE: return GL_JOB_ELSEWHERE;   /* stored by another since the survey */
+    case GL_CLAIM_BUSY: return GL_JOB_ELSEWHERE;
+    default: return -1;
+    }
 }
 
 void gl_sweep_free(struct gl_sweep *sw)
 {
     gl_worker_stop(&sw->worker);
+    gl_devlock_release(&sw->locks);   /* after the worker: it measures no more */
     for (int i = 0; i < sw->nconfigs; i++) {
         gl_expansion_free(&sw->exps[i]);
         gl_config_free(&sw->configs[i]);
     }
     free(sw->exps);
     free(sw->configs);
+    free(sw->surveyed);
     memset(sw, 0, sizeof *sw);
 }

@@ -2,12 +2,13 @@
  * start the worker (which tells whether a GPU is here), expand every config against that device,
  * compile every distinct user kernel point (kernel sections) through the GPU
  * plugin and every C reference (verify = c:FILE:FUNC) with cc, validate metric names on the GPU, and classify each job (run, done,
- * rejected by check, no GPU).
+ * rejected by check, no GPU, run by another process).
  * Must not print progress or results: the commands do. */
 #ifndef GL_SWEEP_H
 #define GL_SWEEP_H
 
 #include "config.h"
+#include "devlock.h"
 #include "store.h"
 #include "worker.h"
 
@@ -15,9 +16,11 @@ enum gl_job_state {
     GL_JOB_RUN,        /* will run */
     GL_JOB_DONE,       /* an ok result with the same key is stored */
     GL_JOB_REJECTED,   /* the variant's check() refused the launch: stored as skipped */
-    GL_JOB_NO_GPU      /* GPU variant, no usable GPU here */
+    GL_JOB_NO_GPU,     /* GPU variant, no usable GPU here */
+    GL_JOB_ELSEWHERE   /* another process runs it (a live claim), or ran it since this
+                          sweep's survey (gl_sweep_survey) */
 };
-#define GL_JOB_STATES 4
+#define GL_JOB_STATES 5
 
 struct gl_sweep {
     int nconfigs;
@@ -39,6 +42,10 @@ struct gl_sweep {
     char kernels_why[GL_REASON_MAX];   /* why kernel points were not compiled ("" = they were) */
     int ncrefs;                    /* C references (verify = c:FILE.c:FUNC) built or found */
     int ncrefs_cached;             /* of which the kernel cache had */
+    unsigned char *surveyed;       /* each job's state at gl_sweep_survey, jobs of all
+                                      configs in order; NULL before the survey */
+    long long surveyed_last;       /* the highest run id stored at the survey */
+    struct gl_devlocks locks;      /* the devices this sweep measures (gl_sweep_lock) */
 };
 
 /* Everything up to the first run. arch: the compute capability to compile
@@ -48,6 +55,25 @@ struct gl_sweep {
 int gl_sweep_prepare(struct gl_sweep *sw, int npaths, char **paths, const char *only,
                      int force, int arch, gl_store *store, char *err, size_t errlen);
 enum gl_job_state gl_sweep_state(struct gl_sweep *sw, gl_store *store, const struct gl_job *job);
+/* The state of every job now (gl_sweep_state), kept as the sweep's starting
+ * point; *need_cpu / *need_gpu say whether some job will run on that device
+ * (those are the devices to lock). 0, or -1 (out of memory). */
+int gl_sweep_survey(struct gl_sweep *sw, gl_store *store, int *need_cpu, int *need_gpu);
+/* Just before job ji of config ci runs: claim it in the store (gl_store_claim).
+ * GL_JOB_RUN when the claim is ours; GL_JOB_DONE when it was done before the
+ * survey; GL_JOB_ELSEWHERE when another process holds its claim or has stored
+ * it (whatever its status, --force or not) since the survey; the rejected and no-GPU states as gl_sweep_state. -1 on
+ * a store error (gl_store_errmsg). */
+int gl_sweep_claim(struct gl_sweep *sw, gl_store *store, int ci, int ji);
+/* sweep_lock.c: survey the sweep, then take the device lock (devlock.h) of each
+ * device some job will run on, CPU first. wait 0: refuse when one is held. 0,
+ * GL_DEVLOCK_BUSY, GL_DEVLOCK_STOPPED (*stop set while waiting) or -1, with err.
+ * The locks are released by gl_sweep_free, after the worker has stopped. */
+int gl_sweep_lock(struct gl_sweep *sw, gl_store *store, int wait, const char *cmdline,
+                  volatile sig_atomic_t *stop, char *err, size_t errlen);
+/* sweep_lock.c: what the session records of the machine (gl_session_info's
+ * facts): the load now, the time waited for the locks, the GPU check's reason. */
+void gl_sweep_facts(const struct gl_sweep *sw, struct gl_session_info *si);
 /* Resume key of a job (device chosen by the variant's device kind). */
 void gl_sweep_key(const struct gl_sweep *sw, const struct gl_job *job, struct gl_run_key *k);
 void gl_sweep_free(struct gl_sweep *sw);

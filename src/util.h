@@ -15,6 +15,8 @@ void gl_hostname(char *buf, size_t len);
 char *gl_join_argv(int argc, char **argv);
 /* Monotonic seconds. */
 double gl_now(void);
+/* Wall-clock seconds since the Unix epoch, with the fraction. */
+double gl_wall_now(void);
 /* ISO-8601 UTC timestamp of now. */
 void gl_utc_now(char *buf, size_t len);
 /* Revision of the tree the binary was built from (git describe --dirty), or "unknown". */

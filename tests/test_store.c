@@ -16,12 +16,17 @@
  * all), the resume key telling named parameters and hashes apart, the params view,
  * the results_<study> views (a column per name, WHERE on it, sanitized and
  * colliding names, made at session end and on open, stale ones dropped).
+ * Run claims: taken once, busy while a live other process holds one, taken over
+ * from a dead, reused or rebooted holder, left alone from another host, deleted
+ * with the stored result, given back by unclaim_all.
  * Reads the database back through a second, plain SQLite connection.
  * Must not need a GPU or leave files behind. */
 #include <math.h>
 #include <sqlite3.h>
 #include <stdlib.h>
+#include <signal.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "db_sql.h"
@@ -213,7 +218,7 @@ static long long store_run_in(gl_store *s, const char *study, long long session,
                               double flops, double bytes)
 {
     struct gl_run_key k = { dev, family, variant, p, study, NULL, NULL };
-    struct gl_run_info ri = { session, study, "sec", &timing, flops, bytes };
+    struct gl_run_info ri = { session, study, "sec", &timing, flops, bytes, 0 };
     long long id = gl_store_result(s, &k, &ri, &res);
     if (id < 0 && !expect_refusal)
         printf("gl_store_result: %s\n", gl_store_errmsg(s));
@@ -240,7 +245,7 @@ static const char *const results_columns =
     "dram_read_bytes,dram_write_bytes,dram_write_drain_bytes,dram_write_total_bytes,"
     "sm_throughput_pct,mem_throughput_pct,inst_executed,smem_wavefronts_ld,smem_wavefronts_st,"
     "global_ld_bytes,global_st_bytes,measured_flop_per_byte,dram_gbs,is_latest,created_at,uparams,"
-    "code_hash";
+    "code_hash,started_at";
 
 static void test_create(void)
 {
@@ -252,15 +257,15 @@ static void test_create(void)
         printf("open: %s\n", err);
         return;
     }
-    CHECK(gl_schema_version == 3);
-    CHECK(gl_nmigrations == 2 && gl_sql_migrations[0] && gl_sql_migrations[1] &&
-          !gl_sql_migrations[2]);
+    CHECK(gl_schema_version == 4);
+    CHECK(gl_nmigrations == 3 && gl_sql_migrations[0] && gl_sql_migrations[1] &&
+          gl_sql_migrations[2] && !gl_sql_migrations[3]);
     sqlite3 *db = raw_open(path);
-    CHECK(qi(db, "PRAGMA user_version") == 3);
+    CHECK(qi(db, "PRAGMA user_version") == 4);
     CHECK_STR(q(db, "PRAGMA journal_mode").s, "wal");
     CHECK_STR(q(db, "SELECT value FROM meta WHERE key = 'application'").s, "gpulab");
     const char *objs[] = { "table:meta", "table:device", "table:session", "table:run",
-                           "table:sample", "table:metric", "table:run_param", "view:results",
+                           "table:sample", "table:metric", "table:run_param", "table:claim", "view:results",
                            "view:metrics", "view:params", "view:devices", "index:run_key" };
     for (size_t i = 0; i < sizeof objs / sizeof objs[0]; i++) {
         char sql[256], type[16];
@@ -372,7 +377,7 @@ static void test_migrate(void)
         return;
     }
     sqlite3 *db = raw_open(path);
-    CHECK(qi(db, "PRAGMA user_version") == 3);
+    CHECK(qi(db, "PRAGMA user_version") == gl_schema_version);
     char row[1024];
     rows_of(db, "SELECT id, session_id, device_id, study, family, variant, n, bs, status, samples, "
                 "median_ms, flops, passes FROM run", row, sizeof row);
@@ -383,6 +388,12 @@ static void test_migrate(void)
     CHECK(qnull(db, "SELECT min_samples FROM run WHERE id = 11"));
     CHECK(qnull(db, "SELECT uparams FROM run WHERE id = 11"));
     CHECK(qnull(db, "SELECT code_hash FROM run WHERE id = 11"));
+    CHECK(qnull(db, "SELECT started_at FROM run WHERE id = 11"));
+    CHECK(qnull(db, "SELECT load1 FROM session WHERE id = 3"));
+    CHECK(qnull(db, "SELECT gpu_procs FROM session WHERE id = 3"));
+    CHECK(qi(db, "SELECT count(*) FROM session WHERE gpu_procs_reason LIKE 'not recorded%'") ==
+          qi(db, "SELECT count(*) FROM session"));
+    CHECK(qi(db, "SELECT count(*) FROM claim") == 0);
     CHECK(qi(db, "SELECT count(*) FROM sample") == 0);
     CHECK(qi(db, "SELECT count(*) FROM run_param") == 0);
     CHECK(qi(db, "SELECT count(*) FROM params") == 0);
@@ -444,14 +455,14 @@ static void test_refuse(void)
      * rollback-journal mode also shows that WAL was not switched on. */
     path_of(path, sizeof path, "future.db");
     sqlite3 *db = raw_open(path);
-    raw_exec(db, "CREATE TABLE run (id INTEGER PRIMARY KEY, future TEXT); PRAGMA user_version = 4;");
+    raw_exec(db, "CREATE TABLE run (id INTEGER PRIMARY KEY, future TEXT); PRAGMA user_version = 5;");
     sqlite3_close(db);
     char *before = read_all(path);
     struct stat st0, st1;
     CHECK(stat(path, &st0) == 0);
     err[0] = '\0';
     CHECK(gl_store_open(path, &s, err, sizeof err) == -1 && s == NULL);
-    CHECK(strstr(err, "newer") != NULL && strstr(err, "version 4") != NULL);
+    CHECK(strstr(err, "newer") != NULL && strstr(err, "version 5") != NULL);
     char *after = read_all(path);
     CHECK(stat(path, &st1) == 0);
     CHECK(before && after && st0.st_size == st1.st_size &&
@@ -460,7 +471,7 @@ static void test_refuse(void)
     free(after);
     db = raw_open(path);
     CHECK_STR(q(db, "PRAGMA journal_mode").s, "delete");
-    CHECK(qi(db, "PRAGMA user_version") == 4);
+    CHECK(qi(db, "PRAGMA user_version") == 5);
     sqlite3_close(db);
 
     /* Not ours: user_version 0 but tables present. */
@@ -562,7 +573,7 @@ static void test_generated(void)
     /* Each metric column reads its own metric: metric i stored with value i + 1. */
     struct gl_device g = gpu_dev("GPU-gen");
     long long dev = gl_store_device(s, &g);
-    struct gl_session_info si = { "0.1.0", "abc", "h", "a", "p", "t", "x", "gen" };
+    struct gl_session_info si = { "0.1.0", "abc", "h", "a", "p", "t", "x", "gen", 0, 0, 0, 0, NULL };
     long long sid = gl_store_session_begin(s, &si);
     struct gl_params p;
     gl_params_init(&p);
@@ -695,6 +706,8 @@ static void test_fixture(void)
     columns_of(db, "SELECT * FROM results", 0, cb, sizeof cb);
     rows_of(db, "SELECT * FROM results", before, len);
     columns_of(db, "SELECT * FROM run", 0, rcols, sizeof rcols);
+    char scols[4096];
+    columns_of(db, "SELECT * FROM session", 0, scols, sizeof scols);
     for (int i = 0; i < NT; i++) {
         snprintf(sql, sizeof sql, "SELECT * FROM %s ORDER BY 1, 2", tables[i]);
         rows_of(db, sql, tb[i], len);
@@ -714,14 +727,17 @@ static void test_fixture(void)
     /* Every table keeps every row, column for column (run's by its old columns). */
     for (int i = 0; i < NT; i++) {
         snprintf(sql, sizeof sql, "SELECT %s FROM %s ORDER BY 1, 2",
-                 strcmp(tables[i], "run") == 0 ? rcols : "*", tables[i]);
+                 strcmp(tables[i], "run") == 0       ? rcols
+                 : strcmp(tables[i], "session") == 0 ? scols
+                                                     : "*",
+                 tables[i]);
         rows_of(db, sql, ta, len);
         if (!CHECK(strlen(tb[i]) > 0 && strcmp(ta, tb[i]) == 0))
             printf("  table %s changed\n", tables[i]);
     }
     columns_of(db, "SELECT * FROM results", 0, ca, sizeof ca);
     CHECK_STR(ca, results_columns);
-    snprintf(sql, sizeof sql, "%s,uparams,code_hash", cb);
+    snprintf(sql, sizeof sql, "%s,uparams,code_hash,started_at", cb);
     CHECK_STR(ca, sql);
     snprintf(sql, sizeof sql, "SELECT %s FROM results", cb);
     rows_of(db, sql, after, len);
@@ -778,7 +794,7 @@ static void test_device_session(gl_store *s, sqlite3 *db)
     CHECK(gl_store_device(s, &bad) == -1);
 
     struct gl_session_info si = { "0.1.0", "abc123", "host1", "gpulab run x.conf", "configs/x.conf",
-                                  "study = x\n", "deadbeef", "x" };
+                                  "study = x\n", "deadbeef", "x", 0, 0, 0, 0, NULL };
     long long sid = gl_store_session_begin(s, &si);
     CHECK(sid > 0);
     snprintf(sql, sizeof sql,
@@ -801,7 +817,7 @@ static void test_results(gl_store *s, sqlite3 *db)
 {
     struct gl_device g = gpu_dev("GPU-1111"), c = cpu_dev();
     long long gpu = gl_store_device(s, &g), cpu = gl_store_device(s, &c);
-    struct gl_session_info si = { "0.1.0", "abc", "h", "a", "p", "t", "x", "teststudy" };
+    struct gl_session_info si = { "0.1.0", "abc", "h", "a", "p", "t", "x", "teststudy", 0, 0, 0, 0, NULL };
     long long sid = gl_store_session_begin(s, &si);
     char sql[512], row[2048];
 
@@ -973,13 +989,137 @@ static void test_results(gl_store *s, sqlite3 *db)
 
 }
 
+/* ---- run claims (store_claim.c) ----------------------------------------------------------- */
+
+/* A claim row of another holder, as another process would have written it. */
+static void plant_claim(sqlite3 *db, const char *key, const char *host, const char *boot, long pid,
+                        long long start)
+{
+    char sql[512];
+    snprintf(sql, sizeof sql, "UPDATE claim SET host = '%s', boot_id = '%s', pid = %ld, "
+                              "pid_start = %lld WHERE key = '%s'", host, boot, pid, start, key);
+    raw_exec(db, sql);
+}
+
+static void test_claims(gl_store *s, sqlite3 *db)
+{
+    struct gl_device g = gpu_dev("GPU-claims"), g2 = gpu_dev("GPU-claims-twin");
+    long long dev = gl_store_device(s, &g), dev2 = gl_store_device(s, &g2);
+    struct gl_session_info si = { "0.1.0", "abc", "h", "a", "p", "t", "x", "claims", 0, 0, 0, 0, NULL };
+    long long sid = gl_store_session_begin(s, &si);
+    struct gl_params p;
+    gl_params_init(&p);
+    p.n = 96;
+    p.bs = 16;
+    struct gl_run_key k = { dev, "matmul", "global", &p, "claims", NULL, NULL };
+    struct gl_run_key twin = { dev2, "matmul", "global", &p, "claims", NULL, NULL };
+    char holder[256], key[65];
+    struct gl_procid me;
+    gl_procid_self(&me);
+
+    /* Taken, once: ours again on a second claim; the row names this process. */
+    CHECK(gl_store_claim(s, &k, 0, -1, holder, sizeof holder) == GL_CLAIM_TAKEN);
+    CHECK(gl_store_claim(s, &k, 0, -1, holder, sizeof holder) == GL_CLAIM_TAKEN);
+    CHECK(qi(db, "SELECT count(*) FROM claim") == 1);
+    char sql[512];
+    snprintf(sql, sizeof sql, "SELECT count(*) FROM claim WHERE pid = %ld AND pid_start = %lld "
+                              "AND host = '%s'", me.pid, me.start, me.host);
+    CHECK(qi(db, sql) == 1);
+    CHECK(gl_store_claim_held(s, &k) == 0);   /* held, but by us */
+    CHECK(store_claim_key(s, &k, key) == 0);
+    char twin_key[65];
+    CHECK(store_claim_key(s, &twin, twin_key) == 0 && strcmp(key, twin_key) == 0);   /* by model */
+
+    /* Held by a live other process (a child, its real start time): busy. */
+    pid_t child = fork();
+    if (child == 0) {
+        pause();
+        _exit(0);
+    }
+    CHECK(child > 0);
+    long long cstart = -1;
+    for (int i = 0; i < 100 && cstart < 0; i++)
+        cstart = gl_procid_start(child);
+    plant_claim(db, key, me.host, me.boot, (long)child, cstart);
+    holder[0] = '\0';
+    CHECK(gl_store_claim(s, &twin, 0, -1, holder, sizeof holder) == GL_CLAIM_BUSY);
+    char want[64];
+    snprintf(want, sizeof want, "pid %ld on ", (long)child);
+    if (!CHECK(strstr(holder, want) != NULL))
+        printf("  holder: %s\n", holder);
+    CHECK(gl_store_claim_held(s, &k) == 1);
+    /* The child dies: its claim is taken over. */
+    kill(child, SIGKILL);
+    waitpid(child, NULL, 0);
+    CHECK(gl_store_claim_held(s, &k) == 0);
+    CHECK(gl_store_claim(s, &k, 0, -1, holder, sizeof holder) == GL_CLAIM_TAKEN);
+    CHECK(qi(db, sql) == 1);
+    /* A pid that lives but started at another time (reused): taken over. */
+    plant_claim(db, key, me.host, me.boot, 1, gl_procid_start(1) + 12345);
+    CHECK(gl_store_claim(s, &k, 0, -1, holder, sizeof holder) == GL_CLAIM_TAKEN);
+    /* Same host, another boot: rebooted since, taken over. */
+    plant_claim(db, key, me.host, "another-boot", (long)me.pid, me.start);
+    CHECK(gl_store_claim(s, &k, 0, -1, holder, sizeof holder) == GL_CLAIM_TAKEN);
+    /* Another host: nothing can be checked from here, left alone. */
+    plant_claim(db, key, "some-other-host", "b", 1, 1);
+    CHECK(gl_store_claim(s, &k, 0, -1, holder, sizeof holder) == GL_CLAIM_BUSY);
+    CHECK(strstr(holder, "some-other-host") != NULL);
+    raw_exec(db, "DELETE FROM claim");
+
+    /* Storing the result deletes the claim in its transaction; then the key is done
+     * (unless force). */
+    CHECK(gl_store_claim(s, &k, 0, -1, holder, sizeof holder) == GL_CLAIM_TAKEN);
+    reset_result(GL_OK);
+    res.nsamples = 1;
+    res.samples_ms[0] = 1.0;
+    CHECK(store_run_in(s, "claims", sid, dev, "matmul", "global", &p, -1, -1) > 0);
+    CHECK(qi(db, "SELECT count(*) FROM claim") == 0);
+    CHECK(gl_store_claim(s, &twin, 0, -1, holder, sizeof holder) == GL_CLAIM_DONE);
+    CHECK(qi(db, "SELECT count(*) FROM claim") == 0);
+    CHECK(gl_store_claim(s, &k, 1, -1, holder, sizeof holder) == GL_CLAIM_TAKEN);
+    CHECK(gl_store_unclaim(s, &k) == 0);
+    CHECK(qi(db, "SELECT count(*) FROM claim") == 0);
+
+    /* A run of the key stored after `since` (another process ran it, even failed)
+     * is done for this claimer, --force or not; one stored before is not. */
+    p.n = 99;
+    long long since = gl_store_last_run(s);
+    CHECK(since > 0 && since == qi(db, "SELECT max(id) FROM run"));
+    CHECK(gl_store_claim(s, &k, 1, since, holder, sizeof holder) == GL_CLAIM_TAKEN);
+    CHECK(gl_store_unclaim(s, &k) == 0);
+    reset_result(GL_FAILED);
+    snprintf(res.reason, sizeof res.reason, "crashed");
+    /* ... by this handle's own session: not another process's */
+    CHECK(store_run_in(s, "claims", sid, dev, "matmul", "global", &p, -1, -1) > since);
+    CHECK(gl_store_claim(s, &twin, 1, since, holder, sizeof holder) == GL_CLAIM_TAKEN);
+    CHECK(gl_store_unclaim(s, &k) == 0);
+    /* ... by a session of another process */
+    raw_exec(db, "INSERT INTO session (study) VALUES ('other process')");
+    snprintf(sql, sizeof sql, "UPDATE run SET session_id = %lld WHERE id = (SELECT max(id) FROM run)",
+             qi(db, "SELECT max(id) FROM session"));
+    raw_exec(db, sql);
+    CHECK(gl_store_claim(s, &twin, 0, since, holder, sizeof holder) == GL_CLAIM_ELSEWHERE);
+    CHECK(gl_store_claim(s, &k, 1, since, holder, sizeof holder) == GL_CLAIM_ELSEWHERE);
+    CHECK(gl_store_claim(s, &k, 0, gl_store_last_run(s), holder, sizeof holder) == GL_CLAIM_TAKEN);
+    CHECK(gl_store_unclaim(s, &k) == 0);
+
+    /* Claims never stored are given back by unclaim_all (and by close). */
+    p.n = 97;
+    CHECK(gl_store_claim(s, &k, 0, -1, holder, sizeof holder) == GL_CLAIM_TAKEN);
+    p.n = 98;
+    CHECK(gl_store_claim(s, &k, 0, -1, holder, sizeof holder) == GL_CLAIM_TAKEN);
+    CHECK(qi(db, "SELECT count(*) FROM claim") == 2);
+    CHECK(gl_store_unclaim_all(s) == 0);
+    CHECK(qi(db, "SELECT count(*) FROM claim") == 0);
+}
+
 static void test_has_ok(gl_store *s, sqlite3 *db)
 {
     struct gl_device g = gpu_dev("GPU-keys"), g2 = gpu_dev("GPU-other"), g3 = gpu_dev("GPU-twin");
     snprintf(g2.name, sizeof g2.name, "Other GPU");
     long long dev = gl_store_device(s, &g), dev2 = gl_store_device(s, &g2);
     long long dev3 = gl_store_device(s, &g3);   /* the same model as dev, another UUID */
-    struct gl_session_info si = { "0.1.0", "abc", "h", "a", "p", "t", "x", "keys" };
+    struct gl_session_info si = { "0.1.0", "abc", "h", "a", "p", "t", "x", "keys", 0, 0, 0, 0, NULL };
     long long sid = gl_store_session_begin(s, &si);
     (void)db;
 
@@ -1063,7 +1203,7 @@ static void test_latest(gl_store *s, sqlite3 *db)
 {
     struct gl_device g = gpu_dev("GPU-latest");
     long long dev = gl_store_device(s, &g);
-    struct gl_session_info si = { "0.1.0", "abc", "h", "a", "p", "t", "x", "latest" };
+    struct gl_session_info si = { "0.1.0", "abc", "h", "a", "p", "t", "x", "latest", 0, 0, 0, 0, NULL };
     long long sid = gl_store_session_begin(s, &si);
     struct gl_params p;
     gl_params_init(&p);
@@ -1136,7 +1276,7 @@ static long long store_user(gl_store *s, const char *study, long long session, l
                             const char *hash, double ms)
 {
     struct gl_run_key k = { dev, "transpose", variant, p, study, uparams, hash };
-    struct gl_run_info ri = { session, study, "transpose", &timing, -1, 8.0 * 1024 * 1024 };
+    struct gl_run_info ri = { session, study, "transpose", &timing, -1, 8.0 * 1024 * 1024, 0 };
     reset_result(GL_OK);
     res.nsamples = 1;
     res.samples_ms[0] = ms;
@@ -1165,7 +1305,7 @@ static void test_named(void)
     sqlite3 *db = raw_open(path);
     struct gl_device g = gpu_dev("GPU-named");
     long long dev = gl_store_device(s, &g);
-    struct gl_session_info si = { "0.1.0", "abc", "h", "a", "p", "t", "x", "transpose" };
+    struct gl_session_info si = { "0.1.0", "abc", "h", "a", "p", "t", "x", "transpose", 0, 0, 0, 0, NULL };
     long long sid = gl_store_session_begin(s, &si);
     CHECK(dev > 0 && sid > 0);
 
@@ -1564,7 +1704,11 @@ static void test_readonly(void)
     db = raw_open(path);
     raw_exec(db, "DROP INDEX IF EXISTS run_key; DROP VIEW IF EXISTS params; "
                  "DROP TABLE run_param; ALTER TABLE run DROP COLUMN uparams; "
-                 "ALTER TABLE run DROP COLUMN code_hash; PRAGMA user_version = 2;");
+                 "ALTER TABLE run DROP COLUMN code_hash; DROP TABLE claim; DROP VIEW results; "
+                 "ALTER TABLE run DROP COLUMN started_at; ALTER TABLE session DROP COLUMN load1; "
+                 "ALTER TABLE session DROP COLUMN lock_wait_s; ALTER TABLE session DROP COLUMN "
+                 "gpu_procs; ALTER TABLE session DROP COLUMN gpu_procs_reason; "
+                 "PRAGMA user_version = 2;");
     sqlite3_close(db);
     before = slurp(path, &len0);
     if (CHECK(gl_store_open_readonly(path, &s, err, sizeof err) == 0)) {
@@ -1604,6 +1748,7 @@ int main(void)
         test_device_session(s, db);
         test_results(s, db);
         test_has_ok(s, db);
+        test_claims(s, db);
         test_latest(s, db);
         test_formats(s);
         sqlite3_close(db);
