@@ -56,6 +56,9 @@ TEST_SRC := $(wildcard tests/test_*.c)
 TEST_BIN := $(TEST_SRC:tests/%.c=$(B)/tests/%)
 GPU_TEST_SRC := $(wildcard tests/gpu/test_*.c)
 GPU_TEST_BIN := $(GPU_TEST_SRC:tests/gpu/%.c=$(B)/tests/gpu/%)
+# GPU tests in CUDA link the GPU plugin itself, for the harness's own functions
+GPU_TEST_CU  := $(wildcard tests/gpu/test_*.cu)
+GPU_TEST_BIN += $(GPU_TEST_CU:tests/gpu/%.cu=$(B)/tests/gpu/%)
 
 H_CORE   := $(wildcard src/core/*.h)
 H_DRIVER := $(H_CORE) $(wildcard src/*.h)
@@ -122,6 +125,10 @@ $(B)/tests/%: tests/%.c tests/t.h $(TEST_OBJ) $(H_CPU) $(H_DRIVER)
 $(B)/tests/gpu/%: tests/gpu/%.c tests/t.h $(TEST_OBJ) $(H_CPU) $(H_DRIVER)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(INC_DRIVER) $(INC_CPU) -Itests -o $@ $< $(TEST_OBJ) $(LDLIBS)
+
+$(B)/tests/gpu/%: tests/gpu/%.cu $(PLUGIN) $(H_GPU)
+	@mkdir -p $(dir $@)
+	$(NVCC) $(NVFLAGS) $(INC_GPU) -o $@ $< $(PLUGIN) -Xlinker -rpath,'$$ORIGIN/../..'
 
 # Users' plugins of the tests (tests/plugins/*.c, *.cu -> build/tests/plugins/*.so),
 # built as a user would build one: against src/core/plugin.h only.
