@@ -349,7 +349,10 @@ int gl_cmd_run(int npaths, char **paths, const struct gl_run_opts *o)
                         "is skipped\n", o->db, GL_STORE_CHECK_MAX >> 20);
     rc = gl_store_open(o->db, &store, err, sizeof err);
     if (rc != 0) {
-        fprintf(stderr, "gpulab: %s\n", err);
+        if (strstr(err, o->db))
+            fprintf(stderr, "gpulab: %s\n", err);
+        else
+            fprintf(stderr, "gpulab: storage error: %s: %s\n", o->db, err);
         gl_sweep_free(&sw);
         return 3;   /* damaged, foreign, newer, locked, unwritable: a storage error */
     }
