@@ -1,6 +1,7 @@
 /* main.c - gpulab's command line: parse arguments, print help, dispatch to a
  * subcommand (commands.h). Exit codes: 0 ok, 1 runs failed or were wrong,
- * 2 usage or config error. Must not do any subcommand's work itself. */
+ * 2 usage or config error, 3 storage error, 130/143 interrupted (SIGINT/SIGTERM).
+ * Must not do any subcommand's work itself. */
 #include "commands.h"
 #include "registry.h"
 #include "util.h"
@@ -24,7 +25,8 @@ static const char *usage_main =
     "  metrics [PATTERN]  the hardware counter metrics this GPU supports\n"
     "\n"
     "  gpulab COMMAND --help   help for one command;  gpulab --version\n"
-    "exit codes: 0 ok, 1 some runs failed or were wrong, 2 usage or config error\n";
+    "exit codes: 0 ok, 1 some runs failed or were wrong, 2 usage or config error,\n"
+    "            3 storage error, 130 interrupted (SIGINT), 143 (SIGTERM)\n";
 
 static const char *usage_run =
     "usage: gpulab run CONFIG... [--db PATH] [--force] [--only VARIANT] [--arch N] [--dry-run]\n"
@@ -37,7 +39,9 @@ static const char *usage_run =
     "  --dry-run       print the plan instead of running (same as `gpulab plan`, which lists\n"
     "                  every configuration; `gpulab plan --summary` for the counts only)\n"
     "  --plugin LIB    add the variants of a plugin built against src/core/plugin.h\n"
-    "                  (repeatable)\n";
+    "                  (repeatable)\n"
+    "  exit 0 ok, 1 runs failed or wrong, 2 usage/config error, 3 storage error,\n"
+    "  130 SIGINT, 143 SIGTERM (forwarded to the worker; the run in flight is dropped)\n";
 
 static const char *usage_plan =
     "usage: gpulab plan CONFIG... [--db PATH] [--only VARIANT] [--force] [--arch N] [--summary]\n"
