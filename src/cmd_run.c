@@ -248,7 +248,7 @@ static int run_batch(struct run_state *st, const struct gl_job *const *list, int
     gl_progress_start(&st->pg, msg);
     double t0 = gl_now();
     int rc = gl_worker_run_batch(&st->sw->worker, jobs, n, res, err, sizeof err);
-    if (rc == -2 || gl_interrupt_signal())
+    if (rc == -2)
         return -1;   /* SIGINT/SIGTERM (forwarded to the worker): nothing to store */
     if (rc == -1) {
         gl_progress_note(&st->pg, err);

@@ -470,6 +470,10 @@ int gl_worker_run(struct gl_worker *w, const struct gl_job *job, struct gl_resul
                  "timed out: no result after %.0f s (timeout); the worker was killed", timeout);
         return 0;
     }
+    if (rc != 0 && gl_interrupt_signal()) {
+        reap(w, 1, NULL, 0);   /* it died of the same Ctrl-C: not the job's fault */
+        return -2;
+    }
     if (rc != 0) {
         char why[128] = "worker vanished";
         reap(w, 0, why, sizeof why);

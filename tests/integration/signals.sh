@@ -56,6 +56,19 @@ for sig in TERM INT; do
     check '[ "$(grep -c "^\[[0-9]*/[0-9]*\] .* ok " "$T/$sig.out")" = 1 ]' "$sig: printed finished runs != 1"
 done
 
+# --- Ctrl-C to the whole process group (driver and worker both get SIGINT) ---------
+if command -v setsid >/dev/null 2>&1; then
+    setsid $G run "$T/long.conf" --db "$T/grp.db" >"$T/grp.out" 2>&1 &
+    for _ in $(seq 1 200); do grep -q '^\[1/2\]' "$T/grp.out" 2>/dev/null && break; sleep 0.05; done
+    sleep 0.5
+    gpid=$(pgrep -f "run $T/long.conf --db $T/grp.db" | head -n 1)
+    pg=$(ps -o pgid= -p "$gpid" | tr -d ' ')
+    kill -INT "-$pg"
+    wait $!; rc=$?
+    check '[ $rc -eq 130 ] && grep -q "^gpulab: interrupted (SIGINT)" "$T/grp.out"' "Ctrl-C to the group: exit $rc: $(tail -1 "$T/grp.out")"
+    check '[ "$(sqlite3 "$T/grp.db" "select count(*) from run")" = 1 ]' "Ctrl-C to the group: a row of the interrupted run was stored ($(sqlite3 "$T/grp.db" "select status, reason from run"))"
+fi
+
 # --- the heartbeat: a long run is not silent when stdout is not a terminal ----------
 GPULAB_HEARTBEAT=0.5 $G run "$T/long.conf" --db "$T/hb.db" >"$T/hb.out" 2>&1 &
 pid=$!
