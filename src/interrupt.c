@@ -26,14 +26,10 @@ int gl_interrupt_install(void)
 {
     int rc = 0;
     if (wake[0] < 0) {
-        if (pipe(wake) != 0) {
+        /* non-blocking: a handler never waits on a full pipe (already readable) */
+        if (pipe2(wake, O_NONBLOCK | O_CLOEXEC) != 0) {
             wake[0] = wake[1] = -1;
             rc = -1;
-        } else {
-            for (int i = 0; i < 2; i++) {
-                fcntl(wake[i], F_SETFL, fcntl(wake[i], F_GETFL) | O_NONBLOCK);
-                fcntl(wake[i], F_SETFD, FD_CLOEXEC);
-            }
         }
     }
     struct sigaction sa;

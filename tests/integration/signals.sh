@@ -4,6 +4,7 @@
 # the worker and stops within a second (not when the run ends), exits 143 / 130
 # with "interrupted" in its summary, leaves no worker behind, and stores nothing
 # half-done (the rows are exactly the runs it printed as finished; integrity ok).
+# Ctrl-C to the whole process group ends the same way, without a "crashed" row.
 # Also: the heartbeat ("still running ...") when stdout is not a terminal, and a
 # progress total that leaves out the runs that will not execute. Must not need a GPU.
 G=./build/gpulab
