@@ -5,6 +5,7 @@
  * the database read-only, if there is one. Must not measure anything itself
  * (the worker does). */
 #include "commands.h"
+#include "interrupt.h"
 #include "metric_sets.h"
 #include "nearest.h"
 #include "progress.h"
@@ -21,14 +22,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-
-static volatile sig_atomic_t interrupted;
-
-static void on_signal(int sig)
-{
-    (void)sig;
-    interrupted = 1;
-}
 
 static const char *status_word(int st)
 {
@@ -105,18 +98,42 @@ static void print_kernels(const struct gl_sweep *sw, FILE *out)
                 sw->ncrefs == 1 ? "" : "s", sw->ncrefs_cached);
 }
 
-static int count_jobs(const struct gl_sweep *sw)
+/* The jobs that will run (not done, rejected or without their GPU): what the
+ * progress counts and the ETA is made of. */
+static int count_jobs(struct gl_sweep *sw, gl_store *store)
 {
     int n = 0;
     for (int i = 0; i < sw->nconfigs; i++)
-        n += sw->exps[i].njobs;
+        for (int j = 0; j < sw->exps[i].njobs; j++)
+            n += gl_sweep_state(sw, store, &sw->exps[i].jobs[j]) == GL_JOB_RUN;
     return n;
+}
+
+/* The heartbeat (worker.h's on_wait): a long run says it is still going. */
+static void still_running(void *arg, double elapsed)
+{
+    gl_progress_tick(arg, elapsed);
+}
+
+/* GPULAB_HEARTBEAT: seconds between "still running" lines when stdout is not a
+ * terminal (default 30; 0 = none). */
+static double heartbeat_every(void)
+{
+    const char *e = getenv("GPULAB_HEARTBEAT");
+    if (!e || !*e)
+        return 30.0;
+    double v = strtod(e, NULL);
+    return v > 0 ? v : 0;
 }
 
 /* What gl_cmd_run keeps while it walks the jobs. */
 struct run_state {
     struct gl_sweep *sw;
     gl_store *store;
+    const char *db;                 /* its file, for messages */
+    int storage_error;              /* something could not be stored, even on the retry */
+    int n_lost;                     /* finished runs not stored */
+    int worker_error;               /* no worker could be started */
     struct gl_progress pg;
     long long session;
     const struct gl_config *c;
@@ -131,7 +148,25 @@ struct run_state {
     double started;                 /* wall clock at the start of the batch in flight */
 };
 
-/* Store a result and print its line. 0, or -1 when the store failed. */
+/* A storage error: the file and SQLite's message. */
+static void storage_message(struct run_state *st, const char *what)
+{
+    gl_progress_note(&st->pg, "");
+    fprintf(stderr, "gpulab: storage error: %s: %s%s\n", st->db, gl_store_errmsg(st->store), what);
+}
+
+/* A finished run that could not be stored: named, so that nothing is lost unsaid. */
+static void report_lost(struct run_state *st, const struct gl_job *job, const struct gl_result *res)
+{
+    char label[300];
+    job_label(job, label, sizeof label);
+    fprintf(stderr, "gpulab: lost (finished %s, not stored): %s\n", status_word(res->status), label);
+    st->storage_error++;
+    st->n_lost++;
+}
+
+/* Store a result, trying a second time when the first fails, and print its
+ * line. 0, or -1 when both failed (said, and the run named as lost). */
 static int finish_job(struct run_state *st, const struct gl_job *job, const struct gl_result *res,
                       double seconds)
 {
@@ -144,19 +179,18 @@ static int finish_job(struct run_state *st, const struct gl_job *job, const stru
                               st->started };
     /* A run the harness skipped (threads over the limit, a size it refuses) is
      * stored once: a rerun skips it again and adds no second row. */
-    int stored = 0;
-    if (res->status == GL_SKIPPED) {
-        stored = gl_store_has_status(st->store, &key, "skipped");
-        if (stored < 0) {
-            fprintf(stderr, "gpulab: store: %s\n", gl_store_errmsg(st->store));
-            st->n_failed++;
-            return -1;
-        }
-    }
+    int ok = 0;
     double t0 = gl_now();
-    if (!stored && gl_store_result(st->store, &key, &ri, res) < 0) {
-        fprintf(stderr, "gpulab: store: %s\n", gl_store_errmsg(st->store));
-        st->n_failed++;
+    for (int attempt = 0; attempt < 2 && !ok; attempt++) {
+        int stored = 0;
+        if (res->status == GL_SKIPPED)
+            stored = gl_store_has_status(st->store, &key, "skipped");
+        ok = stored > 0 || (stored == 0 && gl_store_result(st->store, &key, &ri, res) >= 0);
+        if (!ok)
+            storage_message(st, attempt == 0 ? " (trying once more)" : "");
+    }
+    if (!ok) {
+        report_lost(st, job, res);
         return -1;
     }
     if (res->status == GL_OK)
@@ -226,21 +260,24 @@ static int run_batch(struct run_state *st, const struct gl_job *const *list, int
     st->started = gl_wall_now();
     double t0 = gl_now();
     int rc = gl_worker_run_batch(&st->sw->worker, jobs, n, res, err, sizeof err);
+    if (rc == -2)
+        return -1;   /* SIGINT/SIGTERM (forwarded to the worker): nothing to store */
     if (rc == -1) {
         gl_progress_note(&st->pg, err);
-        st->n_failed++;
+        st->worker_error = 1;
         return -1;
     }
-    if (rc == -2 || interrupted)
-        return -1;   /* the worker died of our Ctrl-C: nothing to store */
     /* each run's wall: its own time in the worker and an equal share of the rest */
     double total = gl_now() - t0, inside = 0.0;
     for (int i = 0; i < n; i++)
         inside += res[i].phase_ms[GL_PH_RUN] / 1e3;
     double rest = total > inside ? (total - inside) / n : 0.0;
     for (int i = 0; i < n; i++)
-        if (finish_job(st, &jobs[i], &res[i], res[i].phase_ms[GL_PH_RUN] / 1e3 + rest) != 0)
+        if (finish_job(st, &jobs[i], &res[i], res[i].phase_ms[GL_PH_RUN] / 1e3 + rest) != 0) {
+            for (int j = i + 1; j < n; j++)   /* the store is failing: not tried */
+                report_lost(st, &jobs[j], &res[j]);
             return -1;
+        }
     return 0;
 }
 
@@ -329,24 +366,23 @@ int gl_cmd_run(int npaths, char **paths, const struct gl_run_opts *o)
                         "is skipped\n", o->db, GL_STORE_CHECK_MAX >> 20);
     rc = gl_store_open(o->db, &store, err, sizeof err);
     if (rc != 0) {
-        fprintf(stderr, "gpulab: %s\n", err);
+        if (strstr(err, o->db))
+            fprintf(stderr, "gpulab: %s\n", err);
+        else
+            fprintf(stderr, "gpulab: storage error: %s: %s\n", o->db, err);
         gl_sweep_free(&sw);
-        return rc == -2 ? 1 : 2;   /* a damaged file is not a usage error */
+        return 3;   /* damaged, foreign, newer, locked, unwritable: a storage error */
     }
     if (sweep_devices(&sw, store, err, sizeof err) != 0) {
-        fprintf(stderr, "gpulab: %s\n", err);
+        fprintf(stderr, "gpulab: storage error: %s: %s\n", o->db, err);
         gl_sweep_free(&sw);
         gl_store_close(store);
-        return 1;
+        return 3;
     }
     print_gpu_banner(&sw);
     print_kernels(&sw, stderr);
 
-    struct sigaction sa;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_signal;
-    sigaction(SIGINT, &sa, NULL);
-    sigaction(SIGTERM, &sa, NULL);
+    gl_interrupt_install();
 
     struct run_state st;
     struct gl_selfprof sp;
@@ -356,14 +392,20 @@ int gl_cmd_run(int npaths, char **paths, const struct gl_run_opts *o)
     st.sp = o->profile_self ? &sp : NULL;
     st.sw = &sw;
     st.store = store;
+    st.db = o->db;
     st.batch_max = batch_size();
-    gl_progress_init(&st.pg, stdout, count_jobs(&sw));
-    int n_done = 0, n_rejected = 0, n_nogpu = 0, n_elsewhere = 0;
+    gl_progress_init(&st.pg, stdout, count_jobs(&sw, store));
+    if (!st.pg.tty) {
+        sw.worker.on_wait = still_running;
+        sw.worker.wait_arg = &st.pg;
+        sw.worker.wait_every = heartbeat_every();
+    }
+    int n_done = 0, n_rejected = 0, n_nogpu = 0, n_elsewhere = 0, stop = 0;
     char host[128], *argv_text = gl_join_argv(o->argc, o->argv);
     gl_hostname(host, sizeof host);
     /* One measurement per device: lock the devices the sweep will run on (waits,
      * or refuses with --no-wait: exit 4). */
-    rc = gl_sweep_lock(&sw, store, !o->no_wait, argv_text, &interrupted, err, sizeof err);
+    rc = gl_sweep_lock(&sw, store, !o->no_wait, argv_text, gl_interrupt_flag(), err, sizeof err);
     if (rc != 0 && rc != GL_DEVLOCK_STOPPED) {
         fprintf(stderr, "gpulab: %s\n", err);
         free(argv_text);
@@ -373,7 +415,7 @@ int gl_cmd_run(int npaths, char **paths, const struct gl_run_opts *o)
     }
     static struct gl_result res;
 
-    for (int ci = 0; ci < sw.nconfigs && !interrupted; ci++) {
+    for (int ci = 0; ci < sw.nconfigs && !stop; ci++) {
         const struct gl_config *c = &sw.configs[ci];
         char hash[65];
         gl_sha256_hex(c->text, strlen(c->text), hash);
@@ -383,17 +425,21 @@ int gl_cmd_run(int npaths, char **paths, const struct gl_run_opts *o)
         gl_sweep_facts(&sw, &si);
         long long session = gl_store_session_begin(store, &si);
         if (session < 0) {
-            fprintf(stderr, "gpulab: cannot record the session: %s\n", gl_store_errmsg(store));
-            st.n_failed++;
+            storage_message(&st, " (recording the session)");
+            st.storage_error++;
             break;
         }
         st.session = session;
         st.c = c;
         st.npend = 0;
-        for (int ji = 0; ji < sw.exps[ci].njobs && !interrupted; ji++) {
+        for (int ji = 0; ji < sw.exps[ci].njobs && !stop; ji++) {
             const struct gl_job *job = &sw.exps[ci].jobs[ji];
             struct gl_run_key key;
             char line[1024], label[300];
+            if (gl_interrupt_signal()) {
+                stop = 1;
+                break;
+            }
             gl_sweep_key(&sw, job, &key);
             struct gl_run_info ri = { session, c->study, c->sections[job->section].name, &job->t,
                                       job->v->flops ? job->v->flops(job->v, &job->p) : -1,
@@ -403,8 +449,8 @@ int gl_cmd_run(int npaths, char **paths, const struct gl_run_opts *o)
             int js = gl_sweep_claim(&sw, store, ci, ji);   /* claimed before it runs */
             if (js < 0) {
                 fprintf(stderr, "gpulab: store: %s\n", gl_store_errmsg(store));
-                st.n_failed++;
-                interrupted = 1;
+                st.storage_error++;
+                stop = 1;
                 break;
             }
             switch (js) {
@@ -414,16 +460,13 @@ int gl_cmd_run(int npaths, char **paths, const struct gl_run_opts *o)
                 continue;
             case GL_JOB_DONE:
                 n_done++;
-                gl_progress_finish(&st.pg, NULL, 0, 0);
                 continue;
             case GL_JOB_NO_GPU:
                 n_nogpu++;
-                gl_progress_finish(&st.pg, NULL, 0, 0);
                 continue;
             case GL_JOB_REJECTED:
                 if (key.device_id <= 0) {   /* a GPU variant, no GPU: no device to store it for */
                     n_nogpu++;
-                    gl_progress_finish(&st.pg, NULL, 0, 0);
                     continue;
                 }
                 n_rejected++;
@@ -434,13 +477,13 @@ int gl_cmd_run(int npaths, char **paths, const struct gl_run_opts *o)
                     snprintf(res.reason, sizeof res.reason, "%s", job->skip);
                     snprintf(res.metrics_reason, sizeof res.metrics_reason, "not run: %.240s", job->skip);
                     if (gl_store_result(store, &key, &ri, &res) < 0) {
-                        fprintf(stderr, "gpulab: store: %s\n", gl_store_errmsg(store));
-                        st.n_failed++;
+                        storage_message(&st, " (storing a rejected point as skipped)");
+                        st.storage_error++;
+                        stop = 1;
+                        break;
                     }
                     snprintf(line, sizeof line, "%s  skipped: %s", label, job->skip);
                     gl_progress_finish(&st.pg, line, 0, 0);
-                } else {
-                    gl_progress_finish(&st.pg, NULL, 0, 0);
                 }
                 continue;
             case GL_JOB_RUN:
@@ -453,26 +496,29 @@ int gl_cmd_run(int npaths, char **paths, const struct gl_run_opts *o)
              * batch costs a CUPTI collection session, and a range profiler
              * object of its own when its range mode differs from the last. */
             if (!batchable(&st, job)) {
-                if (run_batch(&st, &job, 1) != 0) {
-                    interrupted = 1;
-                    break;
-                }
+                if (run_batch(&st, &job, 1) != 0)
+                    stop = 1;
                 continue;
             }
             if (st.npend > 0 && (st.npend >= st.batch_max || !same_metrics(st.pend[0], job)) &&
                 run_pending(&st) != 0) {
-                interrupted = 1;
+                stop = 1;
                 break;
             }
             st.pend[st.npend++] = job;
         }
-        if (!interrupted && run_pending(&st) != 0)
-            interrupted = 1;
-        gl_store_session_end(store, session);
+        if (!stop && !gl_interrupt_signal() && run_pending(&st) != 0)
+            stop = 1;
+        if (gl_store_session_end(store, session) != 0) {
+            storage_message(&st, " (ending the session; its results are stored)");
+            st.storage_error++;
+            stop = 1;
+        }
     }
     gl_progress_end(&st.pg);
     free(argv_text);
     int n_ok = st.n_ok, n_wrong = st.n_wrong, n_failed = st.n_failed, n_skipped = st.n_skipped;
+    int sig = gl_interrupt_signal();
 
     printf("gpulab: %d ran (%d ok, %d wrong, %d failed", n_ok + n_wrong + n_failed + n_skipped,
            n_ok, n_wrong, n_failed);
@@ -484,18 +530,26 @@ int gl_cmd_run(int npaths, char **paths, const struct gl_run_opts *o)
     if (n_nogpu)
         printf(", %d GPU runs skipped (no GPU: %s)", n_nogpu, sw.gpu_why);
     printf("\n");
-    if (interrupted)
-        printf("gpulab: interrupted: every stored result is kept; run again to resume\n");
-    if (st.sp) {
-        fflush(stdout);
+    if (st.storage_error)
+        printf("gpulab: stopped by a storage error on %s: %d finished run%s lost (named above), "
+               "every other result is stored; run again to resume once the database is "
+               "writable\n", o->db, st.n_lost, st.n_lost == 1 ? "" : "s");
+    else if (sig)
+        printf("gpulab: interrupted (%s): every stored result is kept, the run in flight was "
+               "dropped; run again to resume\n", sig == SIGINT ? "SIGINT" : "SIGTERM");
+    else if (st.worker_error)
+        printf("gpulab: stopped: no worker process could be started\n");
+    fflush(stdout);
+    if (st.sp)
         gl_selfprof_report(st.sp, gl_now() - t_start);
-    }
     gl_selfprof_free(&sp);
     gl_sweep_free(&sw);
     gl_store_close(store);
-    if (interrupted)
-        return 1;
-    return (n_wrong || n_failed) ? 1 : 0;
+    if (st.storage_error)
+        return 3;
+    if (sig)
+        return gl_interrupt_exit_code();
+    return (n_wrong || n_failed || st.worker_error) ? 1 : 0;
 }
 
 /* ---- plan ------------------------------------------------------------------ */

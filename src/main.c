@@ -1,6 +1,7 @@
 /* main.c - gpulab's command line: parse arguments, print help, dispatch to a
  * subcommand (commands.h). Exit codes: 0 ok, 1 runs failed or were wrong,
- * 2 usage or config error. Must not do any subcommand's work itself. */
+ * 2 usage or config error, 3 storage error, 130/143 interrupted (SIGINT/SIGTERM).
+ * Must not do any subcommand's work itself. */
 #include "commands.h"
 #include "registry.h"
 #include "util.h"
@@ -25,7 +26,8 @@ static const char *usage_main =
     "\n"
     "  gpulab COMMAND --help   help for one command;  gpulab --version\n"
     "exit codes: 0 ok, 1 some runs failed or were wrong, 2 usage or config error,\n"
-    "            4 a device is busy (run --no-wait)\n";
+    "            3 storage error, 4 a device is busy (run --no-wait),\n"
+    "            130 interrupted (SIGINT), 143 (SIGTERM)\n";
 
 static const char *usage_run =
     "usage: gpulab run CONFIG... [--db PATH] [--force] [--only VARIANT] [--arch N] [--dry-run]\n"
@@ -43,7 +45,9 @@ static const char *usage_run =
     "  --profile-self  print where each run's wall time went (setup, verification, warm-up,\n"
     "                  samples, counter replays, store) and a table of the sweep's totals\n"
     "  --plugin LIB    add the variants of a plugin built against src/core/plugin.h\n"
-    "                  (repeatable)\n";
+    "                  (repeatable)\n"
+    "  exit 0 ok, 1 runs failed or wrong, 2 usage/config error, 3 storage error,\n"
+    "  130 SIGINT, 143 SIGTERM (forwarded to the worker; the run in flight is dropped)\n";
 
 static const char *usage_plan =
     "usage: gpulab plan CONFIG... [--db PATH] [--only VARIANT] [--force] [--arch N] [--summary]\n"

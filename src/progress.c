@@ -29,12 +29,14 @@ static void format_eta(const struct gl_progress *pg, char *buf, size_t len)
         return;
     }
     double per = pg->busy_s / pg->executed;
-    long left = (long)(per * (pg->total - pg->done) + 0.5);
+    int todo = pg->total - pg->done;
+    long left = (long)(per * (todo > 0 ? todo : 0) + 0.5);
     snprintf(buf, len, "ETA %ld:%02ld:%02ld", left / 3600, (left / 60) % 60, left % 60);
 }
 
 void gl_progress_start(struct gl_progress *pg, const char *label)
 {
+    snprintf(pg->label, sizeof pg->label, "%s", label);
     if (!pg->tty)
         return;
     char eta[32];
@@ -47,20 +49,35 @@ void gl_progress_start(struct gl_progress *pg, const char *label)
 
 void gl_progress_finish(struct gl_progress *pg, const char *line, int executed, double seconds)
 {
-    pg->done++;
     if (executed) {
+        pg->done++;
         pg->executed++;
         pg->busy_s += seconds;
     }
     clear_line(pg);
-    if (line)
+    if (line && executed)
         fprintf(pg->out, "[%d/%d] %s\n", pg->done, pg->total, line);
+    else if (line)
+        fprintf(pg->out, "[-] %s\n", line);
+    fflush(pg->out);
+}
+
+void gl_progress_tick(struct gl_progress *pg, double elapsed)
+{
+    if (pg->tty)
+        return;
+    fprintf(pg->out, "still running [%d/%d] %s (%.0f s)\n", pg->done + 1, pg->total, pg->label,
+            elapsed);
     fflush(pg->out);
 }
 
 void gl_progress_note(struct gl_progress *pg, const char *msg)
 {
     clear_line(pg);
+    if (!msg[0]) {   /* only clear the line (before a message on stderr) */
+        fflush(pg->out);
+        return;
+    }
     fprintf(pg->out, "%s\n", msg);
     fflush(pg->out);
 }

@@ -1,6 +1,9 @@
 /* progress.h - what a long sweep shows while it runs: on a terminal, one line that
- * is rewritten (done/total, current run, ETA); otherwise plain lines, one per run.
- * Result lines are printed either way. Must not decide anything about the runs. */
+ * is rewritten (done/total, current run, ETA); otherwise plain lines, one per run,
+ * and a "still running" line now and then during a long one. total counts the
+ * runs that will execute (not those done, rejected or without their GPU), so
+ * the ETA is made of them only. Result lines are printed either way. Must not
+ * decide anything about the runs. */
 #ifndef GL_PROGRESS_H
 #define GL_PROGRESS_H
 
@@ -14,14 +17,21 @@ struct gl_progress {
     double busy_s;        /* seconds spent in runs that executed */
     int executed;         /* runs that executed (not skipped as done) */
     int line_open;        /* a rewritable line is on screen */
+    char label[300];      /* the run in flight */
 };
 
 void gl_progress_init(struct gl_progress *pg, FILE *out, int total);
 /* Before a run starts: show "[i/total] label  ETA". */
 void gl_progress_start(struct gl_progress *pg, const char *label);
-/* After it: print the result line (executed = it ran; seconds it took). */
+/* After it: print the result line (executed = it ran; seconds it took). A line of
+ * a run that did not execute (stored as skipped) is printed as "[-] line" and
+ * does not count towards total. */
 void gl_progress_finish(struct gl_progress *pg, const char *line, int executed, double seconds);
-/* A message that must stay visible (clears the rewritable line first). */
+/* While a run goes on (elapsed seconds): when out is not a terminal, one line
+ * "still running [i/total] LABEL (N s)"; nothing on a terminal. */
+void gl_progress_tick(struct gl_progress *pg, double elapsed);
+/* A message that must stay visible (clears the rewritable line first); "" only
+ * clears it. */
 void gl_progress_note(struct gl_progress *pg, const char *msg);
 void gl_progress_end(struct gl_progress *pg);
 

@@ -3,6 +3,7 @@
  * GPU's device operations; messages are fixed-size structs written whole
  * (parent and child are the same binary). */
 #include "worker.h"
+#include "interrupt.h"
 #include "metric_sets.h"
 #include "registry.h"
 #include "util.h"
@@ -15,6 +16,7 @@
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 /* MSG_RESULT_LAST: a result after which the worker exits (sticky CUDA error). */
@@ -59,24 +61,36 @@ static int send_msg(int fd, int type, const void *payload, int len)
 }
 
 /* Read len bytes, waiting at most deadline (gl_now() seconds; <= 0: forever).
- * 0 ok, -1 EOF/error, -2 timed out. */
-static int read_all(int fd, void *buf, size_t len, double deadline)
+ * In the parent (w given) the wait also ends when SIGINT or SIGTERM comes
+ * (interrupt.h), and calls w->on_wait every w->wait_every seconds of a job.
+ * 0 ok, -1 EOF/error, -2 timed out, -3 interrupted. */
+static int read_all_w(struct gl_worker *w, int fd, void *buf, size_t len, double deadline)
 {
     char *p = buf;
     while (len > 0) {
+        if (w && gl_interrupt_signal())
+            return -3;
         if (deadline > 0) {
-            double left = deadline - gl_now();
+            double now = gl_now(), left = deadline - now;
             if (left <= 0)
                 return -2;
-            struct pollfd pfd = { fd, POLLIN, 0 };
-            int ms = left > 1e6 ? 1000000000 : (int)(left * 1000.0) + 1;
-            int pr = poll(&pfd, 1, ms);
+            int tick = w && w->on_wait && w->wait_every > 0 && w->job_started > 0;
+            if (tick && now >= w->next_wait) {
+                w->on_wait(w->wait_arg, now - w->job_started);
+                w->next_wait = now + w->wait_every;
+            }
+            double wait = tick && w->next_wait - now < left ? w->next_wait - now : left;
+            struct pollfd pfd[2] = { { fd, POLLIN, 0 }, { w ? gl_interrupt_fd() : -1, POLLIN, 0 } };
+            int ms = wait > 1e6 ? 1000000000 : (int)(wait * 1000.0) + 1;
+            int pr = poll(pfd, pfd[1].fd >= 0 ? 2 : 1, ms);
             if (pr < 0 && errno == EINTR)
                 continue;
             if (pr < 0)
                 return -1;
+            if (pfd[1].fd >= 0 && pfd[1].revents)
+                return -3;
             if (pr == 0)
-                return -2;
+                continue;   /* a tick or the deadline: the loop decides */
         }
         ssize_t n = read(fd, p, len);
         if (n < 0 && errno == EINTR)
@@ -87,6 +101,11 @@ static int read_all(int fd, void *buf, size_t len, double deadline)
         len -= (size_t)n;
     }
     return 0;
+}
+
+static int read_all(int fd, void *buf, size_t len, double deadline)
+{
+    return read_all_w(NULL, fd, buf, len, deadline);
 }
 
 /* ---- child ------------------------------------------------------------------ */
@@ -302,6 +321,31 @@ static int reap(struct gl_worker *w, int kill_it, char *why, size_t whylen)
     return sig;
 }
 
+/* SIGINT or SIGTERM came while the worker ran a job: send it the same signal
+ * (its default action ends it), give it half a second, then SIGKILL, and reap
+ * it. What it was running is dropped. */
+static void forward_interrupt(struct gl_worker *w)
+{
+    int sig = gl_interrupt_signal();
+    w->job_started = 0;
+    if (w->pid <= 0)
+        return;
+    kill(w->pid, sig ? sig : SIGTERM);
+    for (int i = 0; i < 50; i++) {
+        int status;
+        pid_t r = waitpid(w->pid, &status, WNOHANG);
+        if (r == w->pid || (r < 0 && errno == ECHILD)) {
+            close(w->to_child);
+            close(w->from_child);
+            w->pid = 0;
+            return;
+        }
+        struct timespec ts = { 0, 10 * 1000 * 1000 };
+        nanosleep(&ts, NULL);
+    }
+    reap(w, 1, NULL, 0);
+}
+
 int gl_worker_start(struct gl_worker *w, int want_gpu, char *err, size_t errlen)
 {
     int down[2], up[2];
@@ -323,6 +367,7 @@ int gl_worker_start(struct gl_worker *w, int want_gpu, char *err, size_t errlen)
          * its output pipe). getppid() catches a parent that died before prctl. */
         if (prctl(PR_SET_PDEATHSIG, SIGKILL) != 0 || getppid() != parent)
             _exit(1);
+        gl_interrupt_child();
         close(down[1]);
         close(up[0]);
         child_main(down[0], up[1], want_gpu);
@@ -339,9 +384,9 @@ int gl_worker_start(struct gl_worker *w, int want_gpu, char *err, size_t errlen)
 
     struct msg_hdr h;
     double deadline = gl_now() + 300.0;
-    if (read_all(w->from_child, &h, sizeof h, deadline) != 0 || h.type != MSG_READY ||
+    if (read_all_w(w, w->from_child, &h, sizeof h, deadline) != 0 || h.type != MSG_READY ||
         h.len != (int)sizeof w->ready ||
-        read_all(w->from_child, &w->ready, sizeof w->ready, deadline) != 0) {
+        read_all_w(w, w->from_child, &w->ready, sizeof w->ready, deadline) != 0) {
         char why[128] = "no ready report";
         reap(w, 1, why, sizeof why);
         snprintf(err, errlen, "worker did not start: %s", why);
@@ -360,9 +405,9 @@ int gl_worker_metrics(struct gl_worker *w, const char *spec, char *err, size_t e
         return -2;
     }
     if (w->pid <= 0 || send_msg(w->to_child, MSG_METRICS, spec, len) != 0 ||
-        read_all(w->from_child, &h, sizeof h, gl_now() + 300.0) != 0 ||
+        read_all_w(w, w->from_child, &h, sizeof h, gl_now() + 300.0) != 0 ||
         h.type != MSG_METRICS_REPLY || h.len != (int)sizeof rep ||
-        read_all(w->from_child, &rep, sizeof rep, gl_now() + 60.0) != 0) {
+        read_all_w(w, w->from_child, &rep, sizeof rep, gl_now() + 60.0) != 0) {
         reap(w, 1, NULL, 0);
         snprintf(err, errlen, "worker did not answer the metrics check");
         return -3;
@@ -385,6 +430,13 @@ static int send_or_restart(struct gl_worker *w, int type, const void *payload, i
     return send_msg(w->to_child, type, payload, len) == 0 ? 0 : 1;
 }
 
+/* A job (or batch) starts now: the clock of w->on_wait. */
+static void start_clock(struct gl_worker *w)
+{
+    w->job_started = gl_now();
+    w->next_wait = w->job_started + w->wait_every;
+}
+
 int gl_worker_run(struct gl_worker *w, const struct gl_job *job, struct gl_result *r,
                   char *err, size_t errlen)
 {
@@ -395,7 +447,7 @@ int gl_worker_run(struct gl_worker *w, const struct gl_job *job, struct gl_resul
     r->h2d_ms = r->d2h_ms = -1;
     int sent = send_or_restart(w, MSG_JOB, job, (int)sizeof *job, err, errlen);
     if (sent < 0)
-        return -1;
+        return gl_interrupt_signal() ? -2 : -1;
     if (sent != 0) {
         char why[128] = "";
         reap(w, 1, why, sizeof why);
@@ -406,11 +458,17 @@ int gl_worker_run(struct gl_worker *w, const struct gl_job *job, struct gl_resul
     double timeout = job->t.timeout_s > 0 ? job->t.timeout_s : 600.0;
     double deadline = gl_now() + timeout;
     struct msg_hdr h;
-    int rc = read_all(w->from_child, &h, sizeof h, deadline);
+    start_clock(w);
+    int rc = read_all_w(w, w->from_child, &h, sizeof h, deadline);
     if (rc == 0 && (h.type == MSG_RESULT || h.type == MSG_RESULT_LAST) && h.len == (int)sizeof *r)
-        rc = read_all(w->from_child, r, sizeof *r, deadline);
+        rc = read_all_w(w, w->from_child, r, sizeof *r, deadline);
     else if (rc == 0)
         rc = -1;
+    w->job_started = 0;
+    if (rc == -3) {
+        forward_interrupt(w);
+        return -2;
+    }
     if (rc == -2) {
         reap(w, 1, NULL, 0);
         memset(r, 0, sizeof *r);
@@ -420,6 +478,10 @@ int gl_worker_run(struct gl_worker *w, const struct gl_job *job, struct gl_resul
         snprintf(r->reason, sizeof r->reason,
                  "timed out: no result after %.0f s (timeout); the worker was killed", timeout);
         return 0;
+    }
+    if (rc != 0 && gl_interrupt_signal()) {
+        reap(w, 1, NULL, 0);   /* it died of the same Ctrl-C: not the job's fault */
+        return -2;
     }
     if (rc != 0) {
         char why[128] = "worker vanished";
@@ -456,16 +518,25 @@ int gl_worker_run_batch(struct gl_worker *w, const struct gl_job *jobs, int n,
     for (int i = 0; i < n; i++)
         timeout += jobs[i].t.timeout_s > 0 ? jobs[i].t.timeout_s : 600.0;
     double deadline = gl_now() + timeout;
-    int got = 0, last = 0;
+    int got = 0, last = 0, rc = 0;
+    start_clock(w);
     while (sent == 0 && got < n && !last) {
         struct msg_hdr h;
-        int rc = read_all(w->from_child, &h, sizeof h, deadline);
-        if (rc != 0 || (h.type != MSG_RESULT && h.type != MSG_RESULT_LAST) ||
-            h.len != (int)sizeof res[got] ||
-            read_all(w->from_child, &res[got], sizeof res[got], deadline) != 0)
+        rc = read_all_w(w, w->from_child, &h, sizeof h, deadline);
+        if (rc == 0 && ((h.type != MSG_RESULT && h.type != MSG_RESULT_LAST) ||
+                        h.len != (int)sizeof res[got]))
+            rc = -1;
+        if (rc == 0)
+            rc = read_all_w(w, w->from_child, &res[got], sizeof res[got], deadline);
+        if (rc != 0)
             break;
         last = h.type == MSG_RESULT_LAST;
         got++;
+    }
+    w->job_started = 0;
+    if (rc == -3) {
+        forward_interrupt(w);
+        return -2;
     }
     if (got == n && !last)
         return 0;
@@ -475,11 +546,13 @@ int gl_worker_run_batch(struct gl_worker *w, const struct gl_job *jobs, int n,
     /* SIGKILL changes nothing for a worker that already exited (its status is
      * kept), so this learns whether Ctrl-C ended it */
     int sig = reap(w, !last, NULL, 0);
-    if (sig == SIGINT)
+    if (sig == SIGINT || sig == SIGTERM || gl_interrupt_signal())
         return -2;   /* Ctrl-C: the caller stops */
-    for (int i = got; i < n; i++)
-        if (gl_worker_run(w, &jobs[i], &res[i], err, errlen) != 0)
-            return -1;
+    for (int i = got; i < n; i++) {
+        int one = gl_worker_run(w, &jobs[i], &res[i], err, errlen);
+        if (one != 0)
+            return one;
+    }
     return 0;
 }
 

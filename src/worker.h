@@ -23,6 +23,12 @@ struct gl_worker {
     int want_gpu;
     struct gl_ready ready;  /* from the latest start */
     int starts;             /* how many times a worker was started */
+    /* Called every wait_every seconds while a job runs (0: never), with the
+     * seconds since it started: `run`'s heartbeat when stdout is no terminal. */
+    void (*on_wait)(void *arg, double elapsed);
+    void *wait_arg;
+    double wait_every;
+    double job_started, next_wait;   /* gl_now() of the job in flight (0: none), next call */
 };
 
 /* Fork a worker; want_gpu initialises device 0 in it through the GPU plugin's
@@ -36,8 +42,10 @@ int gl_worker_metrics(struct gl_worker *w, const char *spec, char *err, size_t e
 
 /* Run one job. Always fills r: the worker's result, or a failed result saying
  * the worker died (signal, exit status) or the watchdog fired after the job's
- * timeout. A dead worker is restarted on the next call. 0, or -1 if no worker
- * could be started (err says why). */
+ * timeout. A dead worker is restarted on the next call. 0; -1 if no worker
+ * could be started (err says why); -2 if SIGINT or SIGTERM came (interrupt.h):
+ * the signal was forwarded to the worker, which is gone, and r is not to be
+ * stored. */
 int gl_worker_run(struct gl_worker *w, const struct gl_job *job, struct gl_result *r,
                   char *err, size_t errlen);
 
@@ -50,7 +58,8 @@ int gl_worker_run(struct gl_worker *w, const struct gl_job *job, struct gl_resul
  * worker dies or hangs during the batch, the jobs without a result are run
  * again one at a time (as gl_worker_run), so a crash is recorded on the job
  * that causes it. 0; -1 if no worker could be started (err says why); -2 if
- * the worker was interrupted by SIGINT (nothing in res is to be stored). */
+ * the worker was interrupted by SIGINT or SIGTERM (to it, or to the parent,
+ * which forwards it): nothing in res is to be stored. */
 int gl_worker_run_batch(struct gl_worker *w, const struct gl_job *jobs, int n,
                         struct gl_result *res, char *err, size_t errlen);
 

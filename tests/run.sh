@@ -1,9 +1,12 @@
 #!/bin/sh
 # tests/run.sh - run every unit test program (build/tests/test_*) and every
 # integration script (tests/integration/*.sh), then print the total as the last
-# line: "N passed, N failed". Each program prints its own "name: N passed, N failed".
+# line: "N passed, N failed". Each program prints its own "name: N passed, N failed",
+# or "name: N passed, N failed, N skipped" when some of it cannot run here (a tree
+# built without a CUDA compiler): the skips are totalled on the line before the
+# last, never counted as passed or failed.
 # Must not stop at the first failing program: the total has to count them all.
-passed=0; failed=0
+passed=0; failed=0; skipped=0
 log=$(mktemp)
 for t in build/tests/test_* tests/integration/*.sh; do
     [ -e "$t" ] || continue
@@ -11,14 +14,16 @@ for t in build/tests/test_* tests/integration/*.sh; do
     $cmd >"$log" 2>&1
     rc=$?
     cat "$log"
-    line=$(grep -E '^[A-Za-z0-9_.-]+: [0-9]+ passed, [0-9]+ failed$' "$log" | tail -n 1)
+    line=$(grep -E '^[A-Za-z0-9_.-]+: [0-9]+ passed, [0-9]+ failed(, [0-9]+ skipped)?$' "$log" | tail -n 1)
     if [ -z "$line" ]; then
         echo "$t: exited $rc without a result line"
         failed=$((failed + 1))
         continue
     fi
-    p=$(echo "$line" | sed -E 's/.*: ([0-9]+) passed, ([0-9]+) failed/\1/')
-    f=$(echo "$line" | sed -E 's/.*: ([0-9]+) passed, ([0-9]+) failed/\2/')
+    p=$(echo "$line" | sed -E 's/.*: ([0-9]+) passed, ([0-9]+) failed.*/\1/')
+    f=$(echo "$line" | sed -E 's/.*: ([0-9]+) passed, ([0-9]+) failed.*/\2/')
+    s=$(echo "$line" | sed -nE 's/.*, ([0-9]+) skipped$/\1/p')
+    skipped=$((skipped + ${s:-0}))
     if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then
         echo "$t: exited $rc"
         f=1
@@ -26,5 +31,6 @@ for t in build/tests/test_* tests/integration/*.sh; do
     passed=$((passed + p)); failed=$((failed + f))
 done
 rm -f "$log"
+[ "$skipped" -gt 0 ] && echo "$skipped skipped (they need what this machine lacks: see the lines above)"
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

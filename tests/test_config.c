@@ -553,6 +553,7 @@ static void test_expr_functions(void)
 
 int main(void)
 {
+    t_need_gpu_plugin("test_config");
     if (!t_load_plugins())
         return t_done("test_config");
     test_lists_ranges_comments();

@@ -672,6 +672,7 @@ static void test_named_params(void)
 
 int main(void)
 {
+    t_need_gpu_plugin("test_expand");
     if (!t_load_plugins())
         return t_done("test_expand");
     test_expr();

@@ -71,6 +71,7 @@ static const char *bad =
 
 int main(void)
 {
+    t_need_gpu_plugin("test_nvrtc");
     char cache[300], src[300], src_plain[300], src_bad[300], log[8192];
     if (!t_load_plugins())
         return t_done("test_nvrtc");

@@ -1,14 +1,20 @@
 /* test_worker.c - the worker process without a GPU: one job, a batch of jobs
  * (results back in order, one per job, a skipped job in the middle kept in its
- * place), and a worker that dies between jobs being replaced. Real fork, real
- * pipes, real CPU variants. Must not need a GPU or a database. */
+ * place), a worker that dies between jobs being replaced, the heartbeat
+ * (on_wait) during a long job, and SIGTERM to the parent during it: the wait
+ * ends at once, the worker is ended too, nothing comes back. Real fork, real
+ * pipes, real signals, real CPU variants. Must not need a GPU or a database. */
 #include "t.h"
+#include "interrupt.h"
 #include "params.h"
 #include "registry.h"
+#include "util.h"
 #include "worker.h"
 
+#include <errno.h>
 #include <signal.h>
 #include <string.h>
+#include <sys/time.h>
 
 static struct gl_job jobs[GL_BATCH_MAX];
 static struct gl_result res[GL_BATCH_MAX];
@@ -23,6 +29,51 @@ static void vecadd_job(struct gl_job *j, long n)
     j->p.seed = 7;
     struct gl_timing t = { 0, 2, 3, 0.5, 1.0, 60.0 };
     j->t = t;
+}
+
+static int ticks;
+static double last_elapsed;
+
+static void on_wait(void *arg, double elapsed)
+{
+    (void)arg;
+    ticks++;
+    last_elapsed = elapsed;
+}
+
+static void send_term(int sig)
+{
+    (void)sig;
+    kill(getpid(), SIGTERM);
+}
+
+/* A job of about a minute; SIGTERM to this process after 0.7 s. */
+static void test_interrupt(struct gl_worker *w)
+{
+    char err[1024] = "";
+    vecadd_job(&jobs[0], 1L << 22);
+    struct gl_timing t = { 0, 1000, 1000, 0.0, 60.0, 120.0 };
+    jobs[0].t = t;
+    w->on_wait = on_wait;
+    w->wait_every = 0.2;
+    CHECK(gl_interrupt_install() == 0 && gl_interrupt_fd() >= 0);
+    if (w->pid <= 0)
+        CHECK(gl_worker_start(w, 0, err, sizeof err) == 0);
+    pid_t child = w->pid;
+    signal(SIGALRM, send_term);
+    struct itimerval it = { { 0, 0 }, { 0, 700 * 1000 } };
+    setitimer(ITIMER_REAL, &it, NULL);
+    double t0 = gl_now();
+    int rc = gl_worker_run(w, &jobs[0], &res[0], err, sizeof err);
+    double took = gl_now() - t0;
+    CHECK(rc == -2);
+    CHECK(gl_interrupt_signal() == SIGTERM && gl_interrupt_exit_code() == 143);
+    CHECK(took > 0.6 && took < 1.5);
+    CHECK(ticks >= 2 && last_elapsed >= 0.2 && last_elapsed < 1.0);
+    CHECK(w->pid == 0);
+    CHECK(child > 0 && kill(child, 0) != 0 && errno == ESRCH);   /* ended and reaped */
+    if (took >= 1.5)
+        printf("the interrupted wait took %.2f s\n", took);
 }
 
 int main(void)
@@ -76,6 +127,8 @@ int main(void)
     CHECK(gl_worker_run_batch(&w, jobs, GL_BATCH_MAX + 1, res, err, sizeof err) == -1);
     CHECK(strstr(err, "batch") != NULL);
 
+    /* last: the interrupt stays recorded */
+    test_interrupt(&w);
     gl_worker_stop(&w);
     CHECK(w.pid == 0);
     return t_done("worker");

@@ -29,7 +29,8 @@ if [ -n "$stale" ]; then
     if ! command -v "$CC_FUZZ" >/dev/null 2>&1 ||
        ! printf 'int LLVMFuzzerTestOneInput(const char *d, unsigned long n){(void)d;(void)n;return 0;}\n' |
          "$CC_FUZZ" -fsanitize=fuzzer,address,undefined -x c -o $B/probe - >/dev/null 2>&1; then
-        echo "fuzz: skipped (no clang with libFuzzer): 0 passed, 0 failed"
+        echo "fuzz: skipped: no clang with libFuzzer"
+        echo "fuzz: 0 passed, 0 failed, 1 skipped"
         exit 0
     fi
     rm -f $B/probe
