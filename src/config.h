@@ -79,7 +79,7 @@ void gl_timing_defaults(struct gl_timing *t);
 /* The time cap of CPU baselines when their section sets none (seconds): a CPU
  * run of a second needs no 2 s of samples, and a sweep's CPU rows would
  * otherwise cost 2-4 s each whatever their length. */
-#define GL_TIME_CAP_CPU 0.5
+#define GL_TIME_CAP_CPU 0.3
 
 /* One run the sweep wants. */
 struct gl_job {
