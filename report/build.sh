@@ -106,7 +106,10 @@ table() {
 # run_tables: every listed table's query, JOBS at a time: NAME.md (--md) and NAME.tex
 # (--latex, Markdown bold as \textbf) under $OUT/tables; stops the build when one fails.
 run_tables() {
-    awk -F '\t' '!seen[$2]++' "$JOBLIST" > "$JOBLIST.uniq"
+    # (a table shown twice is queried once; two queries writing one name stop the build)
+    awk -F '\t' '$2 in sql { if (sql[$2] != $1) { print $2; exit 1 } next }
+                 { sql[$2] = $1; print }' "$JOBLIST" > "$JOBLIST.uniq" ||
+        die "two different queries write table $(tail -n 1 "$JOBLIST.uniq")"
     n=$(wc -l < "$JOBLIST.uniq")
     [ "$n" -gt 0 ] || return 0
     # one job per table and format: line number, format
