@@ -10,8 +10,10 @@
 # one job (make -j1, REPORT_JOBS=1: the serial reference); and a profiled run whose
 # gpulab and gnuplot are wrappers that log each call's wall time, for the breakdown
 # (SQL of the tables, of the figures' data and the rest; gnuplot; and, timed alone
-# afterwards, the shell and awk that generate the sections and assemble report.md). Last, `make report` on the small H100 fixture
-# (tests/data/h100_smoke.db) as the fixed-cost reference. Prints seconds and ratios.
+# afterwards, the shell and awk that generate the sections and assemble report.md).
+# Last, `make report` on the small H100 fixture (tests/data/h100_smoke.db) as the
+# fixed-cost reference. Prints seconds (wall, and CPU when /usr/bin/time is there)
+# and ratios; a shared machine's other work shows in the wall times only.
 # Must not touch the results database or report/out (everything under a temporary
 # folder). Environment: RUNS, GPUS (1, or 2 for an H200 as well), KEEP=1 keeps the
 # folder and prints its name.
