@@ -73,11 +73,20 @@ CREATE VIEW results AS
 WITH x AS (
     SELECT r.*, d.kind AS device_kind, d.name AS device_name, dm.model_id,
         @metrics: (SELECT value FROM metric WHERE run_id = r.id AND name = $name) AS $column@,
-        -- PARTITION BY groups NULLs together, which is what "same parameters" means here.
-        -- The device counts by model (device_model), as in the store's "already done" lookup.
-        row_number() OVER (PARTITION BY r.study, dm.model_id, r.family, r.variant,
-                                        @params: r.$column@, r.uparams
-                           ORDER BY r.id DESC) AS newest_rank
+        -- The newest run of its key: no run with a higher id has the same study, device
+        -- model, family, variant, parameters and uparams. IS compares NULLs as equal, which is
+        -- what "same parameters" means here; the device model is device_model's (same kind,
+        -- name, cores, SMs and compute capability), spelled out so that SQLite looks each run
+        -- up in the store's run_key index instead of sorting every run (a window function
+        -- would, on every query of this view, however few rows the query wants).
+        NOT EXISTS (SELECT 1 FROM run o
+                    WHERE o.device_id IN (SELECT od.id FROM device od WHERE od.kind = d.kind
+                              AND od.name IS d.name AND od.cores IS d.cores
+                              AND od.sm_count IS d.sm_count AND od.cc_major IS d.cc_major
+                              AND od.cc_minor IS d.cc_minor)
+                      AND (o.study, o.family, o.variant, @params: o.$column@, o.uparams)
+                          IS (r.study, r.family, r.variant, @params: r.$column@, r.uparams)
+                      AND o.id > r.id) AS newest
     FROM run r JOIN device d ON d.id = r.device_id JOIN device_model dm ON dm.device_id = d.id
 )
 SELECT
@@ -100,7 +109,7 @@ SELECT
     @metrics full sass: $column@,
     flops / (dram_read_bytes + dram_write_bytes + dram_write_drain_bytes) AS measured_flop_per_byte,
     (dram_read_bytes + dram_write_bytes + dram_write_drain_bytes) / gpu_time_ns AS dram_gbs,
-    CASE WHEN newest_rank = 1 THEN 1 ELSE 0 END AS is_latest,
+    CASE WHEN newest THEN 1 ELSE 0 END AS is_latest,
     created_at, uparams, code_hash, started_at
 FROM x
 ORDER BY run_id;

@@ -22,10 +22,16 @@
 # A study, table or figure without data gets one line saying so instead of failing;
 # a section that names a file that does not exist, or one not named for its study,
 # stops the build.
+# Tables are queried in parallel: the script goes through the sections twice, first
+# only listing the tables they show (with the few queries that decide what a section
+# holds: its studies, GPUs and @foreach rows), then, once every listed query has run
+# (JOBS at a time, `gpulab query` once for Markdown and once for LaTeX), writing
+# report.md from their files; the generated figures are drawn meanwhile.
 # Environment: DB (default db/results.db; report.mk passes its copy of the database),
 # DB_NAME (the name to show for it, default $DB), GPULAB (default ./build/gpulab),
 # OUT (default report/out), MAKE (default make) and GNUPLOT (default gnuplot) for
-# the generated figures. Run from the repository root.
+# the generated figures, JOBS (default: the CPUs) queries at a time. Run from the
+# repository root.
 set -eu
 
 DB=${DB:-db/results.db}
@@ -39,21 +45,33 @@ GEN=$OUT/gen
 SECTIONS=
 # set while a generated section is read: its tables and figures may be under $GEN
 GENERATED=0
+JOBS=${JOBS:-$(nproc 2>/dev/null || echo 2)}
+# the argument: queries (the first pass, the tables' queries and the generated
+# figures), write (the second pass, report.md, once they and report.mk's figures
+# are done) or both, one after the other (the default)
+STEP=${1:-all}
+# list: the first pass lists the tables' queries; write: the second writes report.md
+PASS=list
 
 die() {
     echo "report/build.sh: $*" >&2
     exit 1
 }
 
+case $STEP in
+    queries | write | all) ;;
+    *) die "unknown step '$STEP' (queries, write or all)" ;;
+esac
+
 [ -x "$GPULAB" ] || die "no $GPULAB: build it first (make build/gpulab)"
 [ -f "$DB" ] || die "no database $DB: run make experiments, or pass DB=path"
 mkdir -p "$OUT/tables" "$OUT/figures" "$OUT/data" "$OUT/sql"
-rm -f "$OUT"/tables/*.md "$OUT"/tables/*.tex "$OUT"/sql/*
+if [ "$STEP" != write ]; then
+    rm -f "$OUT"/tables/*.md "$OUT"/tables/*.tex "$OUT"/sql/*
+fi
 
 MD="$OUT/report.md.tmp"
-: > "$MD"
-NTAB=0
-NFIG=0
+JOBLIST="$OUT/sql/jobs"
 
 q() {
     "$GPULAB" query --db "$DB" "$@"
@@ -65,11 +83,15 @@ say() {
 
 # table SQLFILE NAME CAPTION EMPTY-LINE: NAME.md and NAME.tex under $OUT/tables, and
 # the table with its caption in report.md, or EMPTY-LINE when the query has no rows.
+# (The first pass only lists the query; run_tables makes both files.)
 table() {
     sql=$1 name=$2 caption=$3 empty=$4
-    q -f "$sql" --md > "$OUT/tables/$name.md" || die "query $sql failed"
-    q -f "$sql" --latex | sed 's/\*\*\([^*]*\)\*\*/\\textbf{\1}/g' > "$OUT/tables/$name.tex" ||
-        die "query $sql failed"
+    if [ "$PASS" = list ]; then
+        printf '%s\t%s\n' "$sql" "$name" >> "$JOBLIST"
+        return 0
+    fi
+    [ -f "$OUT/tables/$name.md" ] && [ -f "$OUT/tables/$name.tex" ] ||
+        die "table $name was not made by the first pass"
     lines=$(grep -c '^|' "$OUT/tables/$name.md" || true)
     if [ "$lines" -le 2 ]; then
         say "$empty"
@@ -79,6 +101,32 @@ table() {
     say "**Table $NTAB.** $caption"
     cat "$OUT/tables/$name.md" >> "$MD"
     printf '\n' >> "$MD"
+}
+
+# run_tables: every listed table's query, JOBS at a time: NAME.md (--md) and NAME.tex
+# (--latex, Markdown bold as \textbf) under $OUT/tables; stops the build when one fails.
+run_tables() {
+    # (a table shown twice is queried once; two queries writing one name stop the build)
+    awk -F '\t' '$2 in sql { if (sql[$2] != $1) { print $2; exit 1 } next }
+                 { sql[$2] = $1; print }' "$JOBLIST" > "$JOBLIST.uniq" ||
+        die "two different queries write table $(tail -n 1 "$JOBLIST.uniq")"
+    n=$(wc -l < "$JOBLIST.uniq")
+    [ "$n" -gt 0 ] || return 0
+    # one job per table and format: line number, format
+    awk '{ print NR " md"; print NR " latex" }' "$JOBLIST.uniq" |
+        xargs -n 2 -P "$JOBS" sh -c '
+            # $1 list, $2 gpulab, $3 database, $4 folder, $5 line, $6 format
+            line=$(sed -n "$5p" "$1"); sql=${line%%"	"*}; name=${line#*"	"}
+            if [ "$6" = md ]; then
+                "$2" query --db "$3" -f "$sql" --md > "$4/$name.md.tmp" &&
+                    mv "$4/$name.md.tmp" "$4/$name.md"
+            else
+                "$2" query --db "$3" -f "$sql" --latex > "$4/$name.tex.tmp" &&
+                    sed "s/\*\*\([^*]*\)\*\*/\\\\textbf{\1}/g" "$4/$name.tex.tmp" > "$4/$name.tex" &&
+                    rm -f "$4/$name.tex.tmp"
+            fi || { echo "report/build.sh: query $sql failed" >&2; exit 255; }
+        ' sh "$JOBLIST.uniq" "$GPULAB" "$DB" "$OUT/tables" ||
+        die "a table's query failed"
 }
 
 # param_table SQLFILE NAME CAPTION EMPTY-LINE KEY=VALUE...: the same, with every
@@ -119,7 +167,11 @@ figure() {
 }
 
 # Newest runs per study (study,runs,ok,gpu_ok), for the "no data" lines.
-STUDIES=$(q -f "$TABLES/_studies.sql" --csv) || die "query _studies.sql failed"
+# (the write step reads what the queries step's query left)
+if [ "$STEP" != write ] || [ ! -f "$OUT/sql/_studies.csv" ]; then
+    q -f "$TABLES/_studies.sql" --csv > "$OUT/sql/_studies.csv" || die "query _studies.sql failed"
+fi
+STUDIES=$(cat "$OUT/sql/_studies.csv")
 study_ok() {
     printf '%s\n' "$STUDIES" | awk -F, -v s="$1" 'NR > 1 && $1 == s { n = $3 } END { print n + 0 }'
 }
@@ -174,7 +226,9 @@ owned() {
 # with every @COLUMN@ replaced by that row's value (numbers and plain words only).
 foreach() {
     fe_csv="$OUT/sql/$3.csv"
-    q -f "$TABLES/$3.sql" --csv > "$fe_csv" || die "$1: query $TABLES/$3.sql failed"
+    if [ "$PASS" = list ] || [ ! -f "$fe_csv" ]; then
+        q -f "$TABLES/$3.sql" --csv > "$fe_csv" || die "$1: query $TABLES/$3.sql failed"
+    fi
     fe_cols=$(head -n 1 "$fe_csv")
     tail -n +2 "$fe_csv" > "$fe_csv.rows"
     while IFS= read -r fe_row || [ -n "$fe_row" ]; do
@@ -346,38 +400,48 @@ section() {
     [ "$s_par" -eq 0 ] || printf '\n' >> "$MD"
 }
 
-# ---- title ----------------------------------------------------------------------
-VERSION=$("$GPULAB" --version 2>/dev/null || echo "gpulab (version unknown)")
-{
-    printf '# gpulab report\n\n'
-    printf 'Generated %s from `%s` by %s. ' "$(date -u '+%Y-%m-%d %H:%M UTC')" "$DB_NAME" "$VERSION"
-    printf 'Only the newest run of each configuration is reported, and performance numbers come '
-    printf 'only from verified (`ok`) runs; times are medians of the timed samples with their '
-    printf 'spread (sample standard deviation as %% of the mean). The best value of each group is '
-    printf 'in **bold**. Runs that are wrong, failed or skipped are listed in the notes.\n\n'
-} >> "$MD"
+# ---- the report, in two passes (see the top): front, the studies, back -----------
+# front: the title and the devices
+front() {
+    # ---- title ----------------------------------------------------------------------
+    VERSION=$("$GPULAB" --version 2>/dev/null || echo "gpulab (version unknown)")
+    {
+        printf '# gpulab report\n\n'
+        printf 'Generated %s from `%s` by %s. ' "$(date -u '+%Y-%m-%d %H:%M UTC')" "$DB_NAME" "$VERSION"
+        printf 'Only the newest run of each configuration is reported, and performance numbers come '
+        printf 'only from verified (`ok`) runs; times are medians of the timed samples with their '
+        printf 'spread (sample standard deviation as %% of the mean). The best value of each group is '
+        printf 'in **bold**. Runs that are wrong, failed or skipped are listed in the notes.\n\n'
+    } >> "$MD"
 
-# ---- devices --------------------------------------------------------------------
-say "## Devices"
-q -f "$TABLES/_gpus.sql" --csv > "$OUT/sql/_gpus.csv" || die "query _gpus.sql failed"
-GPUS=$(awk -F, 'NR > 1 { print $1 }' "$OUT/sql/_gpus.csv")
-if [ -z "$GPUS" ]; then
-    say "No GPU runs in this database: the GPU variants were not run (no GPU on the machine, or not built)."
-fi
-for id in $GPUS; do
-    name=$(q "SELECT name FROM device WHERE id = $id" --tsv | sed -n 2p)
-    say "### GPU: ${name:-unnamed} (device $id)"
-    param_table "$TABLES/device_gpu.sql" "device_gpu_$id" \
-        "The GPU as recorded by \`gpulab\` with the runs (what the seeds copied from deviceQuery)." \
-        "No description stored for device $id." "DEV=$id"
-done
-say "### CPU of the baselines"
-table "$TABLES/devices_cpu.sql" devices_cpu "The CPU that ran the OpenMP and sequential baselines." \
-    "No CPU runs in this database."
-say "### Sessions"
-table "$TABLES/sessions.sql" sessions \
-    "The \`gpulab run\` sessions whose runs are reported: config, tool version, git revision, host, date." \
-    "No sessions with runs in this database."
+    # ---- devices --------------------------------------------------------------------
+    say "## Devices"
+    if [ "$PASS" = list ] || [ ! -f "$OUT/sql/_gpus.csv" ]; then
+        q -f "$TABLES/_gpus.sql" --csv > "$OUT/sql/_gpus.csv" || die "query _gpus.sql failed"
+    fi
+    GPUS=$(awk -F, 'NR > 1 { print $1 }' "$OUT/sql/_gpus.csv")
+    if [ -z "$GPUS" ]; then
+        say "No GPU runs in this database: the GPU variants were not run (no GPU on the machine, or not built)."
+    fi
+    for id in $GPUS; do
+        if [ "$PASS" = list ] || [ ! -f "$OUT/sql/_gpu_$id.tsv" ]; then
+            q "SELECT name FROM device WHERE id = $id" --tsv > "$OUT/sql/_gpu_$id.tsv"
+        fi
+        name=$(sed -n 2p "$OUT/sql/_gpu_$id.tsv")
+        say "### GPU: ${name:-unnamed} (device $id)"
+        param_table "$TABLES/device_gpu.sql" "device_gpu_$id" \
+            "The GPU as recorded by \`gpulab\` with the runs (what the seeds copied from deviceQuery)." \
+            "No description stored for device $id." "DEV=$id"
+    done
+    say "### CPU of the baselines"
+    table "$TABLES/devices_cpu.sql" devices_cpu "The CPU that ran the OpenMP and sequential baselines." \
+        "No CPU runs in this database."
+    say "### Sessions"
+    table "$TABLES/sessions.sql" sessions \
+        "The \`gpulab run\` sessions whose runs are reported: config, tool version, git revision, host, date." \
+        "No sessions with runs in this database."
+
+}
 
 # ---- the studies, in the order of their section files ----------------------------
 HAND=$(printf '%s\n' "$STUDIES_DIR"/*.md | LC_ALL=C sort)
@@ -413,85 +477,111 @@ for s in $KNOWN; do
 done
 mv "$GEN/list.tmp" "$GEN/list"
 printf '%s\n' $KNOWN > "$GEN/known"
-DB="$DB" GPULAB="$GPULAB" OUT="$OUT" sh report/gen/generate.sh || die "report/gen/generate.sh failed"
-# their figures, in parallel: the calling make's jobserver, or -j of our own
-case " ${MAKEFLAGS:-} " in
-    *jobserver* | *' -j'*) jobs= ;;
-    *) jobs=-j$(nproc 2>/dev/null || echo 4) ;;
-esac
-# shellcheck disable=SC2086
-${MAKE:-make} --no-print-directory -f report/gen/figures.mk $jobs GEN_OUT="$OUT" GEN_DB="$DB" \
-    GEN_GPULAB="$GPULAB" GEN_GNUPLOT="${GNUPLOT:-gnuplot}" ||
-    die "drawing the generated figures (report/gen/figures.mk) failed"
-
-for f in $HAND; do
-    [ -f "$f" ] || continue
-    base=$(basename "$f" .md)
-    section "$f" "${base#*_}"
-done
-GENERATED=1
-for s in $GENERATED_STUDIES; do
-    for f in "$GEN"/studies/*_"$s".md; do
-        [ -f "$f" ] && section "$f" "$s"
-    done
-done
-GENERATED=0
-
-# ---- smoke ----------------------------------------------------------------------
-say "## Smoke sweep"
-if [ "$(study_runs smoke)" -gt 0 ]; then
-    say "Every variant of every family at tiny sizes (configs/smoke.conf): a check that everything runs and verifies, not a measurement."
-    table "$TABLES/smoke.sql" smoke "Smoke sweep: every newest run with its status." "No smoke runs."
-else
-    say "No smoke sweep in this database."
-fi
-
-# ---- roofline -------------------------------------------------------------------
-say "## Roofline"
-table "$TABLES/roofline_ceilings.sql" roofline_ceilings \
-    "Roofline ceilings per GPU: FP32 peak, measured copy bandwidth, ridge point." \
-    "No verified GPU runs: no roofline."
-if [ -n "$GPUS" ]; then
-    figure roofline "Roofline per GPU: every verified GPU run; filled points use measured DRAM bytes, open points the analytic minimum bytes."
-fi
-
-# ---- notes ----------------------------------------------------------------------
-say "## Notes"
-table "$TABLES/notes_summary.sql" notes_summary "Runs in the database by outcome." "The database holds no runs."
-# runs of a study that has no section of its own (smoke has its own)
-for s in $(printf '%s\n' "$STUDIES" | awk -F, 'NR > 1 && $1 != "" && $1 != "smoke" { print $1 }'); do
-    case " $SECTIONS " in
-        *" $s "*) ;;
-        *) case " $GENERATED_STUDIES " in
-               *" $s "*) say "Study \`$s\` has $(study_runs "$s") newest runs in the database and no section of its own (no $STUDIES_DIR/NN_$s.md): its section is generated." ;;
-               *) say "Study \`$s\` has $(study_runs "$s") newest runs in the database but no section in this report (no $STUDIES_DIR/NN_$s.md)." ;;
-           esac ;;
+if [ "$STEP" != write ]; then
+    DB="$DB" GPULAB="$GPULAB" OUT="$OUT" sh report/gen/generate.sh || die "report/gen/generate.sh failed"
+    # their figures, in parallel (the calling make's jobserver, or -j of our own) and in
+    # the background, while the tables' queries run
+    case " ${MAKEFLAGS:-} " in
+        *jobserver* | *' -j'*) jobs= ;;
+        *) jobs=-j$JOBS ;;
     esac
-done
-say "### Runs without a performance number"
-table "$TABLES/notes_status.sql" notes_status \
-    "Wrong, failed and skipped runs, and why." "Every reported run was verified: none wrong, failed or skipped."
-# the GPU notes have nothing to say without GPU runs
-if [ -n "$GPUS" ]; then
-    none_guide="Every verified GPU run follows the launch guidance."
-    none_occ="No verified GPU run has a theoretical occupancy below 50 %."
-    none_metrics="Every verified GPU run has hardware counters."
-else
-    none_guide="No GPU runs in this database." none_occ="No GPU runs in this database."
-    none_metrics="No GPU runs in this database."
+    # shellcheck disable=SC2086
+    ${MAKE:-make} --no-print-directory -f report/gen/figures.mk $jobs GEN_OUT="$OUT" GEN_DB="$DB" \
+        GEN_GPULAB="$GPULAB" GEN_GNUPLOT="${GNUPLOT:-gnuplot}" &
+    FIGURES=$!
 fi
-say "### Launch guidance"
-table "$TABLES/notes_guide.sql" notes_guide \
-    "Verified GPU runs that break the lecture's launch guidance (blocks ≥ 2 × SMs; threads per block a multiple of 32, ≥ 64 when blocks > SMs, 128–256 recommended)." \
-    "$none_guide"
-say "### Low occupancy"
-table "$TABLES/notes_occupancy.sql" notes_occupancy \
-    "Kernels with theoretical occupancy below 50 % and the resource that limits them." \
-    "$none_occ"
-say "### Hardware counters"
-table "$TABLES/notes_metrics.sql" notes_metrics \
-    "Verified GPU runs without hardware counters, and why (their metric cells are empty, never 0)." \
-    "$none_metrics"
+
+# back: the studies' sections, then smoke, roofline and notes
+back() {
+    for f in $HAND; do
+        [ -f "$f" ] || continue
+        base=$(basename "$f" .md)
+        section "$f" "${base#*_}"
+    done
+    GENERATED=1
+    for s in $GENERATED_STUDIES; do
+        for f in "$GEN"/studies/*_"$s".md; do
+            [ -f "$f" ] && section "$f" "$s"
+        done
+    done
+    GENERATED=0
+
+    # ---- smoke ----------------------------------------------------------------------
+    say "## Smoke sweep"
+    if [ "$(study_runs smoke)" -gt 0 ]; then
+        say "Every variant of every family at tiny sizes (configs/smoke.conf): a check that everything runs and verifies, not a measurement."
+        table "$TABLES/smoke.sql" smoke "Smoke sweep: every newest run with its status." "No smoke runs."
+    else
+        say "No smoke sweep in this database."
+    fi
+
+    # ---- roofline -------------------------------------------------------------------
+    say "## Roofline"
+    table "$TABLES/roofline_ceilings.sql" roofline_ceilings \
+        "Roofline ceilings per GPU: FP32 peak, measured copy bandwidth, ridge point." \
+        "No verified GPU runs: no roofline."
+    if [ -n "$GPUS" ]; then
+        figure roofline "Roofline per GPU: every verified GPU run; filled points use measured DRAM bytes, open points the analytic minimum bytes."
+    fi
+
+    # ---- notes ----------------------------------------------------------------------
+    say "## Notes"
+    table "$TABLES/notes_summary.sql" notes_summary "Runs in the database by outcome." "The database holds no runs."
+    # runs of a study that has no section of its own (smoke has its own)
+    for s in $(printf '%s\n' "$STUDIES" | awk -F, 'NR > 1 && $1 != "" && $1 != "smoke" { print $1 }'); do
+        case " $SECTIONS " in
+            *" $s "*) ;;
+            *) case " $GENERATED_STUDIES " in
+                   *" $s "*) say "Study \`$s\` has $(study_runs "$s") newest runs in the database and no section of its own (no $STUDIES_DIR/NN_$s.md): its section is generated." ;;
+                   *) say "Study \`$s\` has $(study_runs "$s") newest runs in the database but no section in this report (no $STUDIES_DIR/NN_$s.md)." ;;
+               esac ;;
+        esac
+    done
+    say "### Runs without a performance number"
+    table "$TABLES/notes_status.sql" notes_status \
+        "Wrong, failed and skipped runs, and why." "Every reported run was verified: none wrong, failed or skipped."
+    # the GPU notes have nothing to say without GPU runs
+    if [ -n "$GPUS" ]; then
+        none_guide="Every verified GPU run follows the launch guidance."
+        none_occ="No verified GPU run has a theoretical occupancy below 50 %."
+        none_metrics="Every verified GPU run has hardware counters."
+    else
+        none_guide="No GPU runs in this database." none_occ="No GPU runs in this database."
+        none_metrics="No GPU runs in this database."
+    fi
+    say "### Launch guidance"
+    table "$TABLES/notes_guide.sql" notes_guide \
+        "Verified GPU runs that break the lecture's launch guidance (blocks ≥ 2 × SMs; threads per block a multiple of 32, ≥ 64 when blocks > SMs, 128–256 recommended)." \
+        "$none_guide"
+    say "### Low occupancy"
+    table "$TABLES/notes_occupancy.sql" notes_occupancy \
+        "Kernels with theoretical occupancy below 50 % and the resource that limits them." \
+        "$none_occ"
+    say "### Hardware counters"
+    table "$TABLES/notes_metrics.sql" notes_metrics \
+        "Verified GPU runs without hardware counters, and why (their metric cells are empty, never 0)." \
+        "$none_metrics"
+
+}
+
+if [ "$STEP" != write ]; then
+    PASS=list MD="$OUT/list.md.tmp" NTAB=0 NFIG=0
+    : > "$MD"
+    : > "$JOBLIST"
+    front
+    back
+    rm -f "$MD"
+    run_tables
+    wait "$FIGURES" || die "drawing the generated figures (report/gen/figures.mk) failed"
+    if [ "$STEP" = queries ]; then
+        echo "report/build.sh: $(wc -l < "$JOBLIST.uniq") tables queried"
+        exit 0
+    fi
+fi
+PASS=write MD="$OUT/report.md.tmp" NTAB=0 NFIG=0
+: > "$MD"
+front
+back
 
 # configs whose study has no section, not even a generated one (a name that is not
 # plain): said here, since their runs would go unreported

@@ -22,9 +22,16 @@
 # (report/tables/_fingerprint.sql), rewritten only when it differs.
 # REPORT_OUT (default report/out) moves the whole output (the test uses a
 # temporary folder).
+# Parallel by default: `make report` without -j runs its own make with
+# -j$(REPORT_JOBS) (default: the CPUs), so the figures are drawn side by side and
+# build.sh runs its table queries REPORT_JOBS at a time; with -j the caller's
+# jobserver is used. REPORT_JOBS=1 is the serial reference bench/report_speed.sh
+# measures against; REPORT_GPULAB (default ./$(B)/gpulab) lets it time every query.
 
 REPORT_OUT   ?= report/out
 GNUPLOT      ?= gnuplot
+REPORT_JOBS  ?= $(shell nproc 2>/dev/null || echo 2)
+REPORT_GPULAB ?= ./$(B)/gpulab
 REPORT_FIGS  := $(sort $(basename $(notdir $(filter-out plots/style.gp,$(wildcard plots/*.gp)))))
 REPORT_CSV   := $(REPORT_FIGS:%=$(REPORT_OUT)/data/%.csv)
 REPORT_SVG   := $(REPORT_FIGS:%=$(REPORT_OUT)/figures/%.svg)
@@ -39,9 +46,16 @@ REPORT_PATH  := $(REPORT_OUT)/db/path
 REPORT_STAMP := $(REPORT_OUT)/db/stamp
 REPORT_FILES := $(REPORT_OUT)/db/files
 
-.PHONY: report figures
+.PHONY: report report-md figures
 
-report: deps $(B)/gpulab $(REPORT_OUT)/report.md
+# (a make of its own with -j, unless this one already runs parallel: a jobserver;
+# -o: this make has brought the binary up to date, the other must not try again,
+# since -o given to this one does not reach it)
+report: deps $(B)/gpulab
+	+@$(MAKE) --no-print-directory -o $(B)/gpulab \
+	    $(if $(findstring jobserver,$(MAKEFLAGS)),,-j$(REPORT_JOBS)) report-md
+
+report-md: $(REPORT_OUT)/report.md
 
 figures: $(REPORT_SVG) $(REPORT_PNG)
 
@@ -70,31 +84,41 @@ $(REPORT_DB): $(DB) $(wildcard $(DB)-wal) $(REPORT_PATH)
 	@if [ -f '$(DB)-wal' ]; then cp '$(DB)-wal' $@-wal; fi
 
 $(REPORT_STAMP): FORCE | $(REPORT_DB) $(B)/gpulab
-	@./$(B)/gpulab query -f report/tables/_fingerprint.sql --db $(REPORT_DB) --csv > $@.tmp
+	@$(REPORT_GPULAB) query -f report/tables/_fingerprint.sql --db $(REPORT_DB) --csv > $@.tmp
 	@cmp -s $@.tmp $@ && rm -f $@.tmp || mv $@.tmp $@
 
 $(REPORT_OUT)/data/%.csv: plots/%.sql $(REPORT_STAMP) | $(REPORT_DB) $(B)/gpulab
 	@mkdir -p $(dir $@)
-	./$(B)/gpulab query -f $< --db $(REPORT_DB) --csv > $@.tmp
+	$(REPORT_GPULAB) query -f $< --db $(REPORT_DB) --csv > $@.tmp
 	@mv $@.tmp $@
 
+# Both formats from one gnuplot: the script runs twice in one process, `reset
+# session` between (the same files as two processes draw, one process start less).
+# A pattern rule with two targets makes both in one run.
 # (| deps: with make -j, gnuplot must be installed before the first figure starts)
-$(REPORT_OUT)/figures/%.svg: plots/%.gp $(REPORT_OUT)/data/%.csv plots/style.gp | deps
+$(REPORT_OUT)/figures/%.svg $(REPORT_OUT)/figures/%.png: plots/%.gp $(REPORT_OUT)/data/%.csv plots/style.gp | deps
 	@mkdir -p $(dir $@)
-	$(GNUPLOT) -e "fmt='svg'; datafile='$(word 2,$^)'; outfile='$@.tmp'" $<
-	@mv $@.tmp $@
+	$(GNUPLOT) -e "fmt='svg'; datafile='$(word 2,$^)'; outfile='$(REPORT_OUT)/figures/$*.svg.tmp'" $< \
+	    -e "reset session" -e "fmt='png'; datafile='$(word 2,$^)'; outfile='$(REPORT_OUT)/figures/$*.png.tmp'" $<
+	@mv $(REPORT_OUT)/figures/$*.svg.tmp $(REPORT_OUT)/figures/$*.svg
+	@mv $(REPORT_OUT)/figures/$*.png.tmp $(REPORT_OUT)/figures/$*.png
 
-$(REPORT_OUT)/figures/%.png: plots/%.gp $(REPORT_OUT)/data/%.csv plots/style.gp | deps
-	@mkdir -p $(dir $@)
-	$(GNUPLOT) -e "fmt='png'; datafile='$(word 2,$^)'; outfile='$@.tmp'" $<
-	@mv $@.tmp $@
+# report.md in two steps of build.sh, so that its tables are queried while the
+# figures above are drawn: `queries` (the tables' queries, the generated sections and
+# their figures; $(REPORT_QUERIED) says when they were made), then `write`, once every
+# figure is there. (+: build.sh runs make -f report/gen/figures.mk for the generated
+# sections' figures, with this make's jobserver)
+REPORT_QUERIED := $(REPORT_OUT)/db/queried
+REPORT_ENV = DB=$(REPORT_DB) DB_NAME='$(DB)' GPULAB='$(REPORT_GPULAB)' OUT=$(REPORT_OUT) \
+    GNUPLOT='$(GNUPLOT)' MAKE='$(MAKE)' JOBS='$(REPORT_JOBS)'
 
-# (+: build.sh runs make -f report/gen/figures.mk for the generated sections' figures,
-# with this make's jobserver)
-$(REPORT_OUT)/report.md: report/build.sh $(REPORT_GEN) $(REPORT_SQL) $(REPORT_TEXT) $(REPORT_FILES) \
-                         $(REPORT_STAMP) $(REPORT_PATH) $(REPORT_SVG) $(REPORT_PNG) | $(REPORT_DB) $(B)/gpulab
-	+DB=$(REPORT_DB) DB_NAME='$(DB)' GPULAB=./$(B)/gpulab OUT=$(REPORT_OUT) GNUPLOT='$(GNUPLOT)' \
-	    MAKE='$(MAKE)' sh report/build.sh
+$(REPORT_QUERIED): report/build.sh $(REPORT_GEN) $(REPORT_SQL) $(REPORT_TEXT) $(REPORT_FILES) \
+                   $(REPORT_STAMP) $(REPORT_PATH) plots/style.gp | $(REPORT_DB) $(B)/gpulab deps
+	+$(REPORT_ENV) sh report/build.sh queries
+	@touch $@
+
+$(REPORT_OUT)/report.md: $(REPORT_QUERIED) $(REPORT_SVG) $(REPORT_PNG) | $(REPORT_DB) $(B)/gpulab
+	+$(REPORT_ENV) sh report/build.sh write
 
 # the CSVs are intermediate files of the figures, but build.sh reads them too
 .SECONDARY: $(REPORT_CSV)

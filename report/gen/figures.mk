@@ -27,14 +27,12 @@ $(OUT)/data/%.csv: $(GEN)/plots/%.sql $(GEN)/stamp
 	$(GEN_GPULAB) query -f $< --db $(GEN_DB) --csv > $@.tmp
 	@mv $@.tmp $@
 
-$(OUT)/figures/%.svg: $(GEN)/plots/%.gp $(OUT)/data/%.csv $(TEMPLATES)
+# both formats from one gnuplot, as report/report.mk draws plots/ (reset session between)
+$(OUT)/figures/%.svg $(OUT)/figures/%.png: $(GEN)/plots/%.gp $(OUT)/data/%.csv $(TEMPLATES)
 	@mkdir -p $(dir $@)
-	$(GEN_GNUPLOT) -e "fmt='svg'; datafile='$(word 2,$^)'; outfile='$@.tmp'" $<
-	@mv $@.tmp $@
-
-$(OUT)/figures/%.png: $(GEN)/plots/%.gp $(OUT)/data/%.csv $(TEMPLATES)
-	@mkdir -p $(dir $@)
-	$(GEN_GNUPLOT) -e "fmt='png'; datafile='$(word 2,$^)'; outfile='$@.tmp'" $<
-	@mv $@.tmp $@
+	$(GEN_GNUPLOT) -e "fmt='svg'; datafile='$(word 2,$^)'; outfile='$(OUT)/figures/$*.svg.tmp'" $< \
+	    -e "reset session" -e "fmt='png'; datafile='$(word 2,$^)'; outfile='$(OUT)/figures/$*.png.tmp'" $<
+	@mv $(OUT)/figures/$*.svg.tmp $(OUT)/figures/$*.svg
+	@mv $(OUT)/figures/$*.png.tmp $(OUT)/figures/$*.png
 
 .SECONDARY: $(FIGS:%=$(OUT)/data/%.csv)

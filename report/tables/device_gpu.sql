@@ -4,6 +4,8 @@
 -- recorded (NULL) is shown as such, never as 0: printf() would turn NULL into 0, so
 -- every printf is guarded.
 WITH d AS (SELECT * FROM device WHERE id = @DEV@),
+-- (the device's newest runs read once for both rows that need them)
+latest AS MATERIALIZED (SELECT unit_id FROM results WHERE device_id = @DEV@ AND is_latest = 1),
 rows(ord, property, value) AS (
     SELECT 1, 'Name', name FROM d
     UNION ALL SELECT 2, 'Compute capability', cc_major || '.' || cc_minor FROM d
@@ -45,11 +47,10 @@ rows(ord, property, value) AS (
               FROM d
     UNION ALL SELECT 22, 'L1 cache size', NULL FROM d
     UNION ALL SELECT 23, 'Units (UUID) that ran the reported runs',
-                     (SELECT group_concat(ident, ', ') FROM (SELECT DISTINCT u.ident FROM results r
-                         JOIN device u ON u.id = r.unit_id
-                         WHERE r.device_id = @DEV@ AND r.is_latest = 1 ORDER BY u.ident))
+                     (SELECT group_concat(ident, ', ') FROM (SELECT DISTINCT u.ident FROM latest r
+                         JOIN device u ON u.id = r.unit_id ORDER BY u.ident))
     UNION ALL SELECT 24, 'Runs in this report (newest per configuration)',
-                     (SELECT count(*) FROM results WHERE device_id = @DEV@ AND is_latest = 1)
+                     (SELECT count(*) FROM latest)
 )
 SELECT property AS "property", coalesce(value, 'not recorded') AS "value"
 FROM rows

@@ -1,14 +1,16 @@
 -- report/tables/sessions.sql - the `gpulab run` sessions whose runs are in the
 -- report (they hold the newest run of at least one configuration): config, tool
 -- version, git revision of the binary, host, start and end time (UTC).
+-- (the newest runs per session counted once, not once per session)
+WITH n AS MATERIALIZED (
+    SELECT session_id, count(*) AS runs FROM results WHERE is_latest = 1 GROUP BY session_id
+)
 SELECT s.id AS "session", coalesce(s.study, '') AS "study", coalesce(s.config_path, '') AS "config",
        coalesce(s.tool_version, 'not recorded') AS "gpulab version",
        coalesce(s.git_revision, 'not recorded') AS "git revision",
        coalesce(s.host, 'not recorded') AS "host",
        replace(substr(s.started_at, 1, 19), 'T', ' ') AS "started (UTC)",
        coalesce(replace(substr(s.ended_at, 1, 19), 'T', ' '), 'did not end (killed)') AS "ended (UTC)",
-       (SELECT count(*) FROM results r WHERE r.session_id = s.id AND r.is_latest = 1)
-           AS "runs in this report"
-FROM session s
-WHERE s.id IN (SELECT session_id FROM results WHERE is_latest = 1)
+       n.runs AS "runs in this report"
+FROM session s JOIN n ON n.session_id = s.id
 ORDER BY s.id;

@@ -281,6 +281,23 @@ $MAKE -s report DB="$T/b.db" REPORT_OUT="$T/out_a" >"$T/make_ab.log" 2>&1
 rc=$?
 check '[ $rc -eq 0 ] && grep -q "from \`$T/b.db\`" "$T/out_a/report.md"' "switching DB= did not rebuild the report"
 check_report "$T/b.db" "$T/out_a"
+# the parallel render (make report runs -j REPORT_JOBS, build.sh queries its tables side
+# by side) writes the same files as a serial one, and as build.sh run alone (step all)
+$MAKE -s -j1 report REPORT_JOBS=1 DB="$T/b.db" REPORT_OUT="$T/out_s" >"$T/make_s.log" 2>&1
+rc=$?
+check '[ $rc -eq 0 ]' "the serial make report exited $rc"
+same_out() {   # A B: the same tables, figures and data, and report.md but its date line
+    for f in "$1"/tables/* "$1"/figures/* "$1"/data/*; do
+        cmp -s "$f" "$2/${f#"$1"/}" || { echo "differs: ${f#"$1"/}"; return 1; }
+    done
+    [ "$(ls "$1"/tables "$1"/figures "$1"/data | wc -l)" = "$(ls "$2"/tables "$2"/figures "$2"/data | wc -l)" ] &&
+        [ "$(grep -v '^Generated ' "$1/report.md")" = "$(grep -v '^Generated ' "$2/report.md")" ]
+}
+check 'same_out "$T/out_b" "$T/out_s"' "the parallel and the serial make report wrote different files"
+rm -f "$T/out_s/report.md" "$T"/out_s/tables/*
+DB="$T/out_s/db/results.db" DB_NAME="$T/b.db" GPULAB=$G OUT="$T/out_s" sh report/build.sh >"$T/build_s.log" 2>&1
+rc=$?
+check '[ $rc -eq 0 ] && same_out "$T/out_b" "$T/out_s"' "report/build.sh alone (exit $rc) wrote other files than make report"
 # the CPU rows show up where they belong, with the numbers the database holds
 check '[ "$(rows_md "$T/out_b/tables/matmul_times.md")" -eq 4 ]' "S1 table does not have the 4 CPU rows"
 check '[ "$(ls "$T"/out_b/tables/stencil_n*_r*.md | wc -l)" -eq 4 ]' "not 4 S2 tables for N x R = 2 x 2"
