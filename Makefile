@@ -58,7 +58,7 @@ GPU_TEST_SRC := $(wildcard tests/gpu/test_*.c)
 GPU_TEST_BIN := $(GPU_TEST_SRC:tests/gpu/%.c=$(B)/tests/gpu/%)
 # GPU tests in CUDA link the GPU plugin itself, for the harness's own functions
 GPU_TEST_CU  := $(wildcard tests/gpu/test_*.cu)
-GPU_TEST_BIN += $(GPU_TEST_CU:tests/gpu/%.cu=$(B)/tests/gpu/%)
+GPU_TEST_CU_BIN := $(GPU_TEST_CU:tests/gpu/%.cu=$(B)/tests/gpu/%)
 
 H_CORE   := $(wildcard src/core/*.h)
 H_DRIVER := $(H_CORE) $(wildcard src/*.h)
@@ -74,7 +74,8 @@ H_GPU    := $(H_FAMILY) $(wildcard cupti/*.h) $(wildcard experiments/gpu/*.cuh e
 # GPU plugin and the .cu test plugins are left out, with a note, and the tests
 # that need them say they are skipped (tests/run.sh counts them as such).
 HAVE_NVCC := $(shell command -v $(NVCC) >/dev/null 2>&1 && echo yes)
-all: deps-check $(B)/gpulab $(CPU_PLUGIN) $(if $(HAVE_NVCC),plugin,no-nvcc) $(GPU_TEST_BIN)
+all: deps-check $(B)/gpulab $(CPU_PLUGIN) $(if $(HAVE_NVCC),plugin $(GPU_TEST_CU_BIN),no-nvcc) \
+     $(GPU_TEST_BIN)
 
 .PHONY: no-nvcc
 no-nvcc:
