@@ -117,12 +117,12 @@ $(B)/obj/cupti/%.o: cupti/%.cpp $(H_CUPTI)
 	$(CXX) $(CXXFLAGS) $(INC_CUPTI) -c -o $@ $<
 
 $(CPU_PLUGIN): $(CPU_OBJ) $(FAMILY_OBJ) $(CORE_OBJ)
-	$(CC) -shared -o $@ $^ -lm -fopenmp
+	$(CC) -shared -Wl,--no-undefined -o $@ $^ -lm -fopenmp
 
 # No -lcuda: the CUDA runtime finds the driver itself, so the plugin loads (and
 # reports "no CUDA driver") on machines without one.
 $(PLUGIN): $(GPU_OBJ) $(CUPTI_OBJ) $(FAMILY_OBJ) $(CORE_OBJ)
-	$(NVCC) $(CUDA_ARCH) -shared -o $@ $^ -cudart static -L$(CUDA_HOME)/lib64 -L$(CUPTI_LIB) \
+	$(NVCC) $(CUDA_ARCH) -shared -Xlinker --no-undefined -o $@ $^ -cudart static -L$(CUDA_HOME)/lib64 -L$(CUPTI_LIB) \
 	  -lcublas -lcupti -lnvrtc -Xlinker -rpath,'$$ORIGIN',-rpath,$(CUDA_HOME)/lib64,-rpath,$(CUPTI_LIB) \
 	  -ldl -Xcompiler -fopenmp
 

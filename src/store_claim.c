@@ -139,6 +139,35 @@ int gl_store_claim_held(gl_store *s, const struct gl_run_key *k)
     return !is_self(s, &h) && gl_procid_alive(&s->self, &h);
 }
 
+
+/* Run sql with its five parameters bound to key and this process (host, boot
+ * id, pid, pid start time: NULL when unknown). 0, or -1 with the error set
+ * (what: the action, for the message). */
+static int exec_with_self(gl_store *s, const char *sql, const char *key, const char *what)
+{
+    sqlite3_stmt *st = NULL;
+    int rc = sqlite3_prepare_v2(s->db, sql, -1, &st, NULL);
+    if (rc == SQLITE_OK)
+        rc = sqlite3_bind_text(st, 1, key, -1, SQLITE_STATIC);
+    if (rc == SQLITE_OK)
+        rc = sqlite3_bind_text(st, 2, s->self.host, -1, SQLITE_STATIC);
+    if (rc == SQLITE_OK)
+        rc = s->self.boot[0] ? sqlite3_bind_text(st, 3, s->self.boot, -1, SQLITE_STATIC)
+                             : sqlite3_bind_null(st, 3);
+    if (rc == SQLITE_OK)
+        rc = sqlite3_bind_int64(st, 4, s->self.pid);
+    if (rc == SQLITE_OK)
+        rc = s->self.start >= 0 ? sqlite3_bind_int64(st, 5, s->self.start) : sqlite3_bind_null(st, 5);
+    if (rc == SQLITE_OK)
+        rc = sqlite3_step(st);
+    sqlite3_finalize(st);
+    if (rc != SQLITE_DONE) {
+        store_db_err(s, what);
+        return -1;
+    }
+    return 0;
+}
+
 /* Inside the caller's IMMEDIATE transaction. */
 static int claim_in_txn(gl_store *s, const struct gl_run_key *k, int force, long long since,
                         char *holder, size_t holderlen)
@@ -168,27 +197,9 @@ static int claim_in_txn(gl_store *s, const struct gl_run_key *k, int force, long
         return GL_CLAIM_BUSY;
     }
     /* none, or its holder is gone: ours now */
-    sqlite3_stmt *st = NULL;
-    int rc = sqlite3_prepare_v2(s->db, "INSERT OR REPLACE INTO claim (key, host, boot_id, pid, "
-                                       "pid_start) VALUES (?, ?, ?, ?, ?)", -1, &st, NULL);
-    if (rc == SQLITE_OK)
-        rc = sqlite3_bind_text(st, 1, key, -1, SQLITE_STATIC);
-    if (rc == SQLITE_OK)
-        rc = sqlite3_bind_text(st, 2, s->self.host, -1, SQLITE_STATIC);
-    if (rc == SQLITE_OK)
-        rc = s->self.boot[0] ? sqlite3_bind_text(st, 3, s->self.boot, -1, SQLITE_STATIC)
-                             : sqlite3_bind_null(st, 3);
-    if (rc == SQLITE_OK)
-        rc = sqlite3_bind_int64(st, 4, s->self.pid);
-    if (rc == SQLITE_OK)
-        rc = s->self.start >= 0 ? sqlite3_bind_int64(st, 5, s->self.start) : sqlite3_bind_null(st, 5);
-    if (rc == SQLITE_OK)
-        rc = sqlite3_step(st);
-    sqlite3_finalize(st);
-    if (rc != SQLITE_DONE) {
-        store_db_err(s, "claiming a run");
+    if (exec_with_self(s, "INSERT OR REPLACE INTO claim (key, host, boot_id, pid, pid_start) "
+                          "VALUES (?, ?, ?, ?, ?)", key, "claiming a run") != 0)
         return -1;
-    }
     s->claims = 1;
     return GL_CLAIM_TAKEN;
 }
@@ -213,29 +224,9 @@ int gl_store_claim(gl_store *s, const struct gl_run_key *k, int force, long long
 
 int store_claim_drop(gl_store *s, const char *key)
 {
-    sqlite3_stmt *st = NULL;
     self_init(s);
-    int rc = sqlite3_prepare_v2(s->db, "DELETE FROM claim WHERE key = ? AND host = ? AND "
-                                       "boot_id IS ? AND pid = ? AND pid_start IS ?", -1, &st, NULL);
-    if (rc == SQLITE_OK)
-        rc = sqlite3_bind_text(st, 1, key, -1, SQLITE_STATIC);
-    if (rc == SQLITE_OK)
-        rc = sqlite3_bind_text(st, 2, s->self.host, -1, SQLITE_STATIC);
-    if (rc == SQLITE_OK)
-        rc = s->self.boot[0] ? sqlite3_bind_text(st, 3, s->self.boot, -1, SQLITE_STATIC)
-                             : sqlite3_bind_null(st, 3);
-    if (rc == SQLITE_OK)
-        rc = sqlite3_bind_int64(st, 4, s->self.pid);
-    if (rc == SQLITE_OK)
-        rc = s->self.start >= 0 ? sqlite3_bind_int64(st, 5, s->self.start) : sqlite3_bind_null(st, 5);
-    if (rc == SQLITE_OK)
-        rc = sqlite3_step(st);
-    sqlite3_finalize(st);
-    if (rc != SQLITE_DONE) {
-        store_db_err(s, "releasing a run claim");
-        return -1;
-    }
-    return 0;
+    return exec_with_self(s, "DELETE FROM claim WHERE key = ? AND host = ? AND boot_id IS ? AND "
+                             "pid = ? AND pid_start IS ?", key, "releasing a run claim");
 }
 
 int gl_store_unclaim(gl_store *s, const struct gl_run_key *k)

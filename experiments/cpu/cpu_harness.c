@@ -71,19 +71,15 @@ static int now_s(struct gl_result *r, double *s)
     return 0;
 }
 
-int gl_cpu_time(const struct gl_cpu_job *j)
+int gl_cpu_timing_loop(const struct gl_timing *t, struct gl_result *r,
+                       const struct gl_cpu_step *step)
 {
-    const struct gl_timing *t = j->t;
-    struct gl_result *r = j->r;
     double start, t0, t1;
     r->nsamples = 0;
 
     /* the first run, timed: a run that lasts the time cap executes once */
-    gl_fill_nan(j->out, j->out_count);
-    if (now_s(r, &start) != 0)
-        return -1;
-    j->kernel(j);
-    if (now_s(r, &t1) != 0)
+    step->prepare(step->arg);
+    if (now_s(r, &start) != 0 || step->run(step->arg) != 0 || now_s(r, &t1) != 0)
         return -1;
     r->busy_ms += (t1 - start) * 1e3;
     if (t1 - start >= t->max_seconds) {
@@ -92,11 +88,8 @@ int gl_cpu_time(const struct gl_cpu_job *j)
         return 0;
     }
     for (int i = 1; i < t->warmup && t1 - start < t->max_seconds * GL_WARMUP_SHARE; i++) {
-        gl_fill_nan(j->out, j->out_count);
-        if (now_s(r, &t0) != 0)
-            return -1;
-        j->kernel(j);
-        if (now_s(r, &t1) != 0)
+        step->prepare(step->arg);
+        if (now_s(r, &t0) != 0 || step->run(step->arg) != 0 || now_s(r, &t1) != 0)
             return -1;
         r->busy_ms += (t1 - t0) * 1e3;
     }
@@ -105,11 +98,8 @@ int gl_cpu_time(const struct gl_cpu_job *j)
     if (now_s(r, &start) != 0)
         return -1;
     for (;;) {
-        gl_fill_nan(j->out, j->out_count);
-        if (now_s(r, &t0) != 0)
-            return -1;
-        j->kernel(j);
-        if (now_s(r, &t1) != 0)
+        step->prepare(step->arg);
+        if (now_s(r, &t0) != 0 || step->run(step->arg) != 0 || now_s(r, &t1) != 0)
             return -1;
         r->samples_ms[r->nsamples++] = (t1 - t0) * 1e3;
         r->busy_ms += (t1 - t0) * 1e3;
@@ -119,6 +109,25 @@ int gl_cpu_time(const struct gl_cpu_job *j)
     }
     r->phase_ms[GL_PH_SAMPLES] += (t1 - start) * 1e3;
     return 0;
+}
+
+static void poison_out(void *arg)
+{
+    const struct gl_cpu_job *j = arg;
+    gl_fill_nan(j->out, j->out_count);
+}
+
+static int run_kernel(void *arg)
+{
+    const struct gl_cpu_job *j = arg;
+    j->kernel(j);
+    return 0;
+}
+
+int gl_cpu_time(const struct gl_cpu_job *j)
+{
+    const struct gl_cpu_step step = { poison_out, run_kernel, (void *)j };
+    return gl_cpu_timing_loop(j->t, j->r, &step);
 }
 
 int gl_cpu_check(struct gl_result *r, const float *out, const double *ref, size_t n,

@@ -95,6 +95,21 @@ int gl_cpu_host_execute(const struct gl_host_job *j);
  * no host<->device copies (h2d_ms = d2h_ms = -1), no launch shape. */
 void gl_cpu_result_init(struct gl_result *r);
 
+/* One execution as the timing loop sees it: prepare (poison or reset the
+ * outputs) runs outside the timed interval, run inside; run returns 0, or -1
+ * when the run failed (the result already says why). */
+struct gl_cpu_step {
+    void (*prepare)(void *arg);
+    int (*run)(void *arg);
+    void *arg;
+};
+
+/* The timing loop of every CPU run (gl_cpu_time, gl_cpu_host_execute), as
+ * gl_cpu_time describes it, filling r's samples, busy time and phases. 0, or
+ * -1 when the clock or a run failed (r then failed with the reason). */
+int gl_cpu_timing_loop(const struct gl_timing *t, struct gl_result *r,
+                       const struct gl_cpu_step *step);
+
 /* Time j->kernel(j): a first run, timed; when it alone lasted t->max_seconds
  * it is the only sample (a long run executes once). Else it counts as the
  * first of j->t->warmup untimed runs (cut short once they have taken

@@ -37,15 +37,6 @@ static int status(struct gl_result *r, int st, const char *fmt, ...)
     return 0;
 }
 
-static int now_s(struct gl_result *r, double *s)
-{
-    struct timespec ts;
-    if (clock_gettime(CLOCK_MONOTONIC, &ts) != 0)
-        return status(r, GL_FAILED, "clock_gettime(CLOCK_MONOTONIC): %s", strerror(errno)) - 1;
-    *s = (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-    return 0;
-}
-
 static void run_free(struct run *x)
 {
     for (int i = 0; i < GL_HOST_MAX_BUFFERS; i++) {
@@ -126,43 +117,32 @@ static int once(const struct gl_host_job *j, struct run *x, void *ctx, int threa
     return status(j->r, GL_FAILED, "run: %s", err[0] ? err : "the plugin's run failed") - 1;
 }
 
+/* What the timing loop runs: reset the outputs, then one run. */
+struct step_arg {
+    const struct gl_host_job *j;
+    struct run *x;
+    void *ctx;
+    int threads;
+};
+
+static void step_reset(void *arg)
+{
+    struct step_arg *a = arg;
+    reset(a->j, a->x);
+}
+
+static int step_once(void *arg)
+{
+    struct step_arg *a = arg;
+    return once(a->j, a->x, a->ctx, a->threads);
+}
+
 /* The first run, warm-up and samples as gl_cpu_time does. 0, or -1 with r failed. */
 static int timed(const struct gl_host_job *j, struct run *x, void *ctx, int threads)
 {
-    const struct gl_timing *t = j->t;
-    struct gl_result *r = j->r;
-    double start, t0, t1;
-    r->nsamples = 0;
-    reset(j, x);   /* the first run, timed: one that lasts the time cap executes once */
-    if (now_s(r, &start) != 0 || once(j, x, ctx, threads) != 0 || now_s(r, &t1) != 0)
-        return -1;
-    r->busy_ms += (t1 - start) * 1e3;
-    if (t1 - start >= t->max_seconds) {
-        r->samples_ms[r->nsamples++] = (t1 - start) * 1e3;
-        r->phase_ms[GL_PH_SAMPLES] += (t1 - start) * 1e3;
-        return 0;
-    }
-    for (int i = 1; i < t->warmup && t1 - start < t->max_seconds * GL_WARMUP_SHARE; i++) {
-        reset(j, x);
-        if (now_s(r, &t0) != 0 || once(j, x, ctx, threads) != 0 || now_s(r, &t1) != 0)
-            return -1;
-        r->busy_ms += (t1 - t0) * 1e3;
-    }
-    r->phase_ms[GL_PH_WARMUP] += (t1 - start) * 1e3;
-    if (now_s(r, &start) != 0)
-        return -1;
-    for (;;) {
-        reset(j, x);
-        if (now_s(r, &t0) != 0 || once(j, x, ctx, threads) != 0 || now_s(r, &t1) != 0)
-            return -1;
-        r->samples_ms[r->nsamples++] = (t1 - t0) * 1e3;
-        r->busy_ms += (t1 - t0) * 1e3;
-        if (r->nsamples >= GL_MAX_SAMPLES ||
-            gl_sampling_done(r->samples_ms, r->nsamples, t1 - start, t))
-            break;
-    }
-    r->phase_ms[GL_PH_SAMPLES] += (t1 - start) * 1e3;
-    return 0;
+    struct step_arg a = { j, x, ctx, threads };
+    const struct gl_cpu_step step = { step_reset, step_once, &a };
+    return gl_cpu_timing_loop(j->t, j->r, &step);
 }
 
 int gl_cpu_host_execute(const struct gl_host_job *j)
