@@ -128,6 +128,11 @@ int gh_memory_fits(struct gh_job *j)
     size_t free_b = 0, total_b = 0;
     if (!gh_ok(j->r, cudaMemGetInfo(&free_b, &total_b), "cudaMemGetInfo"))
         return 0;
+    if (need + GH_MEM_MARGIN > free_b) {   /* the other cached references make room first */
+        gh_devref_trim(j->ref_dev);
+        if (!gh_ok(j->r, cudaMemGetInfo(&free_b, &total_b), "cudaMemGetInfo"))
+            return 0;
+    }
     if (need + GH_MEM_MARGIN > free_b)
         return gh_skip(j->r, "needs %.1f MiB of device memory, %.1f MiB free",
                        (double)need / 1048576.0, (double)free_b / 1048576.0);

@@ -116,9 +116,14 @@ static void entry_drop(int i)
 
 void gh_devref_release(void)
 {
+    gh_devref_trim(NULL);
+}
+
+void gh_devref_trim(const double *keep)
+{
     for (int i = 0; i < DEVREF_SLOTS; i++)
-        entry_drop(i);
-    refc.bytes = 0;
+        if (refc.e[i].used && refc.e[i].data != keep)
+            entry_drop(i);
 }
 
 /* The least recently used slot, or a free one. */

@@ -103,8 +103,10 @@ int gh_timed_samples(struct gh_job *j, cudaEvent_t e0, cudaEvent_t e1, double si
 /* harness_check.cu */
 /* j->ref_dev from the device reference cache, or computed by j->devref. */
 int gh_devref_get(struct gh_job *j);
-/* Free every cached device reference (memory is short, or shutdown). */
+/* Free every cached device reference (memory is short, or shutdown), or every
+ * one but keep (the reference of the run being made). */
 void gh_devref_release(void);
+void gh_devref_trim(const double *keep);
 /* Check j->out[0] on the device (j->check_dev): a mismatch makes the run wrong
  * with gl_verify_full's summary; 0 only on a CUDA error. */
 int gh_check_device(struct gh_job *j);
