@@ -3,12 +3,15 @@
  * the device lock (devlock.c) of every device some job will run on (the CPU
  * first, then the GPU), and gather the session's facts: the 1-minute load
  * average (/proc/loadavg), the time spent waiting for the locks, and other
- * processes on the GPU (not checked: that needs NVML; NULL with the reason).
+ * processes holding the GPU open (gpuprocs.c; NULL with the reason when that
+ * cannot be checked).
  * What gpulab cannot see: other users' processes that do not take its locks.
  * Must not run or store jobs. */
 #include "sweep.h"
+#include "gpuprocs.h"
 
 #include <stdio.h>
+#include <unistd.h>
 #include <string.h>
 
 int gl_sweep_lock(struct gl_sweep *sw, gl_store *store, int wait, const char *cmdline,
@@ -46,8 +49,12 @@ void gl_sweep_facts(const struct gl_sweep *sw, struct gl_session_info *si)
     si->have_facts = 1;
     si->load1 = load1();
     si->lock_wait_s = sw->locks.waited;
+    static char note[512];   /* si->gpu_procs_reason until the next call */
     si->gpu_procs = -1;
-    si->gpu_procs_reason = sw->gpu_ok ? "not checked: listing the processes on a GPU needs NVML, "
-                                        "which gpulab does not load"
-                                      : "no GPU in this session";
+    si->gpu_procs_reason = "no GPU in this session";
+    if (sw->gpu_ok) {
+        pid_t skip[2] = { getpid(), sw->worker.pid };   /* gpulab's own */
+        si->gpu_procs = gl_gpu_procs("/proc", sw->gpu.ident, skip, 2, note, sizeof note);
+        si->gpu_procs_reason = note[0] ? note : NULL;
+    }
 }
