@@ -5,6 +5,7 @@
  * supports). Must not run sweeps. */
 #include "commands.h"
 #include "cpuinfo.h"
+#include "devlock.h"
 #include "metric_sets.h"
 #include "registry.h"
 
@@ -98,7 +99,11 @@ static void print_device(const struct gl_device *d)
            d->max_grid[2]);
     printf("  driver / runtime:            %d / %d\n", d->driver_version, d->runtime_version);
     printf("  theoretical bandwidth:       %.1f GB/s (memory clock x bus width/8 x 2)\n", d->theo_bw_gbs);
-    printf("  measured copy bandwidth:     %.1f GB/s (device-to-device, read + write)\n", d->copy_bw_gbs);
+    if (d->copy_bw_gbs > 0)
+        printf("  measured copy bandwidth:     %.1f GB/s (device-to-device, read + write)\n",
+               d->copy_bw_gbs);
+    else
+        printf("  measured copy bandwidth:     not measured\n");
     printf("  FP32 peak:                   %.1f GFLOP/s (SMs x cores x 2 x clock)\n", d->fp32_peak_gflops);
 }
 
@@ -122,8 +127,21 @@ int gl_cmd_device(const char *db)
     if (!api || api->init(0, &gpu, err, sizeof err) != 0) {
         printf("GPU: none usable: %s\n", err);
     } else {
+        /* the copy bandwidth is a measurement: only while holding the GPU's lock */
+        struct gl_devlocks locks;
+        const struct gl_device *devs[1] = { &gpu };
+        char lerr[512];
+        memset(&locks, 0, sizeof locks);
+        if (api->copy_bandwidth && gl_devlock_take(&locks, devs, 1, 1, "gpulab device", NULL,
+                                                   stderr, lerr, sizeof lerr) == 0) {
+            gpu.copy_bw_gbs = api->copy_bandwidth();
+            gl_devlock_release(&locks);
+        } else if (api->copy_bandwidth) {
+            fprintf(stderr, "gpulab: copy bandwidth not measured: %s\n", lerr);
+        }
         print_device(&gpu);
-        if (gl_store_device(store, &gpu) < 0)
+        long long id = gl_store_device(store, &gpu);
+        if (id < 0 || gl_store_device_bandwidth(store, id, gpu.copy_bw_gbs) != 0)
             rc = 1;
         api->shutdown();
     }

@@ -40,6 +40,10 @@ const char *gl_store_errmsg(gl_store *s);
  * On a read-only store: the row of that ident, else the first of its model (kind,
  * name, cores, SMs, compute capability, as db/views.sql's device_model), else 0. */
 long long gl_store_device(gl_store *s, const struct gl_device *d);
+/* The device's measured copy bandwidth, recorded when its row has none yet
+ * (properties as first seen; measured under the device's lock, after the row
+ * was made). Nothing on a read-only store or without a measurement. 0, or -1. */
+int gl_store_device_bandwidth(gl_store *s, long long device_id, double gbs);
 
 struct gl_session_info {
     const char *tool_version;

@@ -62,6 +62,27 @@ static long long device_find(gl_store *s, const struct gl_device *d)
     return 0;
 }
 
+int gl_store_device_bandwidth(gl_store *s, long long device_id, double gbs)
+{
+    sqlite3_stmt *st = NULL;
+    if (s->readonly || device_id <= 0 || !(gbs > 0.0))
+        return 0;
+    int rc = sqlite3_prepare_v2(s->db, "UPDATE device SET copy_bw_gbs = ? WHERE id = ? AND "
+                                       "copy_bw_gbs IS NULL", -1, &st, NULL);
+    if (rc == SQLITE_OK)
+        rc = sqlite3_bind_double(st, 1, gbs);
+    if (rc == SQLITE_OK)
+        rc = sqlite3_bind_int64(st, 2, device_id);
+    if (rc == SQLITE_OK)
+        rc = sqlite3_step(st);
+    sqlite3_finalize(st);
+    if (rc != SQLITE_DONE) {
+        store_db_err(s, "recording the device's copy bandwidth");
+        return -1;
+    }
+    return 0;
+}
+
 long long gl_store_device(gl_store *s, const struct gl_device *d)
 {
     static const char *const block_cols[3] = { "max_block_x", "max_block_y", "max_block_z" };

@@ -1,7 +1,8 @@
 /* sweep_lock.c - what `gpulab run` does before it measures so that it measures
  * alone, and what it records of the machine: survey the sweep (sweep.c), take
  * the device lock (devlock.c) of every device some job will run on (the CPU
- * first, then the GPU), and gather the session's facts: the 1-minute load
+ * first, then the GPU), then measure the GPU's copy bandwidth (under its lock,
+ * never before), and gather the session's facts: the 1-minute load
  * average (/proc/loadavg), the time spent waiting for the locks, and other
  * processes holding the GPU open (gpuprocs.c; NULL with the reason when that
  * cannot be checked).
@@ -28,7 +29,14 @@ int gl_sweep_lock(struct gl_sweep *sw, gl_store *store, int wait, const char *cm
         devs[n++] = &sw->cpu;
     if (need_gpu && sw->gpu_ok)
         devs[n++] = &sw->gpu;
-    return gl_devlock_take(&sw->locks, devs, n, wait, cmdline, stop, stderr, err, errlen);
+    int rc = gl_devlock_take(&sw->locks, devs, n, wait, cmdline, stop, stderr, err, errlen);
+    if (rc != 0 || !(need_gpu && sw->gpu_ok))
+        return rc;
+    /* the GPU is ours: its one measurement outside runs, the copy bandwidth */
+    sw->gpu.copy_bw_gbs = gl_worker_copy_bandwidth(&sw->worker);
+    if (gl_store_device_bandwidth(store, sw->gpu_id, sw->gpu.copy_bw_gbs) != 0)   /* not fatal: */
+        fprintf(stderr, "gpulab: note: %s\n", gl_store_errmsg(store));   /* a description */
+    return 0;
 }
 
 /* The 1-minute load average, or -1 when /proc/loadavg cannot be read. */

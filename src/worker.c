@@ -22,8 +22,9 @@
 /* MSG_RESULT_LAST: a result after which the worker exits (sticky CUDA error). */
 /* MSG_BATCH: several jobs whose results come back in order once all have run
  * (their profiling is done together at the end). */
+/* MSG_BANDWIDTH: measure the GPU's copy bandwidth; MSG_BANDWIDTH_REPLY: a double. */
 enum { MSG_JOB = 1, MSG_METRICS, MSG_QUIT, MSG_READY, MSG_RESULT, MSG_RESULT_LAST, MSG_METRICS_REPLY,
-       MSG_BATCH };
+       MSG_BATCH, MSG_BANDWIDTH, MSG_BANDWIDTH_REPLY };
 
 struct msg_hdr {
     int type;
@@ -272,6 +273,12 @@ static void child_main(int in, int out, int want_gpu)
                 _exit(2);
             continue;
         }
+        if (h.type == MSG_BANDWIDTH) {
+            double bw = cs.gpu_ok && cs.api->copy_bandwidth ? cs.api->copy_bandwidth() : 0.0;
+            if (send_msg(out, MSG_BANDWIDTH_REPLY, &bw, sizeof bw) != 0)
+                _exit(2);
+            continue;
+        }
         if (h.type == MSG_BATCH) {
             int n = h.len / (int)sizeof bjobs[0];
             if (n < 1 || n > GL_BATCH_MAX || h.len != n * (int)sizeof bjobs[0] ||
@@ -414,6 +421,21 @@ int gl_worker_metrics(struct gl_worker *w, const char *spec, char *err, size_t e
     }
     snprintf(err, errlen, "%s", rep.err);
     return rep.rc;
+}
+
+double gl_worker_copy_bandwidth(struct gl_worker *w)
+{
+    struct msg_hdr h;
+    double bw = 0.0;
+    if (w->pid <= 0 || !w->ready.gpu_ok || send_msg(w->to_child, MSG_BANDWIDTH, NULL, 0) != 0 ||
+        read_all_w(w, w->from_child, &h, sizeof h, gl_now() + 60.0) != 0 ||
+        h.type != MSG_BANDWIDTH_REPLY || h.len != (int)sizeof bw ||
+        read_all_w(w, w->from_child, &bw, sizeof bw, gl_now() + 10.0) != 0) {
+        if (w->pid > 0)
+            reap(w, 1, NULL, 0);
+        return 0.0;
+    }
+    return bw > 0.0 ? bw : 0.0;
 }
 
 /* Send a message to the worker; a worker that went away between jobs is

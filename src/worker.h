@@ -40,6 +40,12 @@ int gl_worker_start(struct gl_worker *w, int want_gpu, char *err, size_t errlen)
  * -1 counters unavailable, -2 unknown name (err says which), -3 worker trouble. */
 int gl_worker_metrics(struct gl_worker *w, const char *spec, char *err, size_t errlen);
 
+/* Have the worker measure its GPU's copy bandwidth (GB/s, read + written): a
+ * measurement, so only while the sweep holds the GPU's lock. 0 when there is
+ * no GPU or it cannot be measured (a worker that does not answer is stopped;
+ * the next job starts another). */
+double gl_worker_copy_bandwidth(struct gl_worker *w);
+
 /* Run one job. Always fills r: the worker's result, or a failed result saying
  * the worker died (signal, exit status) or the watchdog fired after the job's
  * timeout. A dead worker is restarted on the next call. 0; -1 if no worker

@@ -161,7 +161,6 @@ static int plugin_init(int ordinal, struct gl_device *dev, char *err, size_t err
     /* Lecture S4: memory clock x (bus width / 8) x 2 (double data rate). */
     dev->theo_bw_gbs = (double)mem_clock * 1e3 * (pr.memoryBusWidth / 8.0) * 2.0 / 1e9;
     dev->fp32_peak_gflops = (double)dev->sm_count * dev->cores_per_sm * 2.0 * clock * 1e3 / 1e9;
-    dev->copy_bw_gbs = copy_bandwidth();
     return gh_device_set(ordinal, dev, err, errlen);
 }
 
@@ -224,6 +223,7 @@ static const struct gl_device_ops device_ops = {
     plugin_shutdown,
     gk_kernel_compile,   /* users' kernels: kernel_compile.cu, kernel_run.cu */
     gk_kernel_run,
+    copy_bandwidth,
 };
 
 /* Each family's table, in the order `gpulab list` shows them. */

@@ -40,7 +40,8 @@
 extern "C" {
 #endif
 
-#define GL_PLUGIN_API 2          /* 2: gpulab_plugin() takes the host's functions */
+#define GL_PLUGIN_API 3          /* 2: gpulab_plugin() takes the host's functions;
+                                    3: the copy bandwidth is its own device operation */
 #define GL_PLUGIN_SYMBOL "gpulab_plugin"
 #define GL_HOST_API 1            /* struct gl_host's version (its fields are appended) */
 
@@ -82,7 +83,8 @@ struct gl_kernel_variant;   /* a user's kernel as a variant: kernel.h */
  * also in the driver's compile child: it needs no device, but once NVRTC has
  * run in a process, a CUDA context cannot be made in its later forks). */
 struct gl_device_ops {
-    /* Pick device `ordinal` and describe it (incl. measured copy bandwidth). 0, or -1 + err. */
+    /* Pick device `ordinal` and describe it, measuring nothing (copy_bw_gbs is
+     * copy_bandwidth's). 0, or -1 + err. */
     int (*init)(int ordinal, struct gl_device *dev, char *err, size_t errlen);
     /* Validate and configure counters for the runs that follow. Returns the
      * number of passes (>= 1), 0 if req->n == 0, -1 with err when counters are
@@ -109,6 +111,10 @@ struct gl_device_ops {
                           char *log, size_t loglen);
     int (*kernel_run)(const struct gl_kernel_variant *kv, const struct gl_params *p,
                       const struct gl_timing *t, struct gl_result *r);
+    /* Measure the device-to-device copy bandwidth (GB/s, bytes read + written),
+     * 0 when it cannot be. A measurement: gpulab calls it only while it holds
+     * the device's lock, never from init. NULL: not measured. */
+    double (*copy_bandwidth)(void);
 };
 
 /* ---- the host's harness, for users' plugins ------------------------------- */

@@ -430,6 +430,10 @@ int main(void)
         printf("init: %s\n", err);
         return t_done("gpu_plugin");
     }
+    /* init measures nothing: the copy bandwidth is its own operation, called
+     * under the device's lock */
+    CHECK(dev.copy_bw_gbs == 0.0 && ops->copy_bandwidth != NULL);
+    dev.copy_bw_gbs = ops->copy_bandwidth ? ops->copy_bandwidth() : 0.0;
     printf("device %s (%s) cc %d.%d, %d SMs x %d cores, L2 %d B, theo %.0f GB/s, copy %.0f GB/s, "
            "fp32 %.0f GFLOP/s\n", dev.name, dev.ident, dev.cc_major, dev.cc_minor, dev.sm_count,
            dev.cores_per_sm, dev.l2_bytes, dev.theo_bw_gbs, dev.copy_bw_gbs,
