@@ -76,6 +76,9 @@ typedef cudaError_t (*gh_devref_fn)(const struct gh_job *j, float *const *in, do
  * from a cache of device arrays when j->refkey matches, else computed by
  * j->devref (synchronously, on inputs the harness generates for it) and kept,
  * into j->ref_dev (valid for the run). */
+/* Have j checked on the device against the reference that fn computes, cached
+ * under (family, a, b, c, the run's seed): sets devref, refkey and check_dev. */
+void gh_use_devref(struct gh_job *j, gh_devref_fn fn, const char *family, long a, long b, long c);
 /* The run's seed (42 when unset). */
 static inline unsigned long long gh_seed(const struct gl_params *p)
 {

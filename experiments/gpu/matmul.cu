@@ -11,7 +11,6 @@
  * Must not time, verify or allocate: the harness (harness_*.cu) does that for
  * every family. */
 #include "gpu_harness.cuh"
-#include "gh_compare.cuh"
 
 #include <cublas_v2.h>
 #include <stdio.h>
@@ -303,13 +302,6 @@ static cudaError_t mm_devref(const struct gh_job *j, float *const *in, double *o
     return cudaGetLastError();
 }
 
-static cudaError_t mm_check(struct gh_job *j, struct gh_cmp *c)
-{
-    struct gh_want_array want = { j->ref_dev };
-    return gh_compare(j->out[0].dev, want, j->out_count[0], gl_tolerance(j->tol_len), c,
-                      gh_device()->sm_count);
-}
-
 /* Common to every variant: sizes, memory, cache; fills the job's buffers. The
  * variant's check has passed (gh_begin): sizes >= 1 and int-indexable, known words. */
 static int mm_job(struct gh_job *j, struct mm_ctx *x, long m, long n, long p)
@@ -325,13 +317,7 @@ static int mm_job(struct gh_job *j, struct mm_ctx *x, long m, long n, long p)
     j->out_count[0] = (size_t)m * (size_t)n;
     j->tol_len = p;
     j->row_len = n;
-    j->check_dev = mm_check;
-    j->devref = mm_devref;
-    j->refkey.family = "matmul";
-    j->refkey.a = m;
-    j->refkey.b = n;
-    j->refkey.c = p;
-    j->refkey.seed = (long long)gh_seed(j->p);
+    gh_use_devref(j, mm_devref, "matmul", m, n, p);
     j->ctx = x;
     j->ctx_size = sizeof *x;
     return 1;

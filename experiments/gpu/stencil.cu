@@ -9,7 +9,6 @@
  * Must not time, verify or allocate: the harness (harness_*.cu) does that for
  * every family. */
 #include "gpu_harness.cuh"
-#include "gh_compare.cuh"
 
 #include <stdio.h>
 #include <string.h>
@@ -128,13 +127,6 @@ static cudaError_t st_devref(const struct gh_job *j, float *const *in, double *o
     return cudaGetLastError();
 }
 
-static cudaError_t st_check(struct gh_job *j, struct gh_cmp *c)
-{
-    struct gh_want_array want = { j->ref_dev };
-    return gh_compare(j->out[0].dev, want, j->out_count[0], gl_tolerance(j->tol_len), c,
-                      gh_device()->sm_count);
-}
-
 /* Block BS x BS, grid over the W x W output, shared's tile as dynamic shared
  * memory. Every rule on N, R, BS, K and the words is check's. */
 static int prepare(struct gh_job *j, struct st_ctx *x, int shared)
@@ -159,12 +151,7 @@ static int prepare(struct gh_job *j, struct st_ctx *x, int shared)
     j->launches = 1;
     j->enqueue = enqueue_stencil;
     j->row_len = w;
-    j->check_dev = st_check;
-    j->devref = st_devref;
-    j->refkey.family = "stencil";
-    j->refkey.a = n;
-    j->refkey.b = rad;
-    j->refkey.seed = (long long)gh_seed(p);
+    gh_use_devref(j, st_devref, "stencil", n, rad, 0);
     j->ctx = x;
     j->ctx_size = sizeof *x;
     return gh_check_launch(j->r, j->kernel, j->grid, j->block, j->dyn_smem);
