@@ -47,6 +47,7 @@ static const char *usage_run =
     "  --plugin LIB    add the variants of a plugin built against src/core/plugin.h\n"
     "                  (repeatable)\n"
     "  exit 0 ok, 1 runs failed or wrong, 2 usage/config error, 3 storage error,\n"
+    "  4 a device is busy (--no-wait),\n"
     "  130 SIGINT, 143 SIGTERM (forwarded to the worker; the run in flight is dropped)\n";
 
 static const char *usage_plan =
