@@ -1,7 +1,8 @@
 /* gpu_plugin.cu - the one symbol of build/libgpulab_gpu.so: gpulab_plugin(),
  * the GPU variants of every family as one plugin (src/core/plugin.h), and the
- * GPU's device operations: device description (incl. the measured copy
- * bandwidth), profiler setup, profiling batches, metric listing, shutdown, and
+ * GPU's device operations: device description (measuring nothing), the copy
+ * bandwidth measurement (called under the device's lock), profiler setup,
+ * profiling batches, metric listing, shutdown, and
  * the host function it provides to users' plugins: gl_host.gpu_execute
  * (host_gpu.cu).
  * The rows themselves are declared next to their kernels; this file only puts
