@@ -98,14 +98,16 @@ static void print_kernels(const struct gl_sweep *sw, FILE *out)
                 sw->ncrefs == 1 ? "" : "s", sw->ncrefs_cached);
 }
 
-/* The jobs that will run (not done, rejected or without their GPU): what the
- * progress counts and the ETA is made of. */
-static int count_jobs(struct gl_sweep *sw, gl_store *store)
+/* The jobs that will run (not done, rejected or without their GPU) as the
+ * survey before the locks found them: what the progress counts and the ETA is
+ * made of. */
+static int count_jobs(const struct gl_sweep *sw)
 {
-    int n = 0;
+    int n = 0, total = 0;
     for (int i = 0; i < sw->nconfigs; i++)
-        for (int j = 0; j < sw->exps[i].njobs; j++)
-            n += gl_sweep_state(sw, store, &sw->exps[i].jobs[j]) == GL_JOB_RUN;
+        total += sw->exps[i].njobs;
+    for (int i = 0; i < total; i++)
+        n += !sw->surveyed || sw->surveyed[i] == GL_JOB_RUN;
     return n;
 }
 
@@ -394,12 +396,6 @@ int gl_cmd_run(int npaths, char **paths, const struct gl_run_opts *o)
     st.store = store;
     st.db = o->db;
     st.batch_max = batch_size();
-    gl_progress_init(&st.pg, stdout, count_jobs(&sw, store));
-    if (!st.pg.tty) {
-        sw.worker.on_wait = still_running;
-        sw.worker.wait_arg = &st.pg;
-        sw.worker.wait_every = heartbeat_every();
-    }
     int n_done = 0, n_rejected = 0, n_nogpu = 0, n_elsewhere = 0, stop = 0;
     char host[128], *argv_text = gl_join_argv(o->argc, o->argv);
     gl_hostname(host, sizeof host);
@@ -412,6 +408,12 @@ int gl_cmd_run(int npaths, char **paths, const struct gl_run_opts *o)
         gl_sweep_free(&sw);
         gl_store_close(store);
         return rc == GL_DEVLOCK_BUSY ? 4 : 1;
+    }
+    gl_progress_init(&st.pg, stdout, count_jobs(&sw));
+    if (!st.pg.tty) {
+        sw.worker.on_wait = still_running;
+        sw.worker.wait_arg = &st.pg;
+        sw.worker.wait_every = heartbeat_every();
     }
     static struct gl_result res;
 
