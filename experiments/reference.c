@@ -113,7 +113,6 @@ struct ref_key {
 struct ref_entry {
     int used;
     struct ref_key key;
-    long row_len;               /* values per output row (for mismatch positions) */
     double *data;
     size_t count;
     unsigned long long last_use;
@@ -210,7 +209,7 @@ static size_t count_of(long a, long b)
 
 /* Look the key up; on a miss allocate an entry of count values (the caller
  * computes into it). *fresh says which. NULL with err when out of memory. */
-static struct ref_entry *cache_get(const struct ref_key *k, size_t count, long row_len,
+static struct ref_entry *cache_get(const struct ref_key *k, size_t count,
                                    int *fresh, char *err, size_t errlen)
 {
     struct ref_entry *e = cache_find(k);
@@ -235,7 +234,6 @@ static struct ref_entry *cache_get(const struct ref_key *k, size_t count, long r
     e = cache_make_room(bytes);
     e->used = 1;
     e->key = *k;
-    e->row_len = row_len;
     e->data = data;
     e->count = count;
     e->last_use = cache.clock;
@@ -256,7 +254,7 @@ const double *gl_ref_matmul(const float *A, const float *B, long M, long N, long
     struct ref_key k = { REF_MATMUL, M, N, P, seed, 0 };
     k.fp = fingerprint(B, (size_t)P * (size_t)N, fingerprint(A, (size_t)M * (size_t)P, 1));
     int fresh;
-    struct ref_entry *e = cache_get(&k, count, N, &fresh, err, errlen);
+    struct ref_entry *e = cache_get(&k, count, &fresh, err, errlen);
     if (!e)
         return NULL;
     if (fresh)
@@ -275,7 +273,7 @@ const double *gl_ref_stencil(const float *in, long N, long R, long seed, char *e
     struct ref_key k = { REF_STENCIL, N, R, 0, seed, 0 };
     k.fp = fingerprint(in, (size_t)N * (size_t)N, 2);
     int fresh;
-    struct ref_entry *e = cache_get(&k, (size_t)W * (size_t)W, W, &fresh, err, errlen);
+    struct ref_entry *e = cache_get(&k, (size_t)W * (size_t)W, &fresh, err, errlen);
     if (!e)
         return NULL;
     if (fresh)
@@ -293,7 +291,7 @@ const double *gl_ref_vecadd(const float *a, const float *b, long N, long seed, c
     struct ref_key k = { REF_VECADD, N, 0, 0, seed, 0 };
     k.fp = fingerprint(b, (size_t)N, fingerprint(a, (size_t)N, 3));
     int fresh;
-    struct ref_entry *e = cache_get(&k, (size_t)N, N, &fresh, err, errlen);
+    struct ref_entry *e = cache_get(&k, (size_t)N, &fresh, err, errlen);
     if (!e)
         return NULL;
     if (fresh)
@@ -354,18 +352,4 @@ double gl_verify_full(const float *out, const double *ref, size_t n, long row_le
                  rep->nbad, n, tol, rep->first[0].row, rep->first[0].col,
                  (double)rep->first[0].got, rep->first[0].want);
     return rep->max_rel_err;
-}
-
-double gl_verify(const float *out, const double *ref, size_t n, double tol, char *why,
-                 size_t whylen)
-{
-    long row_len = 0;
-    for (int i = 0; i < GL_REF_CACHE_SLOTS; i++)
-        if (cache.e[i].used && cache.e[i].data == ref)
-            row_len = cache.e[i].row_len;
-    struct gl_verify_report rep;
-    double err = gl_verify_full(out, ref, n, row_len, tol, &rep);
-    if (why && whylen)
-        snprintf(why, whylen, "%s", rep.summary);
-    return err;
 }

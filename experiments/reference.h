@@ -1,7 +1,8 @@
 /* reference.h - what CPU baselines and GPU kernels are checked against: the
  * deterministic random inputs, the float64 references of each family, a small
  * cache of references, NaN poisoning, and the element-by-element verification
- * with its tolerance. Shared by the driver and the GPU plugin, so it is plain C
+ * with its tolerance. The CPU baselines use all of it; the GPU plugin (which
+ * checks on the device) its inputs for host memory and the tolerance. Plain C
  * (callable from C++). Must not time anything nor decide a run's status. */
 #ifndef GL_REFERENCE_H
 #define GL_REFERENCE_H
@@ -106,11 +107,6 @@ struct gl_verify_report {
 double gl_verify_full(const float *out, const double *ref, size_t n, long row_len, double tol,
                       struct gl_verify_report *rep);
 
-/* The same, reporting only the summary (into why) and the maximum relative
- * error. When ref came from the cache the row length is the cached
- * reference's; otherwise the output is treated as one row. */
-double gl_verify(const float *out, const double *ref, size_t n, double tol, char *why,
-                 size_t whylen);
 
 #ifdef __cplusplus
 }

@@ -212,7 +212,7 @@ static void test_cache(void)
 {
     enum { N = 40, R = 3, W = N - 2 * R };
     static float in[N * N], out[W * W];
-    char err[256], why[256];
+    char err[256];
     struct gl_ref_cache_stats st;
 
     gl_ref_cache_clear();
@@ -229,17 +229,18 @@ static void test_cache(void)
     CHECK(st.misses == misses0 + 1 && st.hits == hits0 + 1);
     CHECK(st.entries == 1 && st.bytes == W * W * sizeof(double));
 
-    /* the cached reference is right, and gl_verify places mismatches by its rows */
+    /* the cached reference is right, and mismatches are placed by its rows */
     static double direct[W * W];
     gl_ref_stencil_into(in, direct, N, R);
     CHECK(memcmp(direct, r1, sizeof direct) == 0);
     for (int i = 0; i < W * W; i++)
         out[i] = (float)r1[i];
     double tol = gl_tolerance((2 * R + 1) * (2 * R + 1));
-    CHECK(gl_verify(out, r1, W * W, tol, why, sizeof why) <= tol);
+    struct gl_verify_report rep;
+    CHECK(gl_verify_full(out, r1, W * W, W, tol, &rep) <= tol);
     out[2 * W + 1] += 1.0f;
-    CHECK(gl_verify(out, r1, W * W, tol, why, sizeof why) > tol);
-    CHECK(strstr(why, "1 of 1156 outputs") && strstr(why, "first at (2,1)"));
+    CHECK(gl_verify_full(out, r1, W * W, W, tol, &rep) > tol);
+    CHECK(strstr(rep.summary, "1 of 1156 outputs") && strstr(rep.summary, "first at (2,1)"));
 
     /* same seed, other inputs: the fingerprint refuses the cached one */
     in[0] += 0.5f;
