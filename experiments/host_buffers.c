@@ -10,26 +10,7 @@
 #include <string.h>
 
 #include "reference.h"
-
-size_t gl_hb_esize(enum gl_ktype t)
-{
-    switch (t) {
-    case GL_KT_FLOAT:
-    case GL_KT_INT:
-    case GL_KT_UINT:
-        return 4;
-    case GL_KT_DOUBLE:
-    case GL_KT_INT64:
-    case GL_KT_UINT64:
-        return 8;
-    }
-    return 0;
-}
-
-int gl_hb_is_float(enum gl_ktype t)
-{
-    return t == GL_KT_FLOAT || t == GL_KT_DOUBLE;
-}
+#include "rng.h"
 
 static const char *bname(const struct gl_host_buffer *b, int i, char *buf, size_t len)
 {
@@ -56,7 +37,7 @@ const char *gl_hb_validate(const struct gl_host_job *j, char *buf, size_t len)
     }
     for (int i = 0; i < j->nbuffers; i++) {
         const struct gl_host_buffer *b = &j->buffers[i];
-        size_t es = gl_hb_esize(b->type);
+        size_t es = gl_ty_esize(b->type);
         if (es == 0 || (unsigned)b->init > (unsigned)GL_KI_RAMP) {
             snprintf(buf, len, "plugin job: buffer %s: unknown type %d or init %d",
                      bname(b, i, nb, sizeof nb), (int)b->type, (int)b->init);
@@ -87,90 +68,21 @@ unsigned long long gl_hb_stream(const struct gl_host_job *j, int b)
     return k;
 }
 
-double gl_hb_get(const void *a, enum gl_ktype t, size_t i)
-{
-    switch (t) {
-    case GL_KT_FLOAT:
-        return ((const float *)a)[i];
-    case GL_KT_DOUBLE:
-        return ((const double *)a)[i];
-    case GL_KT_INT:
-        return ((const int32_t *)a)[i];
-    case GL_KT_UINT:
-        return ((const uint32_t *)a)[i];
-    case GL_KT_INT64:
-        return (double)((const int64_t *)a)[i];
-    case GL_KT_UINT64:
-        return (double)((const uint64_t *)a)[i];
-    }
-    return 0.0;
-}
-
-void gl_hb_set(void *a, enum gl_ktype t, size_t i, double v)
-{
-    switch (t) {
-    case GL_KT_FLOAT:
-        ((float *)a)[i] = (float)v;
-        break;
-    case GL_KT_DOUBLE:
-        ((double *)a)[i] = v;
-        break;
-    case GL_KT_INT:
-        ((int32_t *)a)[i] = (int32_t)v;
-        break;
-    case GL_KT_UINT:
-        ((uint32_t *)a)[i] = (uint32_t)v;
-        break;
-    case GL_KT_INT64:
-        ((int64_t *)a)[i] = (int64_t)v;
-        break;
-    case GL_KT_UINT64:
-        ((uint64_t *)a)[i] = (uint64_t)v;
-        break;
-    }
-}
-
 int gl_hb_fill(void *host, enum gl_ktype t, size_t n, enum gl_kinit init, double value,
                unsigned long long seed, unsigned long long stream)
 {
-    switch (init) {
-    case GL_KI_POISON:
-        memset(host, 0xff, n * gl_hb_esize(t));
+    if (init == GL_KI_POISON || init == GL_KI_ZERO) {
+        memset(host, init == GL_KI_ZERO ? 0 : 0xff, n * gl_ty_esize(t));
         return 0;
-    case GL_KI_ZERO:
-        memset(host, 0, n * gl_hb_esize(t));
-        return 0;
-    case GL_KI_CONST:
-        for (size_t i = 0; i < n; i++)
-            gl_hb_set(host, t, i, value);
-        return 0;
-    case GL_KI_RAMP:
-        for (size_t i = 0; i < n; i++)
-            gl_hb_set(host, t, i, (double)i);
-        return 0;
-    case GL_KI_RANDOM:
-        break;
     }
-    if (t == GL_KT_FLOAT) {
+    if (init == GL_KI_RANDOM && t == GL_KT_FLOAT) {   /* the common case, as the families fill */
         gl_fill_random((float *)host, n, seed, stream);
         return 0;
     }
-    float *u = malloc(n * sizeof(float));
-    if (!u)
-        return -1;
-    gl_fill_random(u, n, seed, stream);
+    unsigned long long s0 = gl_rng_state(seed, stream);
     for (size_t i = 0; i < n; i++)
-        gl_hb_set(host, t, i, gl_hb_is_float(t) ? (double)u[i] : (double)u[i] * 16777216.0);
-    free(u);
+        gl_ty_set(host, t, i, gl_ty_init_value(t, init, value, s0, i));
     return 0;
-}
-
-int gl_hb_unwritten(const void *a, enum gl_ktype t, size_t i)
-{
-    if (gl_hb_is_float(t) && isnan(gl_hb_get(a, t, i)))
-        return 1;
-    return gl_hb_esize(t) == 8 ? ((const uint64_t *)a)[i] == UINT64_MAX
-                               : ((const uint32_t *)a)[i] == UINT32_MAX;
 }
 
 static void wrong(struct gl_result *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -185,53 +97,49 @@ static void wrong(struct gl_result *r, const char *fmt, ...)
     va_end(ap);
 }
 
-void gl_hb_check(struct gl_result *r, const struct gl_host_buffer *b, const void *got,
-                 const double *want, double tol)
+void gl_hb_verdict(struct gl_result *r, const char *name, enum gl_ktype t, size_t n,
+                   const char *ref, double tol, const struct gl_hb_found *f)
 {
-    const char *name = b->name && b->name[0] ? b->name : "?";
-    size_t n = b->count, nbad = 0, first = 0;
-    double maxerr = 0.0, atol = tol / 10.0;   /* absolute floor for values near zero */
-    int fl = gl_hb_is_float(b->type);
-    if (!want) {   /* no reference: every element written (poison left = unwritten) */
-        if (b->init != GL_KI_POISON)
-            return;
+    if (!ref) {
         if (!r->check[0])
             snprintf(r->check, sizeof r->check, "%s", GL_CHECK_WRITTEN);
-        for (size_t i = 0; i < n; i++)
-            if (gl_hb_unwritten(got, b->type, i) && nbad++ == 0)
-                first = i;
-        if (nbad)
-            wrong(r, "output '%s': %zu of %zu elements not written (first at %zu)", name, nbad, n,
-                  first);
+        if (f->nbad)
+            wrong(r, "output '%s': %llu of %zu elements not written (first at %llu)", name,
+                  f->nbad, n, f->first);
         return;
     }
     snprintf(r->check, sizeof r->check, "%s", GL_CHECK_FULL);
     r->check_points += (long long)n;
-    for (size_t i = 0; i < n; i++) {
-        double g = gl_hb_get(got, b->type, i), w = want[i], d = fabs(g - w), err;
-        int bad;
-        if (fl) {
-            err = isnan(g) || isnan(w) ? INFINITY : g == w ? 0.0 : w != 0.0 ? d / fabs(w) : d;
-            bad = isnan(g) || isnan(w) || !(g == w || d <= atol + tol * fabs(w));
-        } else {
-            bad = isnan(w) || g != w;
-            err = !bad ? 0.0 : w != 0.0 ? d / fabs(w) : d;
-            if (bad && !(err > 0.0))
-                err = INFINITY;
-        }
-        if (err > maxerr)
-            maxerr = err;
-        if (bad && nbad++ == 0)
-            first = i;
-    }
-    if (maxerr > r->max_rel_err)
-        r->max_rel_err = maxerr;
-    if (nbad) {
+    if (f->maxerr > r->max_rel_err)
+        r->max_rel_err = f->maxerr;
+    if (f->nbad) {
         char tl[40] = "";
-        if (fl)
+        if (gl_ty_is_float(t))
             snprintf(tl, sizeof tl, " (tolerance %.1e)", tol);
-        wrong(r, "output '%s': %zu of %zu elements differ from the reference%s; first at %zu: "
-                 "got %.9g want %.9g", name, nbad, n, tl, first, gl_hb_get(got, b->type, first),
-              want[first]);
+        wrong(r, "output '%s': %llu of %zu elements differ from %s%s; first at %llu: got %.9g "
+                 "want %.9g", name, f->nbad, n, ref, tl, f->first, f->got, f->want);
     }
+}
+
+void gl_hb_check(struct gl_result *r, const struct gl_host_buffer *b, const void *got,
+                 const double *want, double tol)
+{
+    const char *name = b->name && b->name[0] ? b->name : "?";
+    struct gl_hb_found f = { 0, 0, 0.0, 0.0, 0.0 };
+    size_t n = b->count;
+    if (!want && b->init != GL_KI_POISON)   /* no reference, and no poison to find */
+        return;
+    for (size_t i = 0; i < n; i++) {
+        double err = 0.0;
+        int bad = want ? gl_ty_bad(got, b->type, i, want, 1, tol, &err)
+                       : gl_ty_unwritten(got, b->type, i);
+        if (err > f.maxerr)
+            f.maxerr = err;
+        if (bad && f.nbad++ == 0) {
+            f.first = i;
+            f.got = gl_ty_get(got, b->type, i);
+            f.want = want ? want[i] : 0.0;
+        }
+    }
+    gl_hb_verdict(r, name, b->type, n, want ? "the reference" : NULL, tol, &f);
 }

@@ -1,8 +1,10 @@
 /* host_buffers.h - the typed buffers of a user's plugin job (struct
  * gl_host_job, plugin.h), shared by the two adapters that run such jobs
  * through a harness (cpu/cpu_host.c, gpu/host_gpu.cu): validating a job's
- * buffers, the random stream of each, filling and poisoning host memory of any
- * element type, and checking an output against the expected values in double.
+ * buffers, the random stream of each, and, for the CPU path, filling and
+ * poisoning host memory of any element type and checking an output against
+ * the expected values in double (typed.h's rules, which the GPU path applies
+ * on the device).
  * Plain C, callable from C++. Must not allocate device memory, time anything
  * or decide anything but an output's verdict. */
 #ifndef GL_HOST_BUFFERS_H
@@ -11,20 +13,11 @@
 #include <stddef.h>
 
 #include "plugin.h"
+#include "typed.h"   /* element sizes, access and verdicts (gl_ty_*) */
 
 #ifdef __cplusplus
 extern "C" {
 #endif
-
-/* Bytes per element of t (0 for a type this gpulab does not know). */
-size_t gl_hb_esize(enum gl_ktype t);
-/* 1 for float and double. */
-int gl_hb_is_float(enum gl_ktype t);
-/* Element i of a typed array as a double (integers above 2^53 round), and set. */
-double gl_hb_get(const void *a, enum gl_ktype t, size_t i);
-void gl_hb_set(void *a, enum gl_ktype t, size_t i, double v);
-/* 1 when element i still holds the poison (every bit set; NaN for floats). */
-int gl_hb_unwritten(const void *a, enum gl_ktype t, size_t i);
 
 /* NULL when the job's buffers can be run (1..GL_HOST_MAX_BUFFERS, known types
  * and inits, counts >= 1 that fit in 2^40 bytes, at least one output, an
@@ -42,11 +35,24 @@ unsigned long long gl_hb_stream(const struct gl_host_job *j, int b);
 int gl_hb_fill(void *host, enum gl_ktype t, size_t n, enum gl_kinit init, double value,
                unsigned long long seed, unsigned long long stream);
 
+/* What a check of one output found, on the host or on the device. */
+struct gl_hb_found {
+    unsigned long long nbad;    /* bad elements (the written-only check: unwritten ones) */
+    unsigned long long first;   /* the first of them */
+    double got, want;           /* element `first`: the output's, the reference's */
+    double maxerr;              /* the largest relative error */
+};
+
+/* Record in r the check of output `name` (type t, n elements): the check
+ * method and points, the maximum error; a mismatch makes r wrong, with the
+ * first mismatch as reason (the first wrong output's). ref names the reference
+ * in that reason ("the reference", "'naive'"); NULL: the written-only check. */
+void gl_hb_verdict(struct gl_result *r, const char *name, enum gl_ktype t, size_t n,
+                   const char *ref, double tol, const struct gl_hb_found *f);
+
 /* Check output b (got, count elements, just computed) against want (count
- * doubles), within tol relative (floats; integers exactly; NaN never). Without
- * want, an output without init only has to be written (no poison left).
- * Updates r->max_rel_err; a mismatch makes r wrong with the first mismatch as
- * reason (the first wrong output's). */
+ * doubles), within tol relative (typed.h's gl_ty_bad). Without want, an output
+ * without init only has to be written (no poison left). Through gl_hb_verdict. */
 void gl_hb_check(struct gl_result *r, const struct gl_host_buffer *b, const void *got,
                  const double *want, double tol);
 

@@ -51,7 +51,7 @@ static int setup(const struct gl_host_job *j, struct run *x, unsigned long long 
 {
     for (int i = 0; i < j->nbuffers; i++) {
         const struct gl_host_buffer *b = &j->buffers[i];
-        size_t bytes = b->count * gl_hb_esize(b->type);
+        size_t bytes = b->count * gl_ty_esize(b->type);
         enum gl_kinit init = gl_hb_init(b);
         unsigned long long stream = gl_hb_stream(j, i);
         x->buf[i] = malloc(bytes);
@@ -101,9 +101,9 @@ static void reset(const struct gl_host_job *j, struct run *x)
         if (!b->output)
             continue;
         if (x->img[i])
-            memcpy(x->buf[i], x->img[i], b->count * gl_hb_esize(b->type));
+            memcpy(x->buf[i], x->img[i], b->count * gl_ty_esize(b->type));
         else
-            memset(x->buf[i], 0xff, b->count * gl_hb_esize(b->type));
+            memset(x->buf[i], 0xff, b->count * gl_ty_esize(b->type));
     }
 }
 

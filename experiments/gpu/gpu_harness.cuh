@@ -7,10 +7,12 @@
  * host<->device copies, NaN-poisoned verification runs checked on the device
  * against the float64 reference, warm-up and event-timed samples with the L2
  * flush, per-kernel resources and occupancy limits, launch guidance, and the
- * profiled replay through cupti/profiler.h. A user's kernel (kernel_run.cu)
- * goes through the same steps with typed buffers, several outputs and its own
- * fill / reference / check through struct gh_hooks. The harness is split by job
- * into harness_*.cu (harness_int.cuh is their private header).
+ * profiled replay through cupti/profiler.h. A user's job (a kernel section's
+ * run, kernel_run.cu, or a plugin's, host_gpu.cu) goes through the same steps
+ * with typed buffers, several outputs and its own reference, described by
+ * struct gh_typed: filled, reset and checked on the device too
+ * (harness_typed.cu). The harness is split by job into harness_*.cu
+ * (harness_int.cuh is their private header).
  * Must not contain a family's kernels, nor decide which variants exist. */
 #ifndef GL_GPU_HARNESS_CUH
 #define GL_GPU_HARNESS_CUH
@@ -89,24 +91,65 @@ static inline unsigned long long gh_seed(const struct gl_params *p)
 cudaError_t gh_fill_random_dev(float *dev, size_t n, unsigned long long seed,
                                unsigned long long stream);
 
-/* What a user's kernel (kernel_run.cu) does differently from a built-in family:
- * typed inputs with init kinds, several outputs, and a reference that is
- * another kernel run on the same inputs. Each returns 1 when the run can go on,
- * 0 when it cannot (j->r says why: gh_ok / gh_fail). */
-struct gh_hooks {
-    /* Fill the inputs' host sides (and the reset images) from the seed. */
-    int (*fill)(struct gh_job *j, unsigned long long seed);
-    /* Once the inputs are on the device: compute the reference outputs. */
-    int (*reference)(struct gh_job *j);
-    /* Before the verification run: poison or reset the outputs (synchronous). */
-    int (*prepare)(struct gh_job *j);
-    /* Compare the outputs' host copies (just copied back) with the reference;
-     * a mismatch sets status wrong and still returns 1. */
-    int (*check)(struct gh_job *j);
-    /* Enqueue the reset of the outputs that have an init, before every run
-     * outside the timed interval; NULL when nothing needs it. */
-    cudaError_t (*reset)(struct gh_job *j);
+/* Fill dev[0..n) (device-accessible, elements of type, enum gl_ktype) as
+ * init says (enum gl_kinit; typed.h: the numbers host_buffers.c's gl_hb_fill
+ * makes), on the device; enqueued on the default stream. */
+cudaError_t gh_typed_fill_dev(void *dev, int type, int init, double value, size_t n,
+                              unsigned long long seed, unsigned long long stream);
+
+/* What a user's job (kernel_run.cu, host_gpu.cu) has that a built-in family
+ * has not: typed buffers with init kinds (plugin.h enum gl_kinit), several
+ * outputs, outputs reset to their init before every run, and a reference of
+ * its own. The job's adapter describes the buffers and the reference;
+ * harness_typed.cu makes the inputs (on the device for device memory, unless
+ * the reference reads them on the host), poisons and resets the outputs, and
+ * checks them on the device (typed.h's rules), bringing back the verdict only.
+ * Lives as long as the run (not copied when it is parked). */
+#define GH_TYPED_MAX 16   /* buffers of one user's job (kernel.h, plugin.h: 16) */
+
+struct gh_tbuf {              /* one buffer, in the order the kernel or plugin declares it */
+    const char *name;
+    int type;                 /* enum gl_ktype */
+    int init;                 /* enum gl_kinit: an input's poison is random */
+    double value;             /* init const */
+    unsigned long long stream;/* init random: its stream of the run's seed */
+    size_t count;             /* elements */
+    int out;                  /* an output */
+    int idx;                  /* set by gh_typed_layout: index in j->in or j->out */
+    int img;                  /* ... an output's reset image in j->in (init const, ramp or
+                                 random; zero is a memset), or -1 */
 };
+
+struct gh_typed {
+    int n;
+    struct gh_tbuf b[GH_TYPED_MAX];
+    /* The reference, once the inputs are made: sets the expected outputs with
+     * gh_typed_keep_outputs (a kernel run on the device's buffers) or
+     * gh_typed_expect (a host reference's doubles). NULL: none (an output
+     * without init then only has to be written). 1, or 0 with j->r set. */
+    int (*reference)(struct gh_job *j);
+    int host_inputs;          /* the reference reads the inputs on the host: they are made
+                                 there and copied, not made on the device */
+    double tol;               /* relative tolerance of float outputs */
+    const char *ref_name;     /* the reference as reasons name it: "the reference", "'naive'" */
+    /* set by the harness */
+    int want_double;          /* want holds doubles (gh_typed_expect) */
+    void *want[GH_MAX_OUT];   /* the expected outputs, device memory */
+};
+
+/* Lay T's buffers out in j: counts and element sizes of j's inputs (the
+ * kernel's, then the reset images) and outputs, and each buffer's idx / img.
+ * 1, or 0 with j->r failed (too many buffers). */
+int gh_typed_layout(struct gh_job *j, struct gh_typed *T);
+/* Enqueue the outputs' starting state (a copy of the image, zeros, or with
+ * poison every bit set) and wait: before the verification run and before a
+ * reference kernel runs on the job's buffers. 1, or 0 with j->r set. */
+int gh_typed_prepare_outputs(struct gh_job *j);
+/* Keep the outputs the reference kernel just wrote as the expected ones. */
+int gh_typed_keep_outputs(struct gh_job *j);
+/* The host reference's expected outputs (want[o]: out_count[o] doubles per
+ * output, in output order) to the device. */
+int gh_typed_expect(struct gh_job *j, double *const *want);
 
 /* One run of one variant, as the family describes it to gh_execute(). */
 struct gh_job {
@@ -122,8 +165,9 @@ struct gh_job {
     size_t in_esize[GH_MAX_IN], out_esize[GH_MAX_OUT];
     int naux;                     /* the last naux inputs are not the kernel's: copied
                                      to the device untimed (h2d_ms leaves them out) */
-    const struct gh_hooks *hooks; /* NULL: a built-in family (one float output checked
-                                     against the float64 reference) */
+    struct gh_typed *typed;       /* a user's job (live run only); NULL: a built-in
+                                     family (one float output checked against the
+                                     float64 reference) */
     enum gh_mem mem;
     int cold;                     /* flush L2 before each timed sample */
     const void *kernel;           /* the variant's kernel; NULL for a library call */

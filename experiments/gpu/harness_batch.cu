@@ -174,6 +174,7 @@ int gh_park(struct gh_job *j)
     p->j = *j;
     memcpy(p->ctx.bytes, j->ctx, j->ctx_size);
     p->j.ctx = p->ctx.bytes;
+    p->j.typed = NULL;   /* the live run's: a replay only enqueues */
     if (j->mem == GH_MEM_DEVICE) {   /* the pinned host copies are not replayed: free now */
         for (int i = 0; i < j->nin; i++) {
             cudaFreeHost(p->j.in[i].host);

@@ -31,8 +31,9 @@ long long gh_pad_bytes(void)
 }
 
 /* One pinned host buffer, kept for the process and grown as needed: the timed
- * copies of device-memory runs whose data never has to be on the host (the
- * built-in families', generated and checked on the device) go through it.
+ * copies of device-memory runs whose data never has to be on the host (made
+ * and checked on the device: every output, and the inputs of all but users'
+ * jobs with a host reference) go through it.
  * Pinning a GiB costs a few hundred ms: paid once, not per run. */
 static struct {
     void *p;
@@ -122,7 +123,7 @@ int gh_memory_fits(struct gh_job *j)
 {
     if (j->mem == GH_MEM_ZEROCOPY)
         return 1;
-    size_t need = gh_job_bytes(j);
+    size_t need = gh_job_bytes(j) + (j->typed ? gh_typed_want_bytes(j) : 0);
     if (!gh_st.flush_buf && gh_st.dev.l2_bytes > 0)
         need += 2 * (size_t)gh_st.dev.l2_bytes;
     size_t free_b = 0, total_b = 0;
@@ -192,8 +193,8 @@ static cudaError_t input_to_device(struct gh_job *j, int i, const void *stage)
 }
 
 /* Inputs host -> device, timed: device = cudaMemcpy; managed = prefetch to the
- * device; zerocopy = 0 (no copy exists). A user kernel's reset images (the last
- * naux inputs) follow, untimed. */
+ * device; zerocopy = 0 (no copy exists). A user's job's reset images (the last
+ * naux inputs) follow, untimed, where they were made on the host. */
 int gh_copy_inputs(struct gh_job *j, cudaEvent_t e0, cudaEvent_t e1)
 {
     struct gl_result *r = j->r;
@@ -215,8 +216,9 @@ int gh_copy_inputs(struct gh_job *j, cudaEvent_t e0, cudaEvent_t e1)
     if (!gh_ok(r, cudaEventRecord(e1, 0), "cudaEventRecord") || !gh_elapsed_ms(r, e0, e1, &ms))
         return 0;
     r->h2d_ms = ms;
-    for (int i = timed; i < j->nin; i++)
-        if (!gh_ok(r, input_to_device(j, i, stage), what))
+    for (int i = timed; i < j->nin; i++)   /* reset images made on the device need no copy */
+        if ((j->in[i].host || j->mem != GH_MEM_DEVICE) &&
+            !gh_ok(r, input_to_device(j, i, stage), what))
             return 0;
     return gh_ok(r, cudaDeviceSynchronize(), "cudaDeviceSynchronize");
 }

@@ -28,13 +28,15 @@ __global__ void gh_fill_random_kernel(float *x, size_t n, unsigned long long s0)
 cudaError_t gh_fill_random_dev(float *dev, size_t n, unsigned long long seed,
                                unsigned long long stream)
 {
-    size_t blocks = (n + 255) / 256, cap = (size_t)(gh_st.dev.sm_count > 0 ? gh_st.dev.sm_count : 132) * 8;
-    if (blocks > cap)
-        blocks = cap;
-    if (blocks < 1)
-        blocks = 1;
-    gh_fill_random_kernel<<<(unsigned)blocks, 256>>>(dev, n, gl_rng_state(seed, stream));
+    gh_fill_random_kernel<<<gh_stride_blocks(n), 256>>>(dev, n, gl_rng_state(seed, stream));
     return cudaGetLastError();
+}
+
+unsigned gh_stride_blocks(size_t n)
+{
+    size_t blocks = (n + 255) / 256;
+    size_t cap = (size_t)(gh_st.dev.sm_count > 0 ? gh_st.dev.sm_count : 132) * 8;
+    return (unsigned)(blocks < 1 ? 1 : blocks > cap ? cap : blocks);
 }
 
 /* ---- the comparison's scratch and verdict ----------------------------------------- */
@@ -43,7 +45,7 @@ static struct gh_cmp *cmp_dev;   /* device scratch, allocated once per process *
 
 struct gh_cmp *gh_compare_begin(cudaError_t *err)
 {
-    static const struct gh_cmp fresh = { 0, 0, ~0ull, 0.0f, 0.0 };
+    static const struct gh_cmp fresh = { 0, 0, ~0ull, 0.0, 0.0 };
     *err = cudaSuccess;
     if (!cmp_dev && (*err = cudaMalloc((void **)&cmp_dev, sizeof *cmp_dev)) != cudaSuccess) {
         cmp_dev = NULL;
@@ -79,7 +81,7 @@ int gh_check_device(struct gh_job *j)
     snprintf(r->reason, sizeof r->reason,
              "%llu of %zu outputs outside tolerance %.1e; first at (%llu,%llu): got %.9g want %.9g",
              c.nbad, j->out_count[0], tol, c.first / (unsigned long long)row_len,
-             c.first % (unsigned long long)row_len, (double)c.got, c.want);
+             c.first % (unsigned long long)row_len, c.got, c.want);
     return 1;
 }
 

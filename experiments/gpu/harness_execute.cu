@@ -95,11 +95,9 @@ int gh_execute(struct gh_job *j)
     }
     if (j->nout == 0)
         j->nout = 1;
-    if (j->nin < (j->hooks ? 0 : 1) || j->nin > GH_MAX_IN || j->nout < 1 ||
+    if (j->nin < (j->typed ? 0 : 1) || j->nin > GH_MAX_IN || j->nout < 1 ||
         j->nout > GH_MAX_OUT || j->naux < 0 || j->naux > j->nin || !j->enqueue ||
-        (j->hooks ? !j->hooks->fill || !j->hooks->reference || !j->hooks->prepare ||
-                        !j->hooks->check
-                  : !j->check_dev || j->nout != 1)) {
+        (j->typed ? j->typed->n < 1 : !j->check_dev || j->nout != 1)) {
         gh_fail(r, "internal: incomplete job description");
         return 0;
     }
@@ -122,7 +120,7 @@ int gh_execute(struct gh_job *j)
     }
     gh_batch_make_room(j);   /* profile the parked runs to make room */
     /* the float64 reference first, while the run's own buffers do not exist yet */
-    if (!j->hooks && (!gh_devref_get(j) || r->status != GL_OK))
+    if (!j->typed && (!gh_devref_get(j) || r->status != GL_OK))
         goto out;
     if (!gh_memory_fits(j))
         goto out;
@@ -136,25 +134,26 @@ int gh_execute(struct gh_job *j)
         goto out;
     for (; nalloc < j->nin; nalloc++)
         if (!gh_buf_alloc(r, &j->in[nalloc], j->in_count[nalloc], j->in_esize[nalloc], j->mem,
-                          j->hooks != NULL)) {
+                          j->typed && j->typed->host_inputs)) {
             nalloc++;
             goto out;
         }
     for (; nout_alloc < j->nout; nout_alloc++)
         if (!gh_buf_alloc(r, &j->out[nout_alloc], j->out_count[nout_alloc],
-                          j->out_esize[nout_alloc], j->mem, j->hooks != NULL)) {
+                          j->out_esize[nout_alloc], j->mem, 0)) {
             nout_alloc++;
             goto out;
         }
-    if (j->hooks ? !j->hooks->fill(j, gh_seed(j->p)) : !fill_inputs(j, 0))
+    if (j->typed ? !gh_typed_fill(j, 0) : !fill_inputs(j, 0))
         goto out;
     if (!gh_ok(r, cudaEventCreate(&e0), "cudaEventCreate") ||
         !gh_ok(r, cudaEventCreate(&e1), "cudaEventCreate"))
         goto out;
-    if (!gh_copy_inputs(j, e0, e1) || (!j->hooks && !fill_inputs(j, 1)))
+    if (!gh_copy_inputs(j, e0, e1) || !(j->typed ? gh_typed_fill(j, 1) : fill_inputs(j, 1)))
         goto out;
-    /* A user kernel's reference is another kernel, run on the inputs now on the device. */
-    if (j->hooks && (!j->hooks->reference(j) || r->status != GL_OK))
+    /* A user's reference: another kernel run on the inputs now on the device,
+     * or a host function on their host copies. */
+    if (j->typed && j->typed->reference && (!j->typed->reference(j) || r->status != GL_OK))
         goto out;
     if ((j->cold || gh_st.passes > 0) && !gh_flush_ready(r))
         goto out;
@@ -198,6 +197,8 @@ out:
         gh_buf_free(&j->in[i], j->mem);
     if (!parked)
         gh_spacer_free(j);
+    if (j->typed)
+        gh_typed_release(j);
     if (r->status != GL_OK && r->nmetrics == 0 && r->metrics_reason[0] == '\0')
         snprintf(r->metrics_reason, sizeof r->metrics_reason, "not profiled: run was not ok");
     return gh_st.sticky ? -1 : 0;

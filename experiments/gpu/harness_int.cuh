@@ -89,11 +89,10 @@ int gh_place_output(struct gh_job *j);
 int gh_copy_output(struct gh_job *j, cudaEvent_t e0, cudaEvent_t e1, double *ms);
 
 /* harness_measure.cu */
-/* Check the outputs: on the device (built-in families), or copied back and
- * through j->hooks (a mismatch: status wrong). The first check also times the
- * copy back into d2h_ms. */
+/* Check the outputs on the device (a mismatch: status wrong). The first
+ * check also times the copy back into d2h_ms. */
 int gh_check_output(struct gh_job *j, cudaEvent_t e0, cudaEvent_t e1);
-/* The verification run on a NaN-poisoned output (or as j->hooks prepare it),
+/* The verification run on a NaN-poisoned output (a user's job's as it starts),
  * event-timed after the flush when cold; checked. When it alone lasted the
  * time cap it is the run's one sample (*long_run set). */
 int gh_verify_run(struct gh_job *j, cudaEvent_t e0, cudaEvent_t e1, int *long_run);
@@ -101,6 +100,9 @@ int gh_verify_run(struct gh_job *j, cudaEvent_t e0, cudaEvent_t e1, int *long_ru
 int gh_timed_samples(struct gh_job *j, cudaEvent_t e0, cudaEvent_t e1, double since);
 
 /* harness_check.cu */
+/* Blocks of 256 threads for a grid-stride loop over n elements: enough to
+ * fill the GPU (8 per SM), fewer for small n. */
+unsigned gh_stride_blocks(size_t n);
 /* j->ref_dev from the device reference cache, or computed by j->devref. */
 int gh_devref_get(struct gh_job *j);
 /* Free every cached device reference (memory is short, or shutdown), or every
@@ -111,6 +113,22 @@ void gh_devref_trim(const double *keep);
  * with gl_verify_full's summary; 0 only on a CUDA error. */
 int gh_check_device(struct gh_job *j);
 void gh_check_shutdown(void);
+
+/* harness_typed.cu: a user's job (j->typed) */
+/* Make the inputs and reset images: on the host where the kernel reads host
+ * memory or the reference reads them there (on_device 0, before the copy),
+ * else on the device (on_device 1, after the timed copy). */
+int gh_typed_fill(struct gh_job *j, int on_device);
+/* Enqueue the reset of the outputs that have an init (before every run). */
+cudaError_t gh_typed_reset(struct gh_job *j);
+/* 1 when some output has an init to be reset to. */
+int gh_typed_resets(const struct gh_job *j);
+/* Check every output on the device against T->want (or that it was written). */
+int gh_typed_check(struct gh_job *j);
+/* Device bytes the expected outputs will take. */
+size_t gh_typed_want_bytes(const struct gh_job *j);
+/* Free the expected outputs. */
+void gh_typed_release(struct gh_job *j);
 
 /* harness_batch.cu */
 /* Profile jobs[0..n) together now (n <= GLC_BATCH_MAX). */

@@ -1,8 +1,8 @@
 /* harness_measure.cu - one run's measurements: the verification run on a
- * NaN-poisoned output (a user kernel's outputs as its hooks prepare them),
+ * NaN-poisoned output (a user's job's outputs as they start: harness_typed.cu),
  * timed as a sample would be and kept as the one sample of a run that lasts
  * the time cap, checks of the output against the float64 reference on the
- * device (or the hooks' check), warm-up, and event-timed samples (the L2
+ * device (typed for a user's job), warm-up, and event-timed samples (the L2
  * flushed before each when cold) until the timing policy is met.
  * Must not allocate or free buffers, nor profile. */
 #include "harness_int.cuh"
@@ -29,37 +29,34 @@ static int launch_run(struct gh_job *j, const char *what)
  * before the flush and outside the timed interval. */
 static int reset_outputs(struct gh_job *j)
 {
-    if (!j->hooks || !j->hooks->reset)
+    if (!j->typed || !gh_typed_resets(j))
         return 1;
-    return gh_ok(j->r, j->hooks->reset(j), "output reset");
+    return gh_ok(j->r, gh_typed_reset(j), "output reset");
 }
 
-/* Check the outputs: on the device against the float64 reference (built-in
- * families), or copied back and through j->hooks (a user's kernel); a mismatch
- * makes the run `wrong`. The first check times the copy back into d2h_ms (the
- * built-in families copy only then: their check needs no host copy).
+/* Check the outputs on the device: against the float64 reference (built-in
+ * families) or the job's own (a user's, typed); a mismatch makes the run
+ * `wrong`. The first check times the copy back into d2h_ms (only then: no
+ * check needs a host copy).
  * Returns 1 when it checked (right or wrong), 0 on a CUDA error. */
 int gh_check_output(struct gh_job *j, cudaEvent_t e0, cudaEvent_t e1)
 {
     struct gl_result *r = j->r;
     double ms = 0.0;
-    if (j->hooks || r->d2h_ms < 0) {
+    if (r->d2h_ms < 0) {
         if (!gh_copy_output(j, e0, e1, &ms))
             return 0;
-        if (r->d2h_ms < 0)
-            r->d2h_ms = ms;
+        r->d2h_ms = ms;
     }
-    if (j->hooks)
-        return j->hooks->check(j);
-    return gh_check_device(j);
+    return j->typed ? gh_typed_check(j) : gh_check_device(j);
 }
 
 /* Poison the outputs (every bit set: NaN), so that an element the kernel never
- * writes fails the check; a user kernel's hooks prepare theirs. */
+ * writes fails the check; a user's job's start as harness_typed.cu says. */
 static int poison_outputs(struct gh_job *j)
 {
-    if (j->hooks)
-        return j->hooks->prepare(j);
+    if (j->typed)
+        return gh_typed_prepare_outputs(j);
     for (int i = 0; i < j->nout; i++)
         if (!gh_ok(j->r, cudaMemsetAsync(j->out[i].dev, 0xff, gh_buf_bytes(&j->out[i]), 0),
                    "cudaMemset(poison)"))

@@ -3,10 +3,10 @@
  * a kernel section's run goes (gh_begin, gh_execute: buffers for every mem
  * kind, timed copies, verification run, warm-up and samples with the cold L2,
  * resources, occupancy and guidance of the job's kernel, the profiled replay,
- * parking for batch profiling). Its hooks (struct gh_hooks) do what differs:
- * typed buffers with init kinds, outputs reset to their init before every run,
- * the plugin's float64 reference on the host and the element-by-element check;
- * its enqueue hands the plugin the device pointers in the job's buffer order.
+ * parking for batch profiling), its typed buffers described to
+ * harness_typed.cu (struct gh_typed: made, reset and checked on the device),
+ * the plugin's float64 reference called on host copies of the inputs; its
+ * enqueue hands the plugin the device pointers in the job's buffer order.
  * Must not launch a kernel of its own, time or profile anything itself, or
  * decide which variants exist (the plugin does). */
 #include "gpu_harness.cuh"
@@ -20,16 +20,13 @@ extern "C" {
 }
 
 /* The harness's ctx for one job: plain values (copied when the run is parked),
- * the plugin's own ctx inside by value. job and want belong to the live run
- * only (the hooks that use them run before gh_execute returns). */
+ * the plugin's own ctx inside by value. */
 struct hg_ctx {
     int (*enqueue)(void *ctx, void *const *bufs, char *err, size_t errlen);
+    int (*reference)(void *ctx, const void *const *in, double *const *expected);
     int nbuf;
-    signed char is_out[GL_HOST_MAX_BUFFERS];
-    signed char idx[GL_HOST_MAX_BUFFERS];   /* index in j->in or j->out */
-    signed char img[GL_HOST_MAX_BUFFERS];   /* an output's initial contents in j->in, or -1 */
-    const struct gl_host_job *job;          /* live run only */
-    double *want[GL_HOST_MAX_BUFFERS];      /* live run only: the expected outputs */
+    signed char out[GL_HOST_MAX_BUFFERS];   /* buffer b is j->out[idx[b]], else j->in[idx[b]] */
+    signed char idx[GL_HOST_MAX_BUFFERS];
     union {
         unsigned char bytes[GL_HOST_CTX_MAX];
         double align_d;     /* as a parked run's copy is aligned */
@@ -39,18 +36,12 @@ struct hg_ctx {
 
 static_assert(sizeof(struct hg_ctx) <= GH_CTX_MAX, "a parked run's ctx must hold hg_ctx");
 
-static void *buf_ptr(const struct gh_job *j, const struct hg_ctx *x, int b, int host)
-{
-    const struct gh_buf *g = x->is_out[b] ? &j->out[(int)x->idx[b]] : &j->in[(int)x->idx[b]];
-    return host ? (void *)g->host : (void *)g->dev;
-}
-
 static cudaError_t hg_enqueue(struct gh_job *j)
 {
     struct hg_ctx *x = (struct hg_ctx *)j->ctx;
     void *dev[GL_HOST_MAX_BUFFERS];
     for (int b = 0; b < x->nbuf; b++)
-        dev[b] = buf_ptr(j, x, b, 0);
+        dev[b] = x->out[b] ? (void *)j->out[(int)x->idx[b]].dev : (void *)j->in[(int)x->idx[b]].dev;
     j->lib_err[0] = '\0';
     if (x->enqueue(x->user.bytes, dev, j->lib_err, sizeof j->lib_err) == 0)
         return cudaSuccess;
@@ -59,145 +50,86 @@ static cudaError_t hg_enqueue(struct gh_job *j)
     return cudaErrorUnknown;
 }
 
-static int hg_fill(struct gh_job *j, unsigned long long seed)
-{
-    const struct hg_ctx *x = (const struct hg_ctx *)j->ctx;
-    const struct gl_host_job *hj = x->job;
-    for (int b = 0; b < x->nbuf; b++) {
-        const struct gl_host_buffer *hb = &hj->buffers[b];
-        void *host = !x->is_out[b] ? buf_ptr(j, x, b, 1)
-                     : x->img[b] >= 0 ? (void *)j->in[(int)x->img[b]].host : NULL;
-        if (host && gl_hb_fill(host, hb->type, hb->count, gl_hb_init(hb), hb->value, seed,
-                               gl_hb_stream(hj, b)) != 0)
-            return gh_fail(j->r, "out of host memory filling buffer '%s'",
-                           hb->name ? hb->name : "?");
-    }
-    return 1;
-}
-
-/* Enqueue the outputs' initial state: a copy of the image, or (poison = 1)
- * all bits set (NaN for floats) for outputs without an init. */
-static cudaError_t init_outputs(struct gh_job *j, int poison)
-{
-    const struct hg_ctx *x = (const struct hg_ctx *)j->ctx;
-    for (int b = 0; b < x->nbuf; b++) {
-        if (!x->is_out[b])
-            continue;
-        const struct gh_buf *o = &j->out[(int)x->idx[b]];
-        cudaError_t e = cudaSuccess;
-        if (x->img[b] >= 0)
-            e = cudaMemcpyAsync(o->dev, j->in[(int)x->img[b]].dev, gh_buf_bytes(o),
-                                cudaMemcpyDefault, 0);
-        else if (poison)
-            e = cudaMemsetAsync(o->dev, 0xff, gh_buf_bytes(o), 0);
-        if (e != cudaSuccess)
-            return e;
-    }
-    return cudaSuccess;
-}
-
-static cudaError_t hg_reset(struct gh_job *j)
-{
-    return init_outputs(j, 0);
-}
-
-static int hg_prepare(struct gh_job *j)
-{
-    return gh_ok(j->r, init_outputs(j, 1), "output poison/init") &&
-           gh_ok(j->r, cudaDeviceSynchronize(), "output poison/init");
-}
-
-/* The plugin's reference on the host copies of the inputs. */
+/* The plugin's reference on the host copies of the inputs and of the outputs'
+ * initial contents (zeros made here; NULL for an output without init); its
+ * expected outputs to the device. */
 static int hg_reference(struct gh_job *j)
 {
     struct hg_ctx *x = (struct hg_ctx *)j->ctx;   /* the live run's own */
-    const struct gl_host_job *hj = x->job;
+    const struct gh_typed *T = j->typed;
     const void *in[GL_HOST_MAX_BUFFERS] = {};
-    if (!hj->reference)
-        return 1;
-    for (int b = 0; b < x->nbuf; b++) {
-        const struct gl_host_buffer *hb = &hj->buffers[b];
-        if (!x->is_out[b]) {
-            in[b] = buf_ptr(j, x, b, 1);
+    void *zeros[GL_HOST_MAX_BUFFERS] = {};
+    double *want[GL_HOST_MAX_BUFFERS] = {};
+    double *want_out[GH_MAX_OUT] = {};
+    int ok = 1;
+    for (int b = 0; b < T->n && ok; b++) {
+        const struct gh_tbuf *tb = &T->b[b];
+        if (!tb->out) {
+            in[b] = j->in[tb->idx].host;
             continue;
         }
-        in[b] = x->img[b] >= 0 ? (const void *)j->in[(int)x->img[b]].host : NULL;
-        x->want[b] = (double *)malloc(hb->count * sizeof(double));
-        if (!x->want[b])
-            return gh_fail(j->r, "out of host memory for the expected '%s'",
-                           hb->name ? hb->name : "?");
+        if (tb->img >= 0) {
+            in[b] = j->in[tb->img].host;
+        } else if (tb->init == GL_KI_ZERO) {
+            zeros[b] = calloc(tb->count, gl_ty_esize(tb->type));
+            in[b] = zeros[b];
+            ok = zeros[b] != NULL;
+        }
+        want[b] = want_out[tb->idx] = (double *)malloc(tb->count * sizeof(double));
+        ok = ok && want[b] != NULL;
     }
-    if (hj->reference(x->user.bytes, in, x->want) != 0)
-        return gh_fail(j->r, "the plugin's reference failed");
-    return 1;
+    if (!ok)
+        gh_fail(j->r, "out of host memory for the plugin's reference");
+    else if (x->reference(x->user.bytes, in, want) != 0)
+        ok = gh_fail(j->r, "the plugin's reference failed");
+    ok = ok && gh_typed_expect(j, want_out);
+    for (int b = 0; b < GL_HOST_MAX_BUFFERS; b++) {
+        free(zeros[b]);
+        free(want[b]);
+    }
+    return ok;
 }
-
-static int hg_check(struct gh_job *j)
-{
-    const struct hg_ctx *x = (const struct hg_ctx *)j->ctx;
-    const struct gl_host_job *hj = x->job;
-    double tol = hj->tolerance > 0 ? hj->tolerance : 1e-5;
-    for (int b = 0; b < x->nbuf; b++)
-        if (x->is_out[b])
-            gl_hb_check(j->r, &hj->buffers[b], buf_ptr(j, x, b, 1), x->want[b], tol);
-    return 1;
-}
-
-static const struct gh_hooks hooks_reset = { hg_fill, hg_reference, hg_prepare, hg_check,
-                                             hg_reset };
-static const struct gh_hooks hooks_plain = { hg_fill, hg_reference, hg_prepare, hg_check, NULL };
 
 /* The harness's job from the plugin's. 1, or 0 with r skipped or failed. */
-static int prepare(const struct gl_host_job *hj, struct gh_job *j, struct hg_ctx *x)
+static int prepare(const struct gl_host_job *hj, struct gh_job *j, struct hg_ctx *x,
+                   struct gh_typed *T)
 {
     const struct gl_params *p = hj->p;
     char buf[GL_REASON_MAX];
-    int nin = 0, nout = 0, nimg = 0;
     const char *why = gl_hb_validate(hj, buf, sizeof buf);
     if (why)
         return gh_fail(j->r, "%s", why);
     if (gh_parse_mem(p->mem, &j->mem) != 0 || gh_parse_cold(p->cache, &j->cold) != 0)
         return gh_skip(j->r, "unknown mem '%s' or cache '%s'", p->mem, p->cache);
     x->enqueue = hj->enqueue;
+    x->reference = hj->reference;
     x->nbuf = hj->nbuffers;
-    x->job = hj;
     if (hj->ctx_size)
         memcpy(x->user.bytes, hj->ctx, hj->ctx_size);
+    T->n = hj->nbuffers;
     for (int b = 0; b < hj->nbuffers; b++) {
         const struct gl_host_buffer *hb = &hj->buffers[b];
-        x->is_out[b] = (signed char)(hb->output != 0);
-        x->img[b] = -1;
-        if (hb->output) {
-            x->idx[b] = (signed char)nout;
-            j->out_count[nout] = hb->count;
-            j->out_esize[nout] = gl_hb_esize(hb->type);
-            nout++;
-        } else {
-            x->idx[b] = (signed char)nin;
-            j->in_count[nin] = hb->count;
-            j->in_esize[nin] = gl_hb_esize(hb->type);
-            nin++;
-        }
+        struct gh_tbuf *tb = &T->b[b];
+        tb->name = hb->name && hb->name[0] ? hb->name : "?";
+        tb->type = hb->type;
+        tb->init = gl_hb_init(hb);
+        tb->value = hb->value;
+        tb->stream = gl_hb_stream(hj, b);
+        tb->count = hb->count;
+        tb->out = hb->output != 0;
     }
-    if (nout > GH_MAX_OUT)
-        return gh_fail(j->r, "plugin job: %d outputs (at most %d)", nout, GH_MAX_OUT);
-    /* the initial contents of outputs with an init: inputs the plugin never
-     * sees, after the real ones, copied to the device untimed */
+    if (!gh_typed_layout(j, T))
+        return 0;
     for (int b = 0; b < hj->nbuffers; b++) {
-        const struct gl_host_buffer *hb = &hj->buffers[b];
-        if (!hb->output || hb->init == GL_KI_POISON)
-            continue;
-        if (nin + nimg >= GH_MAX_IN)
-            return gh_fail(j->r, "plugin job: too many buffers (at most %d inputs)", GH_MAX_IN);
-        int i = nin + nimg++;
-        x->img[b] = (signed char)i;
-        j->in_count[i] = hb->count;
-        j->in_esize[i] = gl_hb_esize(hb->type);
+        x->out[b] = (signed char)T->b[b].out;
+        x->idx[b] = (signed char)T->b[b].idx;
     }
-    j->nin = nin + nimg;
-    j->naux = nimg;
-    j->nout = nout;
-    j->hooks = nimg ? &hooks_reset : &hooks_plain;
+    T->tol = hj->tolerance > 0 ? hj->tolerance : 1e-5;
+    T->ref_name = "the reference";
+    if (hj->reference) {
+        T->reference = hg_reference;
+        T->host_inputs = 1;
+    }
     j->enqueue = hg_enqueue;
     j->launches = hj->launches > 0 ? hj->launches : 1;
     j->tol_len = 1;
@@ -215,6 +147,7 @@ static int prepare(const struct gl_host_job *hj, struct gh_job *j, struct hg_ctx
 int gh_host_execute(const struct gl_host_job *hj)
 {
     struct hg_ctx x;
+    struct gh_typed T;
     struct gh_job j = {};
     if (!hj || !hj->r)
         return 0;
@@ -222,12 +155,11 @@ int gh_host_execute(const struct gl_host_job *hj)
     if (go <= 0)
         return go;
     memset(&x, 0, sizeof x);
+    memset(&T, 0, sizeof T);
     j.p = hj->p;
     j.t = hj->t;
     j.r = hj->r;
-    int rc = prepare(hj, &j, &x) ? gh_execute(&j) : gh_context_lost() ? -1 : 0;
-    for (int b = 0; b < GL_HOST_MAX_BUFFERS; b++)
-        free(x.want[b]);
+    int rc = prepare(hj, &j, &x, &T) ? gh_execute(&j) : gh_context_lost() ? -1 : 0;
     struct gl_result *r = hj->r;
     if (r->status != GL_OK && r->nmetrics == 0 && r->metrics_reason[0] == '\0')
         snprintf(r->metrics_reason, sizeof r->metrics_reason, "not profiled: run was not ok");

@@ -3,7 +3,11 @@
  * CPU's gl_fill_random for the same seed and stream, bit for bit, whatever the
  * seed, stream and size (and rng.h's element far past 2^32 on both sides); and
  * the on-device comparison (gh_compare.cuh) finds the same bad count, first
- * mismatch and maximum error as the host's gl_verify_full on the same arrays.
+ * mismatch and maximum error as the host's gl_verify_full on the same arrays;
+ * and for users' typed buffers, every type and init kind made on the device
+ * equals host_buffers.c's fill, and the typed verdict on the device equals
+ * typed.h's rule applied on the host (planted errors, 64-bit integers past
+ * 2^53, the written-only check).
  * Links the built GPU plugin for the harness's functions. Needs a GPU. */
 #include <cuda_runtime.h>
 #include <math.h>
@@ -15,6 +19,7 @@
 #include "gh_compare.cuh"
 
 extern "C" {
+#include "host_buffers.h"
 #include "reference.h"
 #include "rng.h"
 }
@@ -130,13 +135,140 @@ static void test_compare(void)
             CHECK(c.nbad == 3);
             CHECK(c.first == 123457 && (long)(c.first / ROW) == rep.first[0].row &&
                   (long)(c.first % ROW) == rep.first[0].col);
-            CHECK(c.got == -1.0f && c.want == 123457 * 0.5);
+            CHECK(c.got == -1.0 && c.want == 123457 * 0.5);
             CHECK(isinf(maxe));
         }
     }
     cudaFree(d);
     free(h);
     free(ref);
+}
+
+/* Users' typed buffers: every init kind of every type made on the device
+ * (gh_typed_fill_dev) equals host_buffers.c's gl_hb_fill, bit for bit. */
+static void test_typed_fill(void)
+{
+    const int types[] = { GL_KT_FLOAT, GL_KT_DOUBLE, GL_KT_INT, GL_KT_UINT, GL_KT_INT64,
+                          GL_KT_UINT64 };
+    const int inits[] = { GL_KI_RANDOM, GL_KI_RAMP, GL_KI_CONST, GL_KI_ZERO, GL_KI_POISON };
+    const size_t n = 100003;
+    void *dev = NULL, *host = malloc(n * 8), *want = malloc(n * 8);
+    if (!host || !want || cudaMalloc(&dev, n * 8) != cudaSuccess) {
+        CHECK(!"memory for the typed fill test");
+        return;
+    }
+    int same = 1, cases = 0;
+    for (int t : types)
+        for (int init : inits)
+            for (unsigned long long seed : { 42ull, 7ull }) {
+                size_t bytes = n * gl_ty_esize(t);
+                if (gl_hb_fill(want, (enum gl_ktype)t, n, (enum gl_kinit)init, 3.75, seed, 2) != 0 ||
+                    gh_typed_fill_dev(dev, t, init, 3.75, n, seed, 2) != cudaSuccess ||
+                    cudaMemcpy(host, dev, bytes, cudaMemcpyDeviceToHost) != cudaSuccess) {
+                    same = 0;
+                    continue;
+                }
+                cases++;
+                if (memcmp(host, want, bytes) != 0) {
+                    same = 0;
+                    printf("  typed inputs differ: type %d init %d seed %llu\n", t, init, seed);
+                }
+            }
+    CHECK(same && cases == 60);
+    cudaFree(dev);
+    free(host);
+    free(want);
+}
+
+/* The device's verdict on a typed output (gh_verdict of gh_typed_verdict) and
+ * the host's (typed.h's gl_ty_bad element by element) agree: count, first
+ * mismatch and its values, maximum error. */
+static int typed_agree(const void *got, int type, const void *want, int want_double, size_t n,
+                       double tol, unsigned long long *nbad_out)
+{
+    size_t es = gl_ty_esize(type), wbytes = n * (want_double ? sizeof(double) : es);
+    void *dg = NULL, *dw = NULL;
+    struct gh_cmp c;
+    cudaError_t e;
+    int ok = cudaMalloc(&dg, n * es) == cudaSuccess &&
+             cudaMemcpy(dg, got, n * es, cudaMemcpyHostToDevice) == cudaSuccess;
+    if (ok && want)
+        ok = cudaMalloc(&dw, wbytes) == cudaSuccess &&
+             cudaMemcpy(dw, want, wbytes, cudaMemcpyHostToDevice) == cudaSuccess;
+    struct gh_cmp *dc = ok ? gh_compare_begin(&e) : NULL;
+    struct gh_typed_verdict v = { dg, type, dw, want_double, tol };
+    ok = ok && dc && gh_verdict(v, n, dc, 132) == cudaSuccess &&
+         cudaMemcpy(&c, dc, sizeof c, cudaMemcpyDeviceToHost) == cudaSuccess;
+    cudaFree(dg);
+    cudaFree(dw);
+    if (!ok)
+        return 0;
+    unsigned long long nbad = 0, first = ~0ull;
+    double maxe = 0.0, dmaxe;
+    for (size_t i = 0; i < n; i++) {
+        double err = 0.0;
+        int bad = want ? gl_ty_bad(got, type, i, want, want_double, tol, &err)
+                       : gl_ty_unwritten(got, type, i);
+        if (bad && nbad++ == 0)
+            first = i;
+        if (err > maxe)
+            maxe = err;
+    }
+    memcpy(&dmaxe, &c.maxerr_bits, sizeof dmaxe);
+    *nbad_out = c.nbad;
+    int agree = c.nbad == nbad && c.first == first && dmaxe == maxe;
+    if (agree && nbad) {
+        double w = !want ? 0.0 : want_double ? ((const double *)want)[first]
+                                             : gl_ty_get(want, type, first);
+        double g = gl_ty_get(got, type, first);
+        agree = (c.got == g || (isnan(c.got) && isnan(g))) && (c.want == w || (isnan(c.want) && isnan(w)));
+    }
+    if (!agree)
+        printf("  typed verdicts differ (type %d): device %llu bad, first %llu; host %llu, %llu\n",
+               type, c.nbad, c.first, nbad, first);
+    return agree;
+}
+
+static void test_typed_verdict(void)
+{
+    enum { N = 300001 };
+    float *gf = (float *)malloc(N * sizeof(float));
+    double *wd = (double *)malloc(N * sizeof(double));
+    int32_t *gi = (int32_t *)malloc(N * sizeof(int32_t)), *wi = (int32_t *)malloc(N * sizeof(int32_t));
+    uint64_t *g64 = (uint64_t *)malloc(N * sizeof(uint64_t)), *w64 = (uint64_t *)malloc(N * sizeof(uint64_t));
+    unsigned long long nbad = 0;
+    if (!gf || !wd || !gi || !wi || !g64 || !w64) {
+        CHECK(!"memory for the typed verdict test");
+        return;
+    }
+    for (int i = 0; i < N; i++) {
+        wd[i] = i * 0.25;
+        gf[i] = (float)wd[i];
+        wi[i] = gi[i] = i - 1000;
+        w64[i] = g64[i] = (1ull << 60) + (uint64_t)i;
+    }
+    CHECK(typed_agree(gf, GL_KT_FLOAT, wd, 1, N, 1e-5, &nbad) && nbad == 0);
+    gf[250000] = NAN;                                        /* bad, infinite error */
+    gf[17] = (float)(17 * 0.25 * (1 + 1e-3));                /* bad */
+    gf[40000] = (float)(40000 * 0.25 * (1 + 2e-6));          /* inside the tolerance */
+    CHECK(typed_agree(gf, GL_KT_FLOAT, wd, 1, N, 1e-5, &nbad) && nbad == 2);
+    CHECK(typed_agree(gi, GL_KT_INT, wi, 0, N, 1e-5, &nbad) && nbad == 0);
+    gi[299999] += 1;
+    gi[1000] = 5;                                            /* want 0: absolute error */
+    CHECK(typed_agree(gi, GL_KT_INT, wi, 0, N, 1e-5, &nbad) && nbad == 2);
+    g64[123] += 1;                                           /* the same double, other bits */
+    CHECK(typed_agree(g64, GL_KT_UINT64, w64, 0, N, 1e-5, &nbad) && nbad == 1);
+    /* the written-only check: poison left */
+    memset(gi, 0, N * sizeof(int32_t));
+    gi[77] = -1;
+    gi[290000] = -1;
+    CHECK(typed_agree(gi, GL_KT_INT, NULL, 0, N, 1e-5, &nbad) && nbad == 2);
+    free(gf);
+    free(wd);
+    free(gi);
+    free(wi);
+    free(g64);
+    free(w64);
 }
 
 int main(void)
@@ -149,6 +281,8 @@ int main(void)
     }
     test_inputs();
     test_compare();
+    test_typed_fill();
+    test_typed_verdict();
     printf("test_devcheck: %d passed, %d failed\n", passed, failed);
     return failed != 0;
 }
