@@ -121,6 +121,13 @@ GL_TY_FN double gl_ty_init_value(int t, int init, double value, unsigned long lo
     return gl_ty_is_float(t) ? u : u * 16777216.0;
 }
 
+/* Element i of a reference's expected values: a typed array of type t
+ * (want_double 0) or doubles (1). */
+GL_TY_FN double gl_ty_want(const void *want, int want_double, int t, size_t i)
+{
+    return want_double ? ((const double *)want)[i] : gl_ty_get(want, t, i);
+}
+
 /* The verdict on got[i] (type t) against want[i]: a typed array of the same
  * type (want_double 0: a reference kernel's output) or doubles (1: a host
  * reference's expected values). 1 when bad; *err its relative error. */
@@ -128,7 +135,7 @@ GL_TY_FN int gl_ty_bad(const void *got, int t, size_t i, const void *want, int w
                        double tol, double *err)
 {
     double g = gl_ty_get(got, t, i);
-    double w = want_double ? ((const double *)want)[i] : gl_ty_get(want, t, i);
+    double w = gl_ty_want(want, want_double, t, i);
     double d = fabs(g - w);
     int bad;
     if (gl_ty_is_float(t)) {

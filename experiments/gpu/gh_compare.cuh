@@ -85,7 +85,7 @@ struct gh_typed_verdict {
     __device__ double got_at(size_t i) const { return gl_ty_get(got, type, i); }
     __device__ double want_at(size_t i) const
     {
-        return !want ? 0.0 : want_double ? ((const double *)want)[i] : gl_ty_get(want, type, i);
+        return want ? gl_ty_want(want, want_double, type, i) : 0.0;
     }
 };
 

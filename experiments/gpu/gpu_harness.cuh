@@ -125,7 +125,7 @@ struct gh_typed {
     struct gh_tbuf b[GH_TYPED_MAX];
     /* The reference, once the inputs are made: sets the expected outputs with
      * gh_typed_keep_outputs (a kernel run on the device's buffers) or
-     * gh_typed_expect (a host reference's doubles). NULL: none (an output
+     * gh_typed_host_done (a host reference's doubles, gh_host_view). NULL: none (an output
      * without init then only has to be written). 1, or 0 with j->r set. */
     int (*reference)(struct gh_job *j);
     int host_inputs;          /* the reference reads the inputs on the host: they are made
@@ -133,7 +133,7 @@ struct gh_typed {
     double tol;               /* relative tolerance of float outputs */
     const char *ref_name;     /* the reference as reasons name it: "the reference", "'naive'" */
     /* set by the harness */
-    int want_double;          /* want holds doubles (gh_typed_expect) */
+    int want_double;          /* want holds doubles (a host reference's) */
     void *want[GH_MAX_OUT];   /* the expected outputs, device memory */
 };
 
@@ -147,9 +147,20 @@ int gh_typed_layout(struct gh_job *j, struct gh_typed *T);
 int gh_typed_prepare_outputs(struct gh_job *j);
 /* Keep the outputs the reference kernel just wrote as the expected ones. */
 int gh_typed_keep_outputs(struct gh_job *j);
-/* The host reference's expected outputs (want[o]: out_count[o] doubles per
- * output, in output order) to the device. */
-int gh_typed_expect(struct gh_job *j, double *const *want);
+/* What a host reference (host_inputs) reads and writes: in[b], buffer b as it
+ * starts (inputs and reset images: their host copies; an output that starts as
+ * zeros, or with poison set as poison: memory of its own; else NULL), and
+ * want[o], output o's expected values (out_count[o] doubles, NaN on entry). */
+struct gh_host_view {
+    const void *in[GH_TYPED_MAX];
+    void *own[GH_TYPED_MAX];
+    double *want[GH_MAX_OUT];
+};
+/* Make v for j. 1, or 0 with j->r failed (gh_typed_host_done still frees). */
+int gh_typed_host_view(struct gh_job *j, int poison, struct gh_host_view *v);
+/* When ok, v's expected outputs to the device as the run's; then free v.
+ * Returns ok, or 0 with j->r failed. */
+int gh_typed_host_done(struct gh_job *j, struct gh_host_view *v, int ok);
 
 /* One run of one variant, as the family describes it to gh_execute(). */
 struct gh_job {

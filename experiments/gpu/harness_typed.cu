@@ -12,7 +12,9 @@
 #include "harness_int.cuh"
 #include "gh_compare.cuh"
 
+#include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 extern "C" {
@@ -204,7 +206,8 @@ int gh_typed_keep_outputs(struct gh_job *j)
     return gh_ok(j->r, cudaDeviceSynchronize(), "cudaMemcpy(reference output)");
 }
 
-int gh_typed_expect(struct gh_job *j, double *const *want)
+/* The host reference's expected outputs to the device. */
+static int expect(struct gh_job *j, double *const *want)
 {
     struct gh_typed *T = j->typed;
     T->want_double = 1;
@@ -216,6 +219,44 @@ int gh_typed_expect(struct gh_job *j, double *const *want)
             return 0;
     }
     return 1;
+}
+
+int gh_typed_host_view(struct gh_job *j, int poison, struct gh_host_view *v)
+{
+    const struct gh_typed *T = j->typed;
+    memset(v, 0, sizeof *v);
+    for (int b = 0; b < T->n; b++) {
+        const struct gh_tbuf *tb = &T->b[b];
+        if (!tb->out || tb->img >= 0) {
+            v->in[b] = j->in[!tb->out ? tb->idx : tb->img].host;
+            continue;
+        }
+        if (tb->init != GL_KI_ZERO && !poison)
+            continue;
+        size_t bytes = gh_buf_bytes(&j->out[tb->idx]);
+        if (!(v->own[b] = malloc(bytes)))
+            return gh_fail(j->r, "out of host memory for the reference's inputs");
+        memset(v->own[b], tb->init == GL_KI_ZERO ? 0 : 0xff, bytes);
+        v->in[b] = v->own[b];
+    }
+    for (int o = 0; o < j->nout; o++) {
+        if (!(v->want[o] = (double *)malloc(j->out_count[o] * sizeof(double))))
+            return gh_fail(j->r, "out of host memory for the reference's outputs");
+        for (size_t i = 0; i < j->out_count[o]; i++)
+            v->want[o][i] = NAN;
+    }
+    return 1;
+}
+
+int gh_typed_host_done(struct gh_job *j, struct gh_host_view *v, int ok)
+{
+    ok = ok && expect(j, v->want);
+    for (int b = 0; b < GH_TYPED_MAX; b++)
+        free(v->own[b]);
+    for (int o = 0; o < GH_MAX_OUT; o++)
+        free(v->want[o]);
+    memset(v, 0, sizeof *v);
+    return ok;
 }
 
 /* ---- the check ---------------------------------------------------------------------- */

@@ -51,43 +51,21 @@ static cudaError_t hg_enqueue(struct gh_job *j)
 }
 
 /* The plugin's reference on the host copies of the inputs and of the outputs'
- * initial contents (zeros made here; NULL for an output without init); its
- * expected outputs to the device. */
+ * initial contents (NULL for an output without init); its expected outputs,
+ * which the plugin indexes by buffer, to the device. */
 static int hg_reference(struct gh_job *j)
 {
     struct hg_ctx *x = (struct hg_ctx *)j->ctx;   /* the live run's own */
     const struct gh_typed *T = j->typed;
-    const void *in[GL_HOST_MAX_BUFFERS] = {};
-    void *zeros[GL_HOST_MAX_BUFFERS] = {};
+    struct gh_host_view v;
     double *want[GL_HOST_MAX_BUFFERS] = {};
-    double *want_out[GH_MAX_OUT] = {};
-    int ok = 1;
-    for (int b = 0; b < T->n && ok; b++) {
-        const struct gh_tbuf *tb = &T->b[b];
-        if (!tb->out) {
-            in[b] = j->in[tb->idx].host;
-            continue;
-        }
-        if (tb->img >= 0) {
-            in[b] = j->in[tb->img].host;
-        } else if (tb->init == GL_KI_ZERO) {
-            zeros[b] = calloc(tb->count, gl_ty_esize(tb->type));
-            in[b] = zeros[b];
-            ok = zeros[b] != NULL;
-        }
-        want[b] = want_out[tb->idx] = (double *)malloc(tb->count * sizeof(double));
-        ok = ok && want[b] != NULL;
-    }
-    if (!ok)
-        gh_fail(j->r, "out of host memory for the plugin's reference");
-    else if (x->reference(x->user.bytes, in, want) != 0)
+    int ok = gh_typed_host_view(j, 0, &v);
+    for (int b = 0; b < T->n; b++)
+        if (T->b[b].out)
+            want[b] = v.want[T->b[b].idx];
+    if (ok && x->reference(x->user.bytes, v.in, want) != 0)
         ok = gh_fail(j->r, "the plugin's reference failed");
-    ok = ok && gh_typed_expect(j, want_out);
-    for (int b = 0; b < GL_HOST_MAX_BUFFERS; b++) {
-        free(zeros[b]);
-        free(want[b]);
-    }
-    return ok;
+    return gh_typed_host_done(j, &v, ok);
 }
 
 /* The harness's job from the plugin's. 1, or 0 with r skipped or failed. */

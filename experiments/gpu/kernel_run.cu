@@ -217,49 +217,16 @@ static int kernel_reference(struct gh_job *j)
 static int c_reference(struct gh_job *j)
 {
     const struct gk_ctx *x = (const struct gk_ctx *)j->ctx;
-    const struct gh_typed *T = j->typed;
-    const struct gl_kernel *k = x->kv->k;
-    const void *in[GL_KERNEL_MAX_BUFFERS];
-    void *own[GL_KERNEL_MAX_BUFFERS] = { 0 };
-    double *want[GH_MAX_OUT] = { 0 };
+    struct gh_host_view v;
     char err[GL_REASON_MAX - 64];
-    int ok = 1;
-    for (int b = 0; b < T->n && ok; b++) {
-        const struct gh_tbuf *tb = &T->b[b];
-        if (!tb->out || tb->img >= 0) {
-            in[b] = j->in[!tb->out ? tb->idx : tb->img].host;
-            continue;
-        }
-        const struct gh_buf *o = &j->out[tb->idx];
-        own[b] = malloc(gh_buf_bytes(o));
-        if (!own[b]) {
-            ok = gh_fail(j->r, "out of host memory for the C reference's inputs");
-            break;
-        }
-        memset(own[b], tb->init == GL_KI_ZERO ? 0 : 0xff, gh_buf_bytes(o));
-        in[b] = own[b];
-    }
-    for (int o = 0; o < j->nout && ok; o++) {
-        want[o] = (double *)malloc(j->out_count[o] * sizeof(double));
-        if (!want[o]) {
-            ok = gh_fail(j->r, "out of host memory for the C reference's outputs");
-            break;
-        }
-        for (size_t i = 0; i < j->out_count[o]; i++)
-            want[o][i] = NAN;
-    }
+    int ok = gh_typed_host_view(j, 1, &v);
     if (ok) {
         err[0] = '\0';
-        if (x->cref(j->p, in, want, err, sizeof err) != 0)
-            ok = gh_fail(j->r, "C reference %s: %s", k->verify_c_func,
+        if (x->cref(j->p, v.in, v.want, err, sizeof err) != 0)
+            ok = gh_fail(j->r, "C reference %s: %s", x->kv->k->verify_c_func,
                          err[0] ? err : "failed (no reason given)");
     }
-    ok = ok && gh_typed_expect(j, want);
-    for (int b = 0; b < T->n; b++)
-        free(own[b]);
-    for (int o = 0; o < GH_MAX_OUT; o++)
-        free(want[o]);
-    return ok;
+    return gh_typed_host_done(j, &v, ok);
 }
 
 /* ---- setting the job up at the point -------------------------------------------------- */

@@ -218,8 +218,7 @@ static int typed_agree(const void *got, int type, const void *want, int want_dou
     *nbad_out = c.nbad;
     int agree = c.nbad == nbad && c.first == first && dmaxe == maxe;
     if (agree && nbad) {
-        double w = !want ? 0.0 : want_double ? ((const double *)want)[first]
-                                             : gl_ty_get(want, type, first);
+        double w = want ? gl_ty_want(want, want_double, type, first) : 0.0;
         double g = gl_ty_get(got, type, first);
         agree = (c.got == g || (isnan(c.got) && isnan(g))) && (c.want == w || (isnan(c.want) && isnan(w)));
     }
