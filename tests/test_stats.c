@@ -100,9 +100,31 @@ static void test_stop_rule(void)
     CHECK(!gl_sampling_done(zeros, 6, 0.0, &t));
 }
 
+/* A batch's wall time: each run's own part, the rest split evenly. */
+static void test_share_batch(void)
+{
+    double own[3], share[3];
+    /* one slow run (900 of 1000 ms) and two fast ones: the 60 ms left go evenly */
+    double est[3] = { 900.0, 20.0, 20.0 };
+    gl_share_batch(est, 3, 1000.0, own, share);
+    CHECK(own[0] == 900.0 && own[1] == 20.0 && own[2] == 20.0);
+    CHECK(fabs(share[0] - 920.0) < 1e-9 && fabs(share[1] - 40.0) < 1e-9 && fabs(share[2] - 40.0) < 1e-9);
+    CHECK(fabs(share[0] + share[1] + share[2] - 1000.0) < 1e-9);
+    /* estimates over the total: scaled down to it, nothing left to split */
+    double over[2] = { 300.0, 100.0 };
+    gl_share_batch(over, 2, 200.0, own, share);
+    CHECK(fabs(own[0] - 150.0) < 1e-9 && fabs(own[1] - 50.0) < 1e-9);
+    CHECK(fabs(share[0] - 150.0) < 1e-9 && fabs(share[1] - 50.0) < 1e-9);
+    /* no estimates (no samples): an even split, nothing counted as kernels */
+    double none[2] = { 0.0, 0.0 };
+    gl_share_batch(none, 2, 10.0, own, share);
+    CHECK(own[0] == 0.0 && own[1] == 0.0 && share[0] == 5.0 && share[1] == 5.0);
+}
+
 int main(void)
 {
     test_summary();
     test_stop_rule();
+    test_share_batch();
     return t_done("test_stats");
 }

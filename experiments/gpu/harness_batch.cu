@@ -34,6 +34,27 @@ static void replay_flush(void *c)
         x->err = e;
 }
 
+/* Share a batch's replay time (total_ms) among its runs. Each pass replays
+ * every run after a flush, so run i's kernels took about passes * (median +
+ * flush) of it: that much is run i's own (and counted as its kernels' time, as
+ * the samples are), and the profiler's own work, the rest, is split evenly.
+ * Split by count alone, a batch holding one slow run (a zero-copy matmul)
+ * would charge its kernels to the fast ones as host overhead. */
+static void attribute_replays(struct gl_result *const *rs, int n, double total_ms)
+{
+    double est[GLC_BATCH_MAX], own[GLC_BATCH_MAX], share[GLC_BATCH_MAX];
+    for (int i = 0; i < n; i++) {
+        struct gl_summary sum;
+        gl_summarize(rs[i]->samples_ms, rs[i]->nsamples, &sum);
+        est[i] = sum.count > 0 && rs[i]->passes > 0 ? rs[i]->passes * (sum.median + gh_st.flush_ms) : 0.0;
+    }
+    gl_share_batch(est, n, total_ms, own, share);
+    for (int i = 0; i < n; i++) {
+        rs[i]->phase_ms[GL_PH_PROFILE] += share[i];
+        rs[i]->busy_ms += own[i];
+    }
+}
+
 /* Profile jobs[0..n) together (n <= GLC_BATCH_MAX). A CUDA error during the
  * replay takes every run's metrics and fails the run that caused it (all of
  * them when the error surfaced only at the final synchronize). */
@@ -60,14 +81,7 @@ void gh_profile_jobs(struct gh_job *const *jobs, int n)
     }
     double t0 = gh_now_s();
     (void)glc_profile_batch(rpp, rs, n);
-    double share = (gh_now_s() - t0) * 1e3 / n;
-    for (int i = 0; i < n; i++) {   /* each pass replays the run after a flush */
-        rs[i]->phase_ms[GL_PH_PROFILE] += share;
-        struct gl_summary sum;
-        gl_summarize(rs[i]->samples_ms, rs[i]->nsamples, &sum);
-        if (sum.count > 0)
-            rs[i]->busy_ms += rs[i]->passes * (sum.median + gh_st.flush_ms);
-    }
+    attribute_replays(rs, n, (gh_now_s() - t0) * 1e3);
     int culprit = -1;
     for (int i = 0; i < n && culprit < 0; i++)
         if (x[i].err != cudaSuccess)

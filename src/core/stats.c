@@ -89,3 +89,19 @@ int gl_sampling_done(const double *samples, int n, double elapsed_s, const struc
     spread(samples, n, &mean, &stddev, &rel_se);
     return rel_se <= t->max_noise;
 }
+
+void gl_share_batch(const double *est, int n, double total_ms, double *own, double *share)
+{
+    double sum = 0.0;
+    for (int i = 0; i < n; i++)
+        sum += est[i];
+    double scale = 1.0, rest = total_ms - sum;
+    if (rest < 0.0) {
+        scale = sum > 0.0 ? total_ms / sum : 0.0;
+        rest = 0.0;
+    }
+    for (int i = 0; i < n; i++) {
+        own[i] = est[i] * scale;
+        share[i] = own[i] + rest / n;
+    }
+}

@@ -17,5 +17,11 @@ void gl_summarize(const double *samples, int n, struct gl_summary *s);
  * least one sample), or n >= min_samples and the relative standard error of the
  * mean is <= max_noise. */
 int gl_sampling_done(const double *samples, int n, double elapsed_s, const struct gl_timing *t);
+/* Share total_ms, the wall time of a batch of n runs handled together, among
+ * them: run i's own part est[i] (what its kernels took, an estimate >= 0) plus
+ * an even share of the rest. Where the estimates add up to more than the total
+ * they are scaled down to it. Writes own[i] (the part of est[i] counted) and
+ * share[i] (own[i] + the even share); the shares add up to total_ms. */
+void gl_share_batch(const double *est, int n, double total_ms, double *own, double *share);
 
 #endif
