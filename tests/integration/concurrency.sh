@@ -185,19 +185,10 @@ done
 check '[ "$(sq "$T/e.db" "select count(*) from claim where pid = $victim")" = 1 ]' "(e) no claim of the running sweep $victim"
 killsweep "$victim"
 check '[ "$(sq "$T/e.db" "select count(*) from claim where pid = $victim")" = 1 ]' "(e) the killed sweep's claim is not in the database"
-cat >"$T/short.conf" <<'CONF'
-study = conc_long
-[cpu]
-family = matmul
-variants = seq_ijk
-N = 640
-samples_min = 50
-noise = 0
-time_cap = 60s
-CONF
 # the same point, stopped early: the planned samples are part of the timing
 # policy, not of the key, so a short policy resumes the same point
-sed -i 's/samples_min = 50/samples_min = 1/; s/time_cap = 60s/time_cap = 0.1s\nsamples_max = 1\nwarmup = 0/' "$T/short.conf"
+sed 's/samples_min = 50/samples_min = 1/; s/time_cap = 60s/time_cap = 0.1s\nsamples_max = 1\nwarmup = 0/' \
+    "$T/long.conf" >"$T/short.conf"
 $G run "$T/short.conf" --db "$T/e.db" >"$T/e.out" 2>&1
 rc=$?
 check '[ $rc -eq 0 ] && grep -q "1 ran (1 ok" "$T/e.out"' "(e) the rerun exited $rc and did not run the dead sweep's point: $(tail -n 1 "$T/e.out")"
