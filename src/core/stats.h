@@ -1,5 +1,6 @@
 /* stats.h - summary statistics of timing samples and the stopping rule of the
- * sampling loop, shared by the CPU harness, the GPU harness and the store.
+ * sampling loop, shared by the CPU harness, the GPU harness and the store, and
+ * how a batch's shared wall time is split among its runs (the self-profile).
  * Must not time anything itself. */
 #ifndef GL_STATS_H
 #define GL_STATS_H
