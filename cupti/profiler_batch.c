@@ -88,6 +88,12 @@ static int evaluate(int m, long run, long drain, struct gl_result *r, int passes
     for (int i = 0; i < glc_st.n && k < GL_MAX_METRICS; i++) {
         if (!glc_st.stored[i] || !isfinite(v[i]))
             continue;   /* not measured: absent, never 0 */
+        /* A rate over a user range (a run of several launches) divides the
+         * cycles the range counted, between the launches and around them
+         * included, by kernel time: the H100 gave SM clocks up to 1.9 x the
+         * maximum (bench/results/2026-11-24-h100-roofline_probe.log). Absent. */
+        if (m == MODE_USER && strstr(glc_st.names[i], ".per_second"))
+            continue;
         struct gl_metric *mt = &r->metrics[k++];
         glc_fmt(mt->name, sizeof mt->name, "%s", glc_st.names[i]);
         glc_fmt(mt->unit, sizeof mt->unit, "%s", gl_metric_unit(glc_st.names[i]));

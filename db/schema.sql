@@ -15,14 +15,28 @@
 --          ident is the stable identity (GPU UUID; host + CPU model), so the same
 --          device seen again by a later session is the same row. The columns are the
 --          fields of struct gl_device (src/gpulab.h); max_block/max_grid are split
---          into _x/_y/_z. first_seen: when this row was inserted.
+--          into _x/_y/_z. first_seen: when this row was inserted. A GPU's memory
+--          ceilings beyond the copy bandwidth, GB/s, measured once under the
+--          device's lock: l1_bw_gbs (global loads that hit L1), smem_bw_gbs
+--          (conflict-free shared-memory loads), l2_bw_gbs (loads that miss L1 and
+--          hit L2), hostlink_bw_gbs (a kernel reading pinned mapped host memory: the
+--          zero-copy path), h2d_bw_gbs (pinned host-to-device cudaMemcpy); the SM
+--          clock they ran at (ceilings_clock_mhz), when (ceilings_at; NULL: not
+--          measured yet) and why some or all are NULL (ceilings_reason).
 -- session  one row per `gpulab run` of one config: tool version, git revision the
 --          binary was built from, host, the command line, the study, the config's
 --          path, full text and SHA-256 (hex), start and end time (ended_at NULL:
 --          the session was killed); what gpulab saw of the machine as it began:
 --          load1 (1-minute load average, /proc/loadavg), lock_wait_s (seconds it
 --          waited for other sweeps' device locks), gpu_procs (other processes on
---          the GPU; NULL when not checked, gpu_procs_reason says why).
+--          the GPU; NULL when not checked, gpu_procs_reason says why); the GPU
+--          clocks: what `run --clocks` asked (clocks_asked none | base), whether
+--          gpulab locked them (clocks_locked 1, else 0; NULL: no GPU in the session)
+--          and what it did or why not (clocks_reason), and NVML's SM clock as it
+--          began in MHz: current (sm_clock_mhz), applications (sm_app_clock_mhz),
+--          default applications (sm_app_default_mhz), maximum (sm_max_clock_mhz),
+--          with the active clock event reasons (clock_events, '' none); NULL with
+--          nvml_reason when NVML could not be asked.
 -- run      one row per executed (or check-rejected) job. The key is study + device
 --          (by model) + family + variant + every parameter (a column per row of
 --          gl_param_table, NULL when the variant does not read it) + the named
@@ -99,7 +113,15 @@ CREATE TABLE device (
     theo_bw_gbs           REAL,      -- memory clock * bus width / 8 * 2
     copy_bw_gbs           REAL,      -- measured device-to-device copy, read + written
     fp32_peak_gflops      REAL,      -- SMs * cores per SM * 2 * clock
-    first_seen            TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
+    first_seen            TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')),
+    l1_bw_gbs             REAL,
+    smem_bw_gbs           REAL,
+    l2_bw_gbs             REAL,
+    hostlink_bw_gbs       REAL,
+    h2d_bw_gbs            REAL,
+    ceilings_clock_mhz    REAL,
+    ceilings_at           TEXT,
+    ceilings_reason       TEXT
 ) STRICT;
 
 CREATE TABLE session (
@@ -117,7 +139,16 @@ CREATE TABLE session (
     load1        REAL,   -- 1-minute load average as the session began
     lock_wait_s  REAL,   -- seconds waited for other sweeps' device locks
     gpu_procs    INTEGER,   -- other processes on the GPU at the start; NULL: not checked
-    gpu_procs_reason TEXT   -- why gpu_procs is NULL
+    gpu_procs_reason TEXT,  -- why gpu_procs is NULL
+    clocks_asked  TEXT,
+    clocks_locked INTEGER,
+    clocks_reason TEXT,
+    sm_clock_mhz       INTEGER,
+    sm_app_clock_mhz   INTEGER,
+    sm_app_default_mhz INTEGER,
+    sm_max_clock_mhz   INTEGER,
+    clock_events  TEXT,
+    nvml_reason   TEXT
 ) STRICT;
 
 CREATE TABLE run (

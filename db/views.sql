@@ -40,6 +40,15 @@
 --   one column per metric of the full and sass sets that has one, in the table's order
 --   measured_flop_per_byte   flops / (dram_read_bytes + dram_write_total_bytes)
 --   dram_gbs                 (dram_read_bytes + dram_write_total_bytes) / gpu_time_ns
+--   sm_clock_mhz             sm_clock_hz / 1e6: the SM clock of the run's profiled replay
+--   hostlink_bytes           32 x (hostlink_read_sectors + hostlink_write_sectors): bytes the
+--                            run moved over the host link (zero-copy reads and writes)
+--   l1_flop_per_byte l2_flop_per_byte hostlink_flop_per_byte   flops per l1_bytes, per
+--                            l2_bytes, per hostlink_bytes (NULL where the bytes are 0)
+--   offchip_level            where the run's off-chip traffic went: 'hostlink' when its
+--                            host-link bytes exceed its DRAM bytes (zero-copy), else 'dram';
+--                            the roofline places it at measured_flop_per_byte (dram) or
+--                            hostlink_flop_per_byte (hostlink)
 --   is_latest                1 for the newest run (highest run_id) of its study + device
 --                            model (kind, name, cores, SMs, compute capability) + family +
 --                            variant + parameters + named parameters (uparams), whatever
@@ -109,6 +118,15 @@ SELECT
     @metrics full sass: $column@,
     flops / (dram_read_bytes + dram_write_bytes + dram_write_drain_bytes) AS measured_flop_per_byte,
     (dram_read_bytes + dram_write_bytes + dram_write_drain_bytes) / gpu_time_ns AS dram_gbs,
+    sm_clock_hz / 1e6 AS sm_clock_mhz,
+    32 * (hostlink_read_sectors + hostlink_write_sectors) AS hostlink_bytes,
+    flops / l1_bytes AS l1_flop_per_byte,
+    flops / l2_bytes AS l2_flop_per_byte,
+    flops / (32 * (hostlink_read_sectors + hostlink_write_sectors)) AS hostlink_flop_per_byte,
+    CASE WHEN 32 * (hostlink_read_sectors + hostlink_write_sectors)
+              > dram_read_bytes + dram_write_bytes + coalesce(dram_write_drain_bytes, 0)
+         THEN 'hostlink'
+         WHEN dram_read_bytes + dram_write_bytes IS NOT NULL THEN 'dram' END AS offchip_level,
     CASE WHEN newest THEN 1 ELSE 0 END AS is_latest,
     created_at, uparams, code_hash, started_at
 FROM x
@@ -137,5 +155,7 @@ SELECT d.id AS device_id, d.kind, d.name, d.ident,
        d.driver_version, d.runtime_version,
        d.theo_bw_gbs, d.copy_bw_gbs, d.fp32_peak_gflops,
        (SELECT count(*) FROM run WHERE run.device_id = d.id) AS runs,
-       d.first_seen
+       d.first_seen,
+       d.l1_bw_gbs, d.smem_bw_gbs, d.l2_bw_gbs, d.hostlink_bw_gbs, d.h2d_bw_gbs,
+       d.ceilings_clock_mhz, d.ceilings_at, d.ceilings_reason
 FROM device d;

@@ -1,11 +1,13 @@
 /* cmd_info.c - the informational subcommands: `list` (variants, the
  * parameters each reads, and the file of a --plugin's), `query` (SQL on the
  * results database, read-only unless --write), `device` (the CPU and GPU
- * descriptions, printed and stored) and `metrics` (the counters the GPU
+ * descriptions with the GPU's measured copy bandwidth and memory ceilings and
+ * its clocks, printed and stored; the ceilings once per device row) and `metrics` (the counters the GPU
  * supports). Must not run sweeps. */
 #include "commands.h"
 #include "cpuinfo.h"
 #include "devlock.h"
+#include "gpuclocks.h"
 #include "metric_sets.h"
 #include "registry.h"
 
@@ -107,6 +109,44 @@ static void print_device(const struct gl_device *d)
     printf("  FP32 peak:                   %.1f GFLOP/s (SMs x cores x 2 x clock)\n", d->fp32_peak_gflops);
 }
 
+/* One ceiling's line: its value, or "not measured". */
+static void print_ceiling(const char *what, double gbs, const char *how)
+{
+    if (gbs > 0)
+        printf("  %-29s%.1f GB/s (%s)\n", what, gbs, how);
+    else
+        printf("  %-29snot measured\n", what);
+}
+
+static void print_ceilings(const struct gl_ceilings *c)
+{
+    print_ceiling("L1 bandwidth:", c->l1_gbs, "global loads that hit L1");
+    print_ceiling("shared-memory bandwidth:", c->smem_gbs, "conflict-free loads");
+    print_ceiling("L2 bandwidth:", c->l2_gbs, "loads that miss L1 and hit L2");
+    print_ceiling("host link, zero-copy read:", c->hostlink_gbs, "a kernel reading pinned "
+                  "mapped host memory");
+    print_ceiling("host link, pinned copy:", c->h2d_gbs, "cudaMemcpy host to device");
+    if (c->clock_mhz > 0)
+        printf("  ceilings measured at:        %.0f MHz SM clock\n", c->clock_mhz);
+    if (c->why[0])
+        printf("  (%s)\n", c->why);
+}
+
+/* The SM clocks as NVML sees them, or why not. */
+static void print_clocks(const struct gl_device *d)
+{
+    struct gl_gpu_clocks c;
+    char why[256];
+    if (gl_clocks_read(d->ident, &c, why, sizeof why) != 0) {
+        printf("  SM clock (NVML):             not known: %s\n", why);
+        return;
+    }
+    printf("  SM clock (NVML):             %d MHz now, applications %d, default "
+           "applications %d, max %d MHz\n", c.sm_mhz, c.app_mhz, c.app_default_mhz, c.max_mhz);
+    if (c.have_events)
+        printf("  clock event reasons:         %s\n", c.events_text[0] ? c.events_text : "none");
+}
+
 int gl_cmd_device(const char *db)
 {
     char err[1024];
@@ -132,16 +172,27 @@ int gl_cmd_device(const char *db)
         const struct gl_device *devs[1] = { &gpu };
         char lerr[512];
         memset(&locks, 0, sizeof locks);
-        if (api->copy_bandwidth && gl_devlock_take(&locks, devs, 1, 1, "gpulab device", NULL,
-                                                   stderr, lerr, sizeof lerr) == 0) {
-            gpu.copy_bw_gbs = api->copy_bandwidth();
+        struct gl_ceilings ceil;
+        memset(&ceil, 0, sizeof ceil);
+        snprintf(ceil.why, sizeof ceil.why, "the GPU plugin does not measure them");
+        if (gl_devlock_take(&locks, devs, 1, 1, "gpulab device", NULL, stderr, lerr,
+                            sizeof lerr) == 0) {
+            if (api->copy_bandwidth)
+                gpu.copy_bw_gbs = api->copy_bandwidth();
+            if (api->ceilings)
+                (void)api->ceilings(&ceil);
             gl_devlock_release(&locks);
-        } else if (api->copy_bandwidth) {
-            fprintf(stderr, "gpulab: copy bandwidth not measured: %s\n", lerr);
+        } else {
+            fprintf(stderr, "gpulab: copy bandwidth and ceilings not measured: %s\n", lerr);
+            snprintf(ceil.why, sizeof ceil.why, "the device's lock: %.200s", lerr);
         }
         print_device(&gpu);
+        print_ceilings(&ceil);
+        print_clocks(&gpu);
         long long id = gl_store_device(store, &gpu);
-        if (id < 0 || gl_store_device_bandwidth(store, id, gpu.copy_bw_gbs) != 0)
+        int have = id > 0 ? gl_store_device_has_ceilings(store, id) : -1;
+        if (id < 0 || have < 0 || gl_store_device_bandwidth(store, id, gpu.copy_bw_gbs) != 0 ||
+            (have == 0 && gl_store_device_ceilings(store, id, &ceil) != 0))
             rc = 1;
         api->shutdown();
     }

@@ -361,6 +361,7 @@ int gl_cmd_run(int npaths, char **paths, const struct gl_run_opts *o)
         gl_sweep_free(&sw);
         return 2;
     }
+    sw.clocks_base = o->clocks_base;
     /* A file too large to check quickly is opened unchecked, and said so. */
     struct stat fst;
     if (stat(o->db, &fst) == 0 && (long long)fst.st_size > GL_STORE_CHECK_MAX)
@@ -409,6 +410,8 @@ int gl_cmd_run(int npaths, char **paths, const struct gl_run_opts *o)
         gl_store_close(store);
         return rc == GL_DEVLOCK_BUSY ? 4 : 1;
     }
+    if (o->clocks_base && sw.clocks_why[0])
+        fprintf(stderr, "gpulab: GPU clocks %s\n", sw.clocks_why);
     gl_progress_init(&st.pg, stdout, count_jobs(&sw));
     if (!st.pg.tty) {
         sw.worker.on_wait = still_running;
@@ -421,9 +424,16 @@ int gl_cmd_run(int npaths, char **paths, const struct gl_run_opts *o)
         const struct gl_config *c = &sw.configs[ci];
         char hash[65];
         gl_sha256_hex(c->text, strlen(c->text), hash);
-        struct gl_session_info si = { GL_VERSION, gl_git_revision(), host,
-                                      argv_text ? argv_text : "", c->path, c->text, hash, c->study,
-                                      0, 0, 0, 0, NULL };
+        struct gl_session_info si;
+        memset(&si, 0, sizeof si);
+        si.tool_version = GL_VERSION;
+        si.git_revision = gl_git_revision();
+        si.host = host;
+        si.argv = argv_text ? argv_text : "";
+        si.config_path = c->path;
+        si.config_text = c->text;
+        si.config_hash = hash;
+        si.study = c->study;
         gl_sweep_facts(&sw, &si);
         long long session = gl_store_session_begin(store, &si);
         if (session < 0) {
@@ -519,6 +529,10 @@ int gl_cmd_run(int npaths, char **paths, const struct gl_run_opts *o)
     }
     gl_progress_end(&st.pg);
     free(argv_text);
+    /* the clocks back as they were, before anything else can fail */
+    if (gl_sweep_unlock_clocks(&sw, err, sizeof err) != 0)
+        fprintf(stderr, "gpulab: the GPU's clocks stay locked: %s (reset them with "
+                        "nvidia-smi -rgc)\n", err);
     int n_ok = st.n_ok, n_wrong = st.n_wrong, n_failed = st.n_failed, n_skipped = st.n_skipped;
     int sig = gl_interrupt_signal();
 

@@ -31,12 +31,16 @@ static const char *usage_main =
 
 static const char *usage_run =
     "usage: gpulab run CONFIG... [--db PATH] [--force] [--only VARIANT] [--arch N] [--dry-run]\n"
-    "                  [--no-wait] [--profile-self] [--plugin LIB.so]...\n"
+    "                  [--no-wait] [--clocks none|base] [--profile-self] [--plugin LIB.so]...\n"
     "  --db PATH       results database (default " DEFAULT_DB ")\n"
     "  --force         run again what the database already holds as ok\n"
     "  --no-wait       when another gpulab measures on a device this sweep needs, exit 4\n"
     "                  instead of waiting for it (locks in $GPULAB_LOCK_DIR, default\n"
     "                  /tmp/gpulab-locks)\n"
+    "  --clocks MODE   none (default): leave the GPU's clocks as they are; base: lock its\n"
+    "                  SM clock to the base clock for the sweep, as Nsight Compute does, where\n"
+    "                  NVML allows it (root), and reset it at the end (also on SIGINT/SIGTERM);\n"
+    "                  the session records what was asked, what was done and why not\n"
     "  --only VARIANT  run only this variant name\n"
     "  --arch N        compile users' kernels for compute capability N (90 = sm_90) when\n"
     "                  there is no GPU here (default: the GPU's, else 90)\n"
@@ -108,10 +112,18 @@ static int parse_run_opts(int argc, char **argv, const char *usage, struct gl_ru
     for (int i = 0; i < argc; i++) {
         const char *a = argv[i];
         if (strcmp(a, "--db") == 0 || strcmp(a, "--only") == 0 || strcmp(a, "--arch") == 0 ||
-            strcmp(a, "--plugin") == 0) {
+            strcmp(a, "--plugin") == 0 || (!summary && strcmp(a, "--clocks") == 0)) {
             if (i + 1 >= argc)
                 return usage_error(usage, "missing value after", a);
-            if (strcmp(a, "--plugin") == 0) {
+            if (strcmp(a, "--clocks") == 0) {
+                const char *m = argv[++i];
+                if (strcmp(m, "base") == 0)
+                    o->clocks_base = 1;
+                else if (strcmp(m, "none") == 0)
+                    o->clocks_base = 0;
+                else
+                    return usage_error(usage, "--clocks wants none or base, got", m);
+            } else if (strcmp(a, "--plugin") == 0) {
                 plugins[(*nplugins)++] = argv[++i];
             } else if (strcmp(a, "--db") == 0) {
                 o->db = argv[++i];

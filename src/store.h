@@ -44,6 +44,14 @@ long long gl_store_device(gl_store *s, const struct gl_device *d);
  * (properties as first seen; measured under the device's lock, after the row
  * was made). Nothing on a read-only store or without a measurement. 0, or -1. */
 int gl_store_device_bandwidth(gl_store *s, long long device_id, double gbs);
+/* 1 when the device's memory ceilings are recorded, 0 when not (yet), -1 on error. */
+int gl_store_device_has_ceilings(gl_store *s, long long device_id);
+/* Record the memory ceilings (struct gl_ceilings) when the row has none yet:
+ * each measured one (> 0; the others NULL), the clock, c->why as the reason
+ * and the time. When none was measured only the reason is written ("not
+ * measured: ..."), and a later measurement may still fill them. Nothing on a
+ * read-only store. 0, or -1. */
+int gl_store_device_ceilings(gl_store *s, long long device_id, const struct gl_ceilings *c);
 
 struct gl_session_info {
     const char *tool_version;
@@ -61,6 +69,14 @@ struct gl_session_info {
     double lock_wait_s;        /* seconds waited for device locks; < 0 unknown */
     long long gpu_procs;       /* other processes on the GPU; < 0 not checked (NULL) ... */
     const char *gpu_procs_reason;   /* ... and why */
+    /* The GPU's clocks (schema: session); have_clocks 0: none recorded, all NULL. */
+    int have_clocks;
+    const char *clocks_asked;  /* "none" | "base" (run --clocks) */
+    int clocks_locked;         /* 1 locked by gpulab, 0 not; < 0 unknown (NULL) */
+    const char *clocks_reason; /* what was done, or why not */
+    int sm_clock_mhz, sm_app_clock_mhz, sm_app_default_mhz, sm_max_clock_mhz; /* <= 0: NULL */
+    const char *clock_events;  /* NVML clock event reasons, "" none; NULL unknown */
+    const char *nvml_reason;   /* why the NVML readings are NULL */
 };
 long long gl_store_session_begin(gl_store *s, const struct gl_session_info *si);
 /* Set the session's end time and remake the results_<study> views (a study that

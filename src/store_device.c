@@ -1,5 +1,6 @@
 /* store_device.c - writing the rows that runs point at: a device (inserted once
- * per ident, its properties as first seen) and a session (begun and ended; the
+ * per ident, its properties as first seen; its copy bandwidth and memory
+ * ceilings recorded once, when first measured) and a session (begun and ended; the
  * end also remakes the results_<study> views through store_open.c, so a study's
  * first named parameters have their view as soon as its session ends).
  * Values are bound by column name through the row builder (store_bind.c); 0 in
@@ -83,6 +84,74 @@ int gl_store_device_bandwidth(gl_store *s, long long device_id, double gbs)
     return 0;
 }
 
+int gl_store_device_has_ceilings(gl_store *s, long long device_id)
+{
+    sqlite3_stmt *st = NULL;
+    int rc = sqlite3_prepare_v2(s->db, "SELECT ceilings_at IS NOT NULL FROM device WHERE id = ?",
+                                -1, &st, NULL);
+    if (rc == SQLITE_OK)
+        rc = sqlite3_bind_int64(st, 1, device_id);
+    if (rc == SQLITE_OK)
+        rc = sqlite3_step(st);
+    int have = rc == SQLITE_ROW ? sqlite3_column_int(st, 0) : 0;
+    if (rc != SQLITE_ROW && rc != SQLITE_DONE) {
+        store_db_err(s, "reading the device's ceilings");
+        have = -1;
+    }
+    sqlite3_finalize(st);
+    return have;
+}
+
+int gl_store_device_ceilings(gl_store *s, long long device_id, const struct gl_ceilings *c)
+{
+    if (s->readonly || device_id <= 0)
+        return 0;
+    struct row r;
+    row_init(&r);
+    int measured = c->l1_gbs > 0 || c->smem_gbs > 0 || c->l2_gbs > 0 || c->hostlink_gbs > 0 ||
+                   c->h2d_gbs > 0;
+    if (measured) {
+        row_real_nz(&r, "l1_bw_gbs", c->l1_gbs > 0 ? c->l1_gbs : 0);
+        row_real_nz(&r, "smem_bw_gbs", c->smem_gbs > 0 ? c->smem_gbs : 0);
+        row_real_nz(&r, "l2_bw_gbs", c->l2_gbs > 0 ? c->l2_gbs : 0);
+        row_real_nz(&r, "hostlink_bw_gbs", c->hostlink_gbs > 0 ? c->hostlink_gbs : 0);
+        row_real_nz(&r, "h2d_bw_gbs", c->h2d_gbs > 0 ? c->h2d_gbs : 0);
+        row_real_nz(&r, "ceilings_clock_mhz", c->clock_mhz > 0 ? c->clock_mhz : 0);
+    }
+    /* none measured: only the reason, and a later sweep tries again */
+    char why[GL_REASON_MAX + 32];
+    if (!measured)
+        snprintf(why, sizeof why, "not measured: %s", c->why[0] ? c->why : "no reason given");
+    row_textn(&r, "ceilings_reason", measured ? c->why : why, measured ? sizeof c->why : sizeof why);
+    sqlite3_str *q = sqlite3_str_new(s->db);
+    sqlite3_str_appendall(q, "UPDATE device SET ");
+    for (int i = 0; i < r.n; i++)
+        sqlite3_str_appendf(q, "%s\"%w\" = ?", i ? ", " : "", r.c[i].col);
+    if (measured)
+        sqlite3_str_appendall(q, ", ceilings_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')");
+    sqlite3_str_appendf(q, " WHERE id = %lld AND ceilings_at IS NULL", device_id);
+    char *sql = sqlite3_str_finish(q);
+    if (!sql) {
+        store_err(s, "recording the device's ceilings: out of memory");
+        return -1;
+    }
+    sqlite3_stmt *st = NULL;
+    int rc = sqlite3_prepare_v2(s->db, sql, -1, &st, NULL);
+    sqlite3_free(sql);
+    if (rc == SQLITE_OK && row_bind(s, st, &r, 1) != 0) {
+        sqlite3_finalize(st);
+        return -1;
+    }
+    if (rc == SQLITE_OK)
+        rc = sqlite3_step(st);
+    sqlite3_finalize(st);
+    if (rc != SQLITE_DONE) {
+        store_db_err(s, "recording the device's ceilings");
+        return -1;
+    }
+    return 0;
+}
+
 long long gl_store_device(gl_store *s, const struct gl_device *d)
 {
     static const char *const block_cols[3] = { "max_block_x", "max_block_y", "max_block_z" };
@@ -132,6 +201,8 @@ long long gl_store_device(gl_store *s, const struct gl_device *d)
     row_real_nz(&r, "theo_bw_gbs", d->theo_bw_gbs);
     row_real_nz(&r, "copy_bw_gbs", d->copy_bw_gbs);
     row_real_nz(&r, "fp32_peak_gflops", d->fp32_peak_gflops);
+    if (strcmp(d->kind, "gpu") == 0)   /* until gl_store_device_ceilings */
+        row_text(&r, "ceilings_reason", "not measured yet");
 
     if (s->readonly)
         return device_find(s, d);
@@ -173,6 +244,25 @@ long long gl_store_session_begin(gl_store *s, const struct gl_session_info *si)
         row_null(&r, "gpu_procs");
     row_text(&r, "gpu_procs_reason", si->gpu_procs_reason);
     if (!si->have_facts)
+        row_null_from(&r, mark);
+    /* the clocks: asked, done, and NVML's readings (NULL with nvml_reason) */
+    mark = r.n;
+    row_text(&r, "clocks_asked", si->clocks_asked);
+    if (si->clocks_locked >= 0)
+        row_int(&r, "clocks_locked", si->clocks_locked);
+    else
+        row_null(&r, "clocks_locked");
+    row_text(&r, "clocks_reason", si->clocks_reason);
+    row_int_nz(&r, "sm_clock_mhz", si->sm_clock_mhz > 0 ? si->sm_clock_mhz : 0);
+    row_int_nz(&r, "sm_app_clock_mhz", si->sm_app_clock_mhz > 0 ? si->sm_app_clock_mhz : 0);
+    row_int_nz(&r, "sm_app_default_mhz", si->sm_app_default_mhz > 0 ? si->sm_app_default_mhz : 0);
+    row_int_nz(&r, "sm_max_clock_mhz", si->sm_max_clock_mhz > 0 ? si->sm_max_clock_mhz : 0);
+    if (si->clock_events)
+        row_text(&r, "clock_events", si->clock_events);
+    else
+        row_null(&r, "clock_events");
+    row_text(&r, "nvml_reason", si->nvml_reason);
+    if (!si->have_clocks)
         row_null_from(&r, mark);
     long long *own = realloc(s->own, (size_t)(s->nown + 1) * sizeof *own);
     if (!own) {

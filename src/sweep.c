@@ -662,7 +662,9 @@ int gl_sweep_claim(struct gl_sweep *sw, gl_store *store, int ci, int ji)
 
 void gl_sweep_free(struct gl_sweep *sw)
 {
+    char why[GL_REASON_MAX];
     gl_worker_stop(&sw->worker);
+    (void)gl_sweep_unlock_clocks(sw, why, sizeof why);   /* while the device is still ours */
     gl_devlock_release(&sw->locks);   /* after the worker: it measures no more */
     for (int i = 0; i < sw->nconfigs; i++) {
         gl_expansion_free(&sw->exps[i]);

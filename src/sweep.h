@@ -46,6 +46,11 @@ struct gl_sweep {
                                       configs in order; NULL before the survey */
     long long surveyed_last;       /* the highest run id stored at the survey */
     struct gl_devlocks locks;      /* the devices this sweep measures (gl_sweep_lock) */
+    /* the GPU's clocks (gpuclocks.h), set by gl_sweep_lock: */
+    int clocks_base;               /* asked: `run --clocks base` (set before gl_sweep_lock) */
+    int clocks_locked;             /* 1 locked to base by this sweep, 0 not */
+    char clocks_why[GL_REASON_MAX];   /* what was done, or why not ("": the GPU
+                                         was not locked, no GPU job) */
 };
 
 /* Everything up to the first run. arch: the compute capability to compile
@@ -66,14 +71,22 @@ int gl_sweep_survey(struct gl_sweep *sw, gl_store *store, int *need_cpu, int *ne
  * a store error (gl_store_errmsg). */
 int gl_sweep_claim(struct gl_sweep *sw, gl_store *store, int ci, int ji);
 /* sweep_lock.c: survey the sweep, then take the device lock (devlock.h) of each
- * device some job will run on, CPU first. wait 0: refuse when one is held. 0,
+ * device some job will run on, CPU first; then, holding the GPU's: lock its
+ * clocks to base when sw->clocks_base asks (NVML; sw->clocks_locked and
+ * clocks_why say what happened), measure its copy bandwidth, and its memory
+ * ceilings when its device row has none yet. wait 0: refuse when one is held. 0,
  * GL_DEVLOCK_BUSY, GL_DEVLOCK_STOPPED (*stop set while waiting) or -1, with err.
  * The locks are released by gl_sweep_free, after the worker has stopped. */
 int gl_sweep_lock(struct gl_sweep *sw, gl_store *store, int wait, const char *cmdline,
                   volatile sig_atomic_t *stop, char *err, size_t errlen);
 /* sweep_lock.c: what the session records of the machine (gl_session_info's
- * facts): the load now, the time waited for the locks, the GPU check's reason. */
+ * facts): the load now, the time waited for the locks, the GPU check's reason,
+ * and the GPU's clocks (asked, done, and NVML's readings now). */
 void gl_sweep_facts(const struct gl_sweep *sw, struct gl_session_info *si);
+/* sweep_lock.c: give back the clock lock gl_sweep_lock took (nothing when it
+ * took none), before the device lock goes. 0, or -1 with err (gl_sweep_free
+ * tries again, silently). */
+int gl_sweep_unlock_clocks(struct gl_sweep *sw, char *err, size_t errlen);
 /* Resume key of a job (device chosen by the variant's device kind). */
 void gl_sweep_key(const struct gl_sweep *sw, const struct gl_job *job, struct gl_run_key *k);
 void gl_sweep_free(struct gl_sweep *sw);

@@ -23,8 +23,15 @@
 /* MSG_BATCH: several jobs whose results come back in order once all have run
  * (their profiling is done together at the end). */
 /* MSG_BANDWIDTH: measure the GPU's copy bandwidth; MSG_BANDWIDTH_REPLY: a double. */
+/* MSG_CEILINGS: measure the memory levels' ceilings; MSG_CEILINGS_REPLY: a struct
+ * ceilings_reply (after which the worker exits when rc is -1: context lost). */
 enum { MSG_JOB = 1, MSG_METRICS, MSG_QUIT, MSG_READY, MSG_RESULT, MSG_RESULT_LAST, MSG_METRICS_REPLY,
-       MSG_BATCH, MSG_BANDWIDTH, MSG_BANDWIDTH_REPLY };
+       MSG_BATCH, MSG_BANDWIDTH, MSG_BANDWIDTH_REPLY, MSG_CEILINGS, MSG_CEILINGS_REPLY };
+
+struct ceilings_reply {
+    int rc;
+    struct gl_ceilings c;
+};
 
 struct msg_hdr {
     int type;
@@ -279,6 +286,24 @@ static void child_main(int in, int out, int want_gpu)
                 _exit(2);
             continue;
         }
+        if (h.type == MSG_CEILINGS) {
+            struct ceilings_reply rep;
+            memset(&rep, 0, sizeof rep);
+            if (!cs.gpu_ok) {
+                rep.rc = 1;
+                snprintf(rep.c.why, sizeof rep.c.why, "no GPU: %.200s", ready.why);
+            } else if (!cs.api->ceilings) {
+                rep.rc = 1;
+                snprintf(rep.c.why, sizeof rep.c.why, "the GPU plugin does not measure them");
+            } else {
+                rep.rc = cs.api->ceilings(&rep.c);
+            }
+            if (send_msg(out, MSG_CEILINGS_REPLY, &rep, sizeof rep) != 0)
+                _exit(2);
+            if (rep.rc < 0)
+                _exit(3);   /* the CUDA context is unusable: the next job starts a new worker */
+            continue;
+        }
         if (h.type == MSG_BATCH) {
             int n = h.len / (int)sizeof bjobs[0];
             if (n < 1 || n > GL_BATCH_MAX || h.len != n * (int)sizeof bjobs[0] ||
@@ -436,6 +461,31 @@ double gl_worker_copy_bandwidth(struct gl_worker *w)
         return 0.0;
     }
     return bw > 0.0 ? bw : 0.0;
+}
+
+int gl_worker_ceilings(struct gl_worker *w, struct gl_ceilings *c)
+{
+    struct msg_hdr h;
+    struct ceilings_reply rep;
+    memset(c, 0, sizeof *c);
+    if (w->pid <= 0 || !w->ready.gpu_ok) {
+        snprintf(c->why, sizeof c->why, "no GPU");
+        return 1;
+    }
+    if (send_msg(w->to_child, MSG_CEILINGS, NULL, 0) != 0 ||
+        read_all_w(w, w->from_child, &h, sizeof h, gl_now() + 120.0) != 0 ||
+        h.type != MSG_CEILINGS_REPLY || h.len != (int)sizeof rep ||
+        read_all_w(w, w->from_child, &rep, sizeof rep, gl_now() + 10.0) != 0) {
+        if (w->pid > 0)
+            reap(w, 1, NULL, 0);
+        snprintf(c->why, sizeof c->why, "the worker did not answer the ceilings' measurement");
+        return 1;
+    }
+    *c = rep.c;
+    c->why[sizeof c->why - 1] = '\0';
+    if (rep.rc < 0)
+        reap(w, 0, NULL, 0);   /* it exits: its context is lost */
+    return rep.rc < 0 ? 1 : rep.rc;
 }
 
 /* Send a message to the worker; a worker that went away between jobs is

@@ -46,6 +46,12 @@ int gl_worker_metrics(struct gl_worker *w, const char *spec, char *err, size_t e
  * the next job starts another). */
 double gl_worker_copy_bandwidth(struct gl_worker *w);
 
+/* Have the worker measure its GPU's memory ceilings (gl_device_ops.ceilings),
+ * under the GPU's lock as the copy bandwidth. 0 all measured, 1 some or none
+ * (c->why says which and why; a worker that does not answer, or whose context
+ * the measurement lost, is stopped and the next job starts another). */
+int gl_worker_ceilings(struct gl_worker *w, struct gl_ceilings *c);
+
 /* Run one job. Always fills r: the worker's result, or a failed result saying
  * the worker died (signal, exit status) or the watchdog fired after the job's
  * timeout. A dead worker is restarted on the next call. 0; -1 if no worker

@@ -242,10 +242,12 @@ static const char *const results_columns =
     "dynamic_smem,local_bytes,blocks_per_sm,theo_occupancy_pct,limiter,limit_regs,limit_smem,"
     "limit_warps,limit_blocks,guide_flags,passes,metrics_reason,gpu_time_ns,"
     "achieved_occupancy_pct,l1_hit_pct,l2_hit_pct,smem_conflicts_ld,smem_conflicts_st,"
-    "dram_read_bytes,dram_write_bytes,dram_write_drain_bytes,dram_write_total_bytes,"
+    "dram_read_bytes,dram_write_bytes,dram_write_drain_bytes,sm_clock_hz,l1_bytes,l2_bytes,"
+    "hostlink_read_sectors,hostlink_write_sectors,dram_write_total_bytes,"
     "sm_throughput_pct,mem_throughput_pct,inst_executed,smem_wavefronts_ld,smem_wavefronts_st,"
-    "global_ld_bytes,global_st_bytes,measured_flop_per_byte,dram_gbs,is_latest,created_at,uparams,"
-    "code_hash,started_at";
+    "global_ld_bytes,global_st_bytes,measured_flop_per_byte,dram_gbs,sm_clock_mhz,hostlink_bytes,"
+    "l1_flop_per_byte,l2_flop_per_byte,hostlink_flop_per_byte,offchip_level,is_latest,created_at,"
+    "uparams,code_hash,started_at";
 
 static void test_create(void)
 {
@@ -257,11 +259,14 @@ static void test_create(void)
         printf("open: %s\n", err);
         return;
     }
-    CHECK(gl_schema_version == 5);
-    CHECK(gl_nmigrations == 4 && gl_sql_migrations[0] && gl_sql_migrations[1] &&
-          gl_sql_migrations[2] && gl_sql_migrations[3] && !gl_sql_migrations[4]);
+    /* the version is 1 + the migrations, whichever they are (at least 001..004 and
+     * the roofline's) */
+    CHECK(gl_nmigrations >= 5 && gl_schema_version == 1 + gl_nmigrations);
+    for (int i = 0; i < gl_nmigrations; i++)
+        CHECK(gl_sql_migrations[i] != NULL);
+    CHECK(gl_sql_migrations[gl_nmigrations] == NULL);
     sqlite3 *db = raw_open(path);
-    CHECK(qi(db, "PRAGMA user_version") == 5);
+    CHECK(qi(db, "PRAGMA user_version") == gl_schema_version);
     CHECK_STR(q(db, "PRAGMA journal_mode").s, "wal");
     CHECK_STR(q(db, "SELECT value FROM meta WHERE key = 'application'").s, "gpulab");
     const char *objs[] = { "table:meta", "table:device", "table:session", "table:run",
@@ -455,14 +460,18 @@ static void test_refuse(void)
      * rollback-journal mode also shows that WAL was not switched on. */
     path_of(path, sizeof path, "future.db");
     sqlite3 *db = raw_open(path);
-    raw_exec(db, "CREATE TABLE run (id INTEGER PRIMARY KEY, future TEXT); PRAGMA user_version = 6;");
+    char future[128], newer[32];
+    snprintf(future, sizeof future, "CREATE TABLE run (id INTEGER PRIMARY KEY, future TEXT); "
+             "PRAGMA user_version = %d;", gl_schema_version + 1);
+    snprintf(newer, sizeof newer, "version %d", gl_schema_version + 1);
+    raw_exec(db, future);
     sqlite3_close(db);
     char *before = read_all(path);
     struct stat st0, st1;
     CHECK(stat(path, &st0) == 0);
     err[0] = '\0';
     CHECK(gl_store_open(path, &s, err, sizeof err) == -1 && s == NULL);
-    CHECK(strstr(err, "newer") != NULL && strstr(err, "version 6") != NULL);
+    CHECK(strstr(err, "newer") != NULL && strstr(err, newer) != NULL);
     char *after = read_all(path);
     CHECK(stat(path, &st1) == 0);
     CHECK(before && after && st0.st_size == st1.st_size &&
@@ -471,7 +480,7 @@ static void test_refuse(void)
     free(after);
     db = raw_open(path);
     CHECK_STR(q(db, "PRAGMA journal_mode").s, "delete");
-    CHECK(qi(db, "PRAGMA user_version") == 6);
+    CHECK(qi(db, "PRAGMA user_version") == gl_schema_version + 1);
     sqlite3_close(db);
 
     /* Not ours: user_version 0 but tables present. */
@@ -573,7 +582,7 @@ static void test_generated(void)
     /* Each metric column reads its own metric: metric i stored with value i + 1. */
     struct gl_device g = gpu_dev("GPU-gen");
     long long dev = gl_store_device(s, &g);
-    struct gl_session_info si = { "0.1.0", "abc", "h", "a", "p", "t", "x", "gen", 0, 0, 0, 0, NULL };
+    struct gl_session_info si = { .tool_version = "0.1.0", .git_revision = "abc", .host = "h", .argv = "a", .config_path = "p", .config_text = "t", .config_hash = "x", .study = "gen" };
     long long sid = gl_store_session_begin(s, &si);
     struct gl_params p;
     gl_params_init(&p);
@@ -626,7 +635,8 @@ static void test_generated(void)
           "  mem TEXT,\n  grid TEXT,\n  cache TEXT," },
         { "(@metrics default: $column@)", "(gpu_time_ns, achieved_occupancy_pct, l1_hit_pct, "
           "l2_hit_pct, smem_conflicts_ld, smem_conflicts_st, dram_read_bytes, dram_write_bytes, "
-          "dram_write_drain_bytes)" },
+          "dram_write_drain_bytes, sm_clock_hz, l1_bytes, l2_bytes, hostlink_read_sectors, "
+          "hostlink_write_sectors)" },
         { "(@metrics full: $name AS $column@)", "('sm__throughput.avg.pct_of_peak_sustained_elapsed'"
           " AS sm_throughput_pct, 'gpu__compute_memory_throughput.avg.pct_of_peak_sustained_elapsed'"
           " AS mem_throughput_pct, 'smsp__inst_executed.sum' AS inst_executed, "
@@ -706,8 +716,9 @@ static void test_fixture(void)
     columns_of(db, "SELECT * FROM results", 0, cb, sizeof cb);
     rows_of(db, "SELECT * FROM results", before, len);
     columns_of(db, "SELECT * FROM run", 0, rcols, sizeof rcols);
-    char scols[4096];
+    char scols[4096], dcols[4096];
     columns_of(db, "SELECT * FROM session", 0, scols, sizeof scols);
+    columns_of(db, "SELECT * FROM device", 0, dcols, sizeof dcols);
     for (int i = 0; i < NT; i++) {
         snprintf(sql, sizeof sql, "SELECT * FROM %s ORDER BY 1, 2", tables[i]);
         rows_of(db, sql, tb[i], len);
@@ -729,16 +740,41 @@ static void test_fixture(void)
         snprintf(sql, sizeof sql, "SELECT %s FROM %s ORDER BY 1, 2",
                  strcmp(tables[i], "run") == 0       ? rcols
                  : strcmp(tables[i], "session") == 0 ? scols
+                 : strcmp(tables[i], "device") == 0  ? dcols
                                                      : "*",
                  tables[i]);
         rows_of(db, sql, ta, len);
         if (!CHECK(strlen(tb[i]) > 0 && strcmp(ta, tb[i]) == 0))
             printf("  table %s changed\n", tables[i]);
     }
+    /* what the migrations added: NULL (never measured) or with a reason */
+    CHECK(qi(db, "SELECT count(*) FROM device WHERE kind = 'gpu' AND l1_bw_gbs IS NULL AND "
+                 "ceilings_at IS NULL AND ceilings_reason LIKE 'not measured%'") ==
+          qi(db, "SELECT count(*) FROM device WHERE kind = 'gpu'"));
+    CHECK(qi(db, "SELECT count(*) FROM session WHERE clocks_locked IS NULL AND sm_clock_mhz IS "
+                 "NULL AND nvml_reason LIKE 'not recorded%'") ==
+          qi(db, "SELECT count(*) FROM session"));
+    CHECK(qi(db, "SELECT count(*) FROM results WHERE sm_clock_mhz IS NOT NULL OR l1_bytes IS NOT "
+                 "NULL OR hostlink_bytes IS NOT NULL") == 0);
     columns_of(db, "SELECT * FROM results", 0, ca, sizeof ca);
     CHECK_STR(ca, results_columns);
-    snprintf(sql, sizeof sql, "%s,uparams,code_hash,started_at", cb);
-    CHECK_STR(ca, sql);
+    /* the old columns in their order, the new ones at the end or the roofline's */
+    static const char *const roofline_cols[] = {
+        ",sm_clock_hz", ",l1_bytes", ",l2_bytes", ",hostlink_read_sectors",
+        ",hostlink_write_sectors", ",sm_clock_mhz", ",hostlink_bytes", ",l1_flop_per_byte",
+        ",l2_flop_per_byte", ",hostlink_flop_per_byte", ",offchip_level" };
+    char old_cols[4200];
+    snprintf(old_cols, sizeof old_cols, ",%.4000s,", ca);
+    for (size_t i = 0; i < sizeof roofline_cols / sizeof roofline_cols[0]; i++) {
+        char pat[64];
+        snprintf(pat, sizeof pat, "%s,", roofline_cols[i]);
+        char *at = strstr(old_cols, pat);
+        if (CHECK(at != NULL))
+            memmove(at, at + strlen(roofline_cols[i]), strlen(at + strlen(roofline_cols[i])) + 1);
+    }
+    old_cols[strlen(old_cols) - 1] = '\0';
+    snprintf(sql, sizeof sql, ",%.4000s,uparams,code_hash,started_at", cb);
+    CHECK_STR(old_cols, sql);
     snprintf(sql, sizeof sql, "SELECT %s FROM results", cb);
     rows_of(db, sql, after, len);
     CHECK(strlen(after) > 1000 && strlen(after) < len - 1);
@@ -793,8 +829,7 @@ static void test_device_session(gl_store *s, sqlite3 *db)
     snprintf(bad.kind, sizeof bad.kind, "tpu");
     CHECK(gl_store_device(s, &bad) == -1);
 
-    struct gl_session_info si = { "0.1.0", "abc123", "host1", "gpulab run x.conf", "configs/x.conf",
-                                  "study = x\n", "deadbeef", "x", 0, 0, 0, 0, NULL };
+    struct gl_session_info si = { .tool_version = "0.1.0", .git_revision = "abc123", .host = "host1", .argv = "gpulab run x.conf", .config_path = "configs/x.conf", .config_text = "study = x\n", .config_hash = "deadbeef", .study = "x" };
     long long sid = gl_store_session_begin(s, &si);
     CHECK(sid > 0);
     snprintf(sql, sizeof sql,
@@ -817,7 +852,7 @@ static void test_results(gl_store *s, sqlite3 *db)
 {
     struct gl_device g = gpu_dev("GPU-1111"), c = cpu_dev();
     long long gpu = gl_store_device(s, &g), cpu = gl_store_device(s, &c);
-    struct gl_session_info si = { "0.1.0", "abc", "h", "a", "p", "t", "x", "teststudy", 0, 0, 0, 0, NULL };
+    struct gl_session_info si = { .tool_version = "0.1.0", .git_revision = "abc", .host = "h", .argv = "a", .config_path = "p", .config_text = "t", .config_hash = "x", .study = "teststudy" };
     long long sid = gl_store_session_begin(s, &si);
     char sql[512], row[2048];
 
@@ -1005,7 +1040,7 @@ static void test_claims(gl_store *s, sqlite3 *db)
 {
     struct gl_device g = gpu_dev("GPU-claims"), g2 = gpu_dev("GPU-claims-twin");
     long long dev = gl_store_device(s, &g), dev2 = gl_store_device(s, &g2);
-    struct gl_session_info si = { "0.1.0", "abc", "h", "a", "p", "t", "x", "claims", 0, 0, 0, 0, NULL };
+    struct gl_session_info si = { .tool_version = "0.1.0", .git_revision = "abc", .host = "h", .argv = "a", .config_path = "p", .config_text = "t", .config_hash = "x", .study = "claims" };
     long long sid = gl_store_session_begin(s, &si);
     struct gl_params p;
     gl_params_init(&p);
@@ -1119,7 +1154,7 @@ static void test_has_ok(gl_store *s, sqlite3 *db)
     snprintf(g2.name, sizeof g2.name, "Other GPU");
     long long dev = gl_store_device(s, &g), dev2 = gl_store_device(s, &g2);
     long long dev3 = gl_store_device(s, &g3);   /* the same model as dev, another UUID */
-    struct gl_session_info si = { "0.1.0", "abc", "h", "a", "p", "t", "x", "keys", 0, 0, 0, 0, NULL };
+    struct gl_session_info si = { .tool_version = "0.1.0", .git_revision = "abc", .host = "h", .argv = "a", .config_path = "p", .config_text = "t", .config_hash = "x", .study = "keys" };
     long long sid = gl_store_session_begin(s, &si);
     (void)db;
 
@@ -1203,7 +1238,7 @@ static void test_latest(gl_store *s, sqlite3 *db)
 {
     struct gl_device g = gpu_dev("GPU-latest");
     long long dev = gl_store_device(s, &g);
-    struct gl_session_info si = { "0.1.0", "abc", "h", "a", "p", "t", "x", "latest", 0, 0, 0, 0, NULL };
+    struct gl_session_info si = { .tool_version = "0.1.0", .git_revision = "abc", .host = "h", .argv = "a", .config_path = "p", .config_text = "t", .config_hash = "x", .study = "latest" };
     long long sid = gl_store_session_begin(s, &si);
     struct gl_params p;
     gl_params_init(&p);
@@ -1305,7 +1340,7 @@ static void test_named(void)
     sqlite3 *db = raw_open(path);
     struct gl_device g = gpu_dev("GPU-named");
     long long dev = gl_store_device(s, &g);
-    struct gl_session_info si = { "0.1.0", "abc", "h", "a", "p", "t", "x", "transpose", 0, 0, 0, 0, NULL };
+    struct gl_session_info si = { .tool_version = "0.1.0", .git_revision = "abc", .host = "h", .argv = "a", .config_path = "p", .config_text = "t", .config_hash = "x", .study = "transpose" };
     long long sid = gl_store_session_begin(s, &si);
     CHECK(dev > 0 && sid > 0);
 
@@ -1710,6 +1745,21 @@ static void test_readonly(void)
                  "gpu_procs; ALTER TABLE session DROP COLUMN gpu_procs_reason; "
                  "ALTER TABLE run DROP COLUMN check_method; ALTER TABLE run DROP COLUMN "
                  "check_points; PRAGMA user_version = 2;");
+    /* and the roofline's columns (db/migrations/007.sql) */
+    static const char *const added[] = {
+        "device l1_bw_gbs", "device smem_bw_gbs", "device l2_bw_gbs", "device hostlink_bw_gbs",
+        "device h2d_bw_gbs", "device ceilings_clock_mhz", "device ceilings_at",
+        "device ceilings_reason", "session clocks_asked", "session clocks_locked",
+        "session clocks_reason", "session sm_clock_mhz", "session sm_app_clock_mhz",
+        "session sm_app_default_mhz", "session sm_max_clock_mhz", "session clock_events",
+        "session nvml_reason" };
+    for (size_t k = sizeof added / sizeof added[0]; k-- > 0;) {   /* the last column first */
+        char drop[128];
+        const char *sp = strchr(added[k], ' ');
+        snprintf(drop, sizeof drop, "ALTER TABLE %.*s DROP COLUMN %s", (int)(sp - added[k]),
+                 added[k], sp + 1);
+        raw_exec(db, drop);
+    }
     sqlite3_close(db);
     before = slurp(path, &len0);
     if (CHECK(gl_store_open_readonly(path, &s, err, sizeof err) == 0)) {

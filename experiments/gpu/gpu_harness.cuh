@@ -217,6 +217,9 @@ void gh_set_profiling(int passes);
 int gh_context_lost(void);
 /* Free the flush buffer and the harness's events. */
 void gh_shutdown(void);
+/* The memory levels' bandwidth ceilings (ceilings.cu), as the plugin's
+ * ceilings operation: 0 all measured, 1 some not (c->why), -1 context lost. */
+int gh_measure_ceilings(struct gl_ceilings *c);
 
 /* ---- helpers for families ------------------------------------------------- */
 

@@ -1,7 +1,8 @@
 /* gpu_plugin.cu - the one symbol of build/libgpulab_gpu.so: gpulab_plugin(),
  * the GPU variants of every family as one plugin (src/core/plugin.h), and the
  * GPU's device operations: device description (measuring nothing), the copy
- * bandwidth measurement (called under the device's lock), profiler setup,
+ * bandwidth and memory ceilings measurements (called under the device's lock;
+ * the ceilings' kernels are ceilings.cu's), profiler setup,
  * profiling batches, metric listing, shutdown, and
  * the host function it provides to users' plugins: gl_host.gpu_execute
  * (host_gpu.cu).
@@ -225,6 +226,7 @@ static const struct gl_device_ops device_ops = {
     gk_kernel_compile,   /* users' kernels: kernel_compile.cu, kernel_run.cu */
     gk_kernel_run,
     copy_bandwidth,
+    gh_measure_ceilings,   /* ceilings.cu: L1, shared memory, L2, host link */
 };
 
 /* Each family's table, in the order `gpulab list` shows them. */

@@ -161,4 +161,20 @@ struct gl_device {
     double fp32_peak_gflops; /* sm_count * cores_per_sm * 2 * clock */
 };
 
+/* The bandwidth ceilings of a GPU's memory levels beyond the DRAM copy
+ * bandwidth (gl_device.copy_bw_gbs), each measured by a small calibrated kernel
+ * (gl_device_ops.ceilings) and stored with the device row: GB/s, 0 when not
+ * measured (stored NULL; why says what was not and why). Every number counts
+ * the bytes the kernel asked that level for, as the per-run counters of the
+ * same level count them (README: "Roofline"). */
+struct gl_ceilings {
+    double l1_gbs;          /* global loads that hit L1 (l1tex__t_bytes's level) */
+    double smem_gbs;        /* shared-memory loads, conflict-free */
+    double l2_gbs;          /* global loads that miss L1 and hit L2 (lts__t_bytes's level) */
+    double hostlink_gbs;    /* kernel reads of pinned, mapped host memory (zero-copy) */
+    double h2d_gbs;         /* pinned host-to-device cudaMemcpy (the copy engines) */
+    double clock_mhz;       /* SM clock while they were measured (clock64 over event time) */
+    char why[GL_REASON_MAX];   /* what was not measured and why; empty when all were */
+};
+
 #endif

@@ -33,6 +33,21 @@ const struct gl_metric_def gl_metric_table[] = {
     { GL_METRIC_DRAIN, "dram_write_drain_bytes", "byte", GL_SET_DEFAULT, 1,
       "bytes of the run's output still dirty in L2 when it ended: DRAM writes during the "
       "L2 flush that follows the run (gpulab's measurement, not a CUPTI metric)" },
+    /* default: the run's clock and its bytes at each level of the hierarchical roofline
+     * (in the default set's passes on GH100: bench/results/2026-11-24-h100-roofline_probe.log) */
+    { "sm__cycles_elapsed.avg.per_second", "sm_clock_hz", "Hz", GL_SET_DEFAULT, 0,
+      "SM clock during the run: SM cycles elapsed per second of GPU time (the view's "
+      "sm_clock_mhz; Nsight Compute's SM Frequency); runs of one kernel launch only" },
+    { "l1tex__t_bytes.sum", "l1_bytes", "byte", GL_SET_DEFAULT, 0,
+      "bytes requested from L1 (global, local, texture and surface accesses; not shared "
+      "memory): the L1 level of the roofline" },
+    { "lts__t_bytes.sum", "l2_bytes", "byte", GL_SET_DEFAULT, 0,
+      "bytes requested from L2: the L2 level of the roofline" },
+    { "lts__d_sectors_fill_sysmem.sum", "hostlink_read_sectors", "", GL_SET_DEFAULT, 0,
+      "32-byte L2 sectors filled from host memory (zero-copy reads over the host link)" },
+    { "lts__t_sectors_aperture_sysmem_op_write.sum", "hostlink_write_sectors", "",
+      GL_SET_DEFAULT, 0, "32-byte L2 sectors written to host memory (zero-copy writes over the "
+      "host link)" },
     /* full */
     { "sm__throughput.avg.pct_of_peak_sustained_elapsed", "sm_throughput_pct", "%",
       GL_SET_FULL, 0, "SM throughput: the busiest SM sub-unit, percent of its peak" },

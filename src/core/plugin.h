@@ -40,8 +40,9 @@
 extern "C" {
 #endif
 
-#define GL_PLUGIN_API 3          /* 2: gpulab_plugin() takes the host's functions;
-                                    3: the copy bandwidth is its own device operation */
+#define GL_PLUGIN_API 4          /* 2: gpulab_plugin() takes the host's functions;
+                                    3: the copy bandwidth is its own device operation;
+                                    4: the memory levels' ceilings (gl_device_ops.ceilings) */
 #define GL_PLUGIN_SYMBOL "gpulab_plugin"
 #define GL_HOST_API 1            /* struct gl_host's version (its fields are appended) */
 
@@ -115,6 +116,12 @@ struct gl_device_ops {
      * 0 when it cannot be. A measurement: gpulab calls it only while it holds
      * the device's lock, never from init. NULL: not measured. */
     double (*copy_bandwidth)(void);
+    /* Measure the bandwidth ceilings of the memory levels (struct gl_ceilings,
+     * gpulab.h): 0 when every one was measured, 1 when some were not (c->why
+     * says which and why; those fields are 0), -1 when the device is unusable
+     * afterwards. Measurements: only under the device's lock, as copy_bandwidth.
+     * NULL: none measured. */
+    int (*ceilings)(struct gl_ceilings *c);
 };
 
 /* ---- the host's harness, for users' plugins ------------------------------- */
