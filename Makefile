@@ -151,6 +151,15 @@ $(B)/tests/plugins/%.so: tests/plugins/%.cu $(H_CORE)
 	@mkdir -p $(dir $@)
 	$(NVCC) $(NVFLAGS) $(INC_CORE) -shared -o $@ $<
 
+# Stand-ins for system libraries the tests cannot have here (tests/fakes/*.c ->
+# build/tests/fakes/lib*.so: NVML), loaded by gpulab only through an environment
+# variable that names them (GPULAB_NVML_LIB).
+TEST_FAKES := $(patsubst tests/fakes/%.c,$(B)/tests/fakes/lib%.so,$(wildcard tests/fakes/*.c))
+all: $(TEST_FAKES)
+$(B)/tests/fakes/lib%.so: tests/fakes/%.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -shared -o $@ $<
+
 # Debian packages: the build needs SQLite's headers; the report gnuplot; the
 # tests both, and the sqlite3 shell.
 BUILD_PKGS := libsqlite3-dev

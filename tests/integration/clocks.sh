@@ -1,0 +1,190 @@
+#!/bin/sh
+# tests/integration/clocks.sh - `gpulab run --clocks none|base` and what a session
+# records of the GPU's clocks, on a machine without a GPU or NVML: the GPU is the
+# test plugin build/tests/plugins/fake_gpu.so (GPULAB_PLUGIN) and NVML the fake
+# build/tests/fakes/libfake_nvml.so (GPULAB_NVML_LIB), which logs every lock and
+# reset it is asked for. Checked: a bad --clocks value is a usage error; without
+# NVML, or when NVML refuses (no permission, not supported), the sweep runs with
+# its clocks as they are and the session says so (clocks_locked 0, the reason),
+# the NVML readings NULL with their reason when NVML is missing; a sweep without
+# GPU jobs records "no GPU in this session"; with NVML's permission the SM clock
+# is locked once, before the runs, and reset once when the sweep ends - also when
+# a run crashes the worker, and when SIGINT or SIGTERM stops the sweep (exit
+# 130 / 143); --clocks none never locks, but records NVML's readings. And the
+# memory ceilings the fake GPU cannot measure are NULL with its reason, tried
+# again by the next sweep. Must not need a GPU, and never calls a real NVML.
+G=./build/gpulab
+FAKE_GPU=build/tests/plugins/fake_gpu.so
+FAKE_NVML=build/tests/fakes/libfake_nvml.so
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+pass=0; fail=0
+check() { if eval "$1"; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL clocks: $2"; fi; }
+if [ ! -f "$FAKE_GPU" ] || [ ! -f "$FAKE_NVML" ]; then
+    echo "clocks: $FAKE_GPU or $FAKE_NVML missing: run make first"
+    echo "clocks: 0 passed, 1 failed"
+    exit 1
+fi
+export GPULAB_LOCK_DIR="$T/locks"
+q() { $G query --db "$1" --csv "$2" | tail -n 1; }
+
+cat >"$T/gpu.conf" <<'CONF'
+study = clocks
+metrics = none
+[g]
+family = fakegpu
+variants = fake_ok
+N = 1, 2
+CONF
+cat >"$T/cpu.conf" <<'CONF'
+study = clocks_cpu
+[c]
+family = vecadd
+variants = omp
+N = 1000
+threads = 1
+samples_min = 3
+samples_max = 3
+CONF
+cat >"$T/crash.conf" <<'CONF'
+study = clocks_crash
+metrics = none
+[g]
+family = fakegpu
+variants = fake_ok, fake_crash
+N = 1
+CONF
+cat >"$T/long.conf" <<'CONF'
+study = clocks_long
+metrics = none
+[g]
+family = fakegpu
+variants = fake_sleep
+N = 30000000
+timeout = 120s
+CONF
+# gpulab with the fake GPU (and the fake NVML unless NVML=... says otherwise)
+gl() { GPULAB_PLUGIN=$FAKE_GPU GPULAB_NVML_LIB=${NVML-$FAKE_NVML} FAKE_NVML_LOG="$T/nvml.log" $G "$@"; }
+
+# --- usage ----------------------------------------------------------------------------
+$G run "$T/gpu.conf" --db "$T/u.db" --clocks fast >"$T/u.out" 2>&1; rc=$?
+check '[ $rc -eq 2 ]' "--clocks fast: exit $rc, want 2"
+check 'grep -q "\-\-clocks wants none or base, got fast" "$T/u.out"' "--clocks fast: $(head -1 "$T/u.out")"
+check '[ ! -f "$T/u.db" ]' "--clocks fast left a database behind"
+$G run "$T/gpu.conf" --db "$T/u.db" --clocks >"$T/u.out" 2>&1; rc=$?
+check '[ $rc -eq 2 ]' "--clocks without a value: exit $rc, want 2"
+
+# --- no NVML: runs as they are, said ----------------------------------------------------
+db="$T/none.db"
+NVML="$T/no_such_libnvidia-ml.so.1" gl run "$T/gpu.conf" --db "$db" --clocks base >"$T/none.out" 2>&1; rc=$?
+check '[ $rc -eq 0 ]' "no NVML, --clocks base: exit $rc: $(tail -2 "$T/none.out")"
+check 'grep -q "GPU clocks not locked: no NVML" "$T/none.out"' "no NVML: the run does not say the clocks were not locked: $(head -3 "$T/none.out")"
+check '[ "$(q "$db" "select clocks_asked || '"'|'"' || clocks_locked from session")" = "base|0" ]' \
+    "no NVML: session clocks $(q "$db" "select clocks_asked, clocks_locked from session")"
+check '[ "$(q "$db" "select count(*) from session where clocks_reason like '"'not locked: no NVML%'"' and nvml_reason like '"'no NVML%'"' and sm_clock_mhz is null and sm_max_clock_mhz is null and clock_events is null")" = 1 ]' \
+    "no NVML: reasons/NULLs $(q "$db" "select clocks_reason, nvml_reason, sm_clock_mhz from session")"
+check '[ "$(q "$db" "select count(*) from results where status = '"'ok'"'")" = 2 ]' "no NVML: the runs did not run"
+check '[ ! -s "$T/nvml.log" ]' "no NVML: the fake NVML was called"
+
+# --- no GPU job: nothing to lock ----------------------------------------------------------
+db="$T/cpu.db"
+gl run "$T/cpu.conf" --db "$db" --clocks base >"$T/cpu.out" 2>&1; rc=$?
+check '[ $rc -eq 0 ]' "CPU only, --clocks base: exit $rc: $(tail -2 "$T/cpu.out")"
+check '[ "$(q "$db" "select count(*) from session where clocks_asked = '"'base'"' and clocks_locked is null and clocks_reason = '"'no GPU in this session'"' and nvml_reason = '"'no GPU in this session'"'")" = 1 ]' \
+    "CPU only: session $(q "$db" "select clocks_asked, clocks_locked, clocks_reason, nvml_reason from session")"
+check '[ ! -s "$T/nvml.log" ]' "CPU only: NVML was asked to lock: $(cat "$T/nvml.log" 2>/dev/null)"
+
+# --- NVML refuses ---------------------------------------------------------------------------
+for how in denied unsupported; do
+    db="$T/$how.db"
+    FAKE_NVML_LOCK=$how gl run "$T/gpu.conf" --db "$db" --clocks base >"$T/$how.out" 2>&1; rc=$?
+    check '[ $rc -eq 0 ]' "$how: exit $rc: $(tail -2 "$T/$how.out")"
+    want="Insufficient Permissions"; [ $how = unsupported ] && want="Not Supported"
+    check '[ "$(q "$db" "select count(*) from session where clocks_locked = 0 and clocks_reason like '"'not locked: nvmlDeviceSetGpuLockedClocks: $want%'"'")" = 1 ]' \
+        "$how: session $(q "$db" "select clocks_locked, clocks_reason from session")"
+    check '[ "$(q "$db" "select sm_clock_mhz || '"'/'"' || sm_max_clock_mhz from session")" = 1755/1980 ]' \
+        "$how: NVML readings $(q "$db" "select sm_clock_mhz, sm_max_clock_mhz from session")"
+    check '[ ! -s "$T/nvml.log" ]' "$how: a lock was logged: $(cat "$T/nvml.log" 2>/dev/null)"
+done
+db="$T/denied.db"
+check '[ "$(q "$db" "select count(*) from session where clocks_reason like '"'%needs root%'"'")" = 1 ]' \
+    "denied: the reason does not say locking needs root"
+
+# --- locked, then reset once at the end ----------------------------------------------------
+db="$T/base.db"
+: >"$T/nvml.log"
+gl run "$T/gpu.conf" --db "$db" --clocks base >"$T/base.out" 2>&1; rc=$?
+check '[ $rc -eq 0 ]' "--clocks base: exit $rc: $(tail -2 "$T/base.out")"
+log=$(tr '\n' ';' <"$T/nvml.log")
+check '[ "$log" = "lock GPU-fa4e0000-0000-0000-0000-000000000001 1410 1410;reset GPU-fa4e0000-0000-0000-0000-000000000001;" ]' \
+    "--clocks base: NVML log '$log'"
+check '[ "$(q "$db" "select clocks_asked || '"'|'"' || clocks_locked || '"'|'"' || sm_clock_mhz || '"'|'"' || sm_app_clock_mhz || '"'|'"' || sm_app_default_mhz || '"'|'"' || sm_max_clock_mhz || '"'|'"' || clock_events from session")" = "base|1|1410|1755|1755|1980|applications clocks setting" ]' \
+    "--clocks base: session $(q "$db" "select clocks_asked, clocks_locked, sm_clock_mhz, sm_app_clock_mhz, sm_app_default_mhz, sm_max_clock_mhz, clock_events from session")"
+check '[ "$(q "$db" "select count(*) from session where nvml_reason is null and clocks_reason like '"'locked to the base clock%'"'")" = 1 ]' \
+    "--clocks base: reasons $(q "$db" "select clocks_reason, nvml_reason from session")"
+check 'grep -q "GPU clocks locked to the base clock" "$T/base.out"' "--clocks base: the run does not say so"
+
+# the ceilings the fake GPU cannot measure: NULL with its reason, tried again next time
+check '[ "$(q "$db" "select count(*) from device where kind = '"'gpu'"' and l1_bw_gbs is null and l2_bw_gbs is null and hostlink_bw_gbs is null and ceilings_at is null and ceilings_reason = '"'not measured: a fake GPU measures nothing'"'")" = 1 ]' \
+    "ceilings: $(q "$db" "select l1_bw_gbs, ceilings_at, ceilings_reason from device where kind = 'gpu'")"
+check '[ "$(q "$db" "select count(*) from devices where kind = '"'cpu'"' and ceilings_reason is null")" = 1 ]' \
+    "ceilings: the CPU row has a ceilings reason"
+
+# --- none: never locks, still records what NVML says --------------------------------------
+db="$T/nolock.db"
+: >"$T/nvml.log"
+gl run "$T/gpu.conf" --db "$db" --clocks none >"$T/nolock.out" 2>&1; rc=$?
+check '[ $rc -eq 0 ]' "--clocks none: exit $rc"
+check '[ ! -s "$T/nvml.log" ]' "--clocks none: NVML log $(cat "$T/nvml.log")"
+check '[ "$(q "$db" "select clocks_asked || '"'|'"' || clocks_locked || '"'|'"' || clocks_reason || '"'|'"' || sm_clock_mhz from session")" = "none|0|left as they were (--clocks none)|1755" ]' \
+    "--clocks none: session $(q "$db" "select clocks_asked, clocks_locked, clocks_reason, sm_clock_mhz from session")"
+gl run "$T/gpu.conf" --db "$T/default.db" >/dev/null 2>&1
+check '[ "$(q "$T/default.db" "select clocks_asked || '"'|'"' || clocks_locked from session")" = "none|0" ]' \
+    "no --clocks: session $(q "$T/default.db" "select clocks_asked, clocks_locked from session")"
+
+# --- a run crashes the worker: the driver still resets once, at the end --------------------
+db="$T/crash.db"
+: >"$T/nvml.log"
+gl run "$T/crash.conf" --db "$db" --clocks base >"$T/crash.out" 2>&1; rc=$?
+check '[ $rc -eq 1 ]' "crash: exit $rc, want 1: $(tail -2 "$T/crash.out")"
+check '[ "$(q "$db" "select count(*) from results where variant = '"'fake_crash'"' and status = '"'failed'"'")" = 1 ]' \
+    "crash: the crashing run is not stored as failed"
+log=$(tr '\n' ';' <"$T/nvml.log")
+check '[ "$log" = "lock GPU-fa4e0000-0000-0000-0000-000000000001 1410 1410;reset GPU-fa4e0000-0000-0000-0000-000000000001;" ]' \
+    "crash: NVML log '$log'"
+
+# --- SIGINT / SIGTERM in the middle of a run: reset before the driver exits ----------------
+for sig in INT TERM; do
+    want=130; [ $sig = TERM ] && want=143
+    db="$T/$sig.db"
+    : >"$T/nvml.log"
+    # (gpulab itself in the background, not a function: $! must be its pid)
+    GPULAB_PLUGIN=$FAKE_GPU GPULAB_NVML_LIB=$FAKE_NVML FAKE_NVML_LOG="$T/nvml.log" \
+        $G run "$T/long.conf" --db "$db" --clocks base >"$T/$sig.out" 2>&1 &
+    pid=$!
+    for _ in $(seq 1 200); do   # up to 10 s for the lock (then the run starts)
+        grep -q '^lock ' "$T/nvml.log" 2>/dev/null && break
+        sleep 0.05
+    done
+    sleep 0.5
+    kill -$sig "$pid"
+    wait "$pid"; rc=$?
+    check '[ $rc -eq $want ]' "$sig: exit $rc, want $want: $(tail -2 "$T/$sig.out")"
+    log=$(tr '\n' ';' <"$T/nvml.log")
+    check '[ "$log" = "lock GPU-fa4e0000-0000-0000-0000-000000000001 1410 1410;reset GPU-fa4e0000-0000-0000-0000-000000000001;" ]' \
+        "$sig: NVML log '$log'"
+    check '[ "$(q "$db" "select count(*) from run")" = 0 ]' "$sig: the interrupted run was stored"
+done
+
+# --- gpulab device: the fake GPU's ceilings and clocks ----------------------------------------
+gl device --db "$T/dev.db" >"$T/dev.out" 2>&1; rc=$?
+check '[ $rc -eq 0 ]' "device: exit $rc: $(tail -2 "$T/dev.out")"
+check 'grep -q "L1 bandwidth: *not measured" "$T/dev.out" && grep -q "(a fake GPU measures nothing)" "$T/dev.out"' \
+    "device: ceilings not said: $(grep -i bandwidth "$T/dev.out")"
+check 'grep -q "SM clock (NVML): *1755 MHz now, applications 1755, default applications 1755, max 1980 MHz" "$T/dev.out"' \
+    "device: clocks not said: $(grep -i clock "$T/dev.out")"
+NVML="$T/none.so" gl device --db "$T/dev.db" >"$T/dev2.out" 2>&1
+check 'grep -q "SM clock (NVML): *not known: no NVML" "$T/dev2.out"' "device without NVML: $(grep -i "SM clock" "$T/dev2.out")"
+
+echo "clocks: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]
