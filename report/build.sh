@@ -211,6 +211,21 @@ no_study() {
     return 0
 }
 
+# clock_line STUDY: the line under a study's heading that says which SM clock its GPU
+# durations were measured at and what its sessions did with the clocks
+# (report/tables/_clock.sql); nothing for a study without verified GPU runs. The
+# first pass queries it, the second writes it.
+clock_line() {
+    cl_csv="$OUT/sql/_clock_$1.csv"
+    if [ "$PASS" = list ] || [ ! -f "$cl_csv" ]; then
+        sed "s/@STUDY@/$1/g" "$TABLES/_clock.sql" > "$OUT/sql/_clock_$1.sql"
+        q -f "$OUT/sql/_clock_$1.sql" --csv > "$cl_csv" || die "query _clock.sql for $1 failed"
+    fi
+    [ "$PASS" = list ] && return 0
+    cl_line=$(tail -n +2 "$cl_csv" | sed 's/^"//; s/"$//; s/""/"/g')
+    [ -z "$cl_line" ] || say "$cl_line"
+}
+
 # ---- a study's section: report/studies/NN_<study>.md ---------------------------------
 # owned FILE STUDY NAME: NAME (a table, query or figure the section uses) is a plain
 # name that starts with the study's, so that a study's files are the ones named for it.
@@ -363,6 +378,7 @@ section() {
 
     say "$s_heading"
     no_study "$s_study" && return 0
+    clock_line "$s_study"
     # the @foreach blocks, unrolled
     : > "$s_tmp.flat"
     while IFS= read -r s_line || [ -n "$s_line" ]; do
@@ -518,10 +534,10 @@ back() {
     # ---- roofline -------------------------------------------------------------------
     say "## Roofline"
     table "$TABLES/roofline_ceilings.sql" roofline_ceilings \
-        "Roofline ceilings per GPU: FP32 peak, measured copy bandwidth, ridge point." \
+        "Roofline ceilings per GPU: the FP32 peak and the measured bandwidth of each memory level (L1, shared memory, L2, DRAM copy, host link), each with its ridge point (peak / bandwidth), and the SM clock they were measured at." \
         "No verified GPU runs: no roofline."
     if [ -n "$GPUS" ]; then
-        figure roofline "Roofline per GPU: every verified GPU run; filled points use measured DRAM bytes, open points the analytic minimum bytes."
+        figure roofline "Hierarchical roofline per GPU: every verified GPU run at its GFLOP/s and its arithmetic intensity at each memory level it has counters for, one colour per level (FLOP per L1 byte, per L2 byte, per DRAM byte; zero-copy runs, whose off-chip traffic crosses the host link, per host-link byte under the host-link roof instead of DRAM), one shape per family; grey: runs without counters, at FLOP per minimum byte. A run's points share its GFLOP/s: the level whose point lies closest under its roof is the one that bounds it."
     fi
 
     # ---- notes ----------------------------------------------------------------------

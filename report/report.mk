@@ -112,8 +112,9 @@ REPORT_QUERIED := $(REPORT_OUT)/db/queried
 REPORT_ENV = DB=$(REPORT_DB) DB_NAME='$(DB)' GPULAB='$(REPORT_GPULAB)' OUT=$(REPORT_OUT) \
     GNUPLOT='$(GNUPLOT)' MAKE='$(MAKE)' JOBS='$(REPORT_JOBS)'
 
+# (plots/roofline.gp: the generated sections' rooflines load it)
 $(REPORT_QUERIED): report/build.sh $(REPORT_GEN) $(REPORT_SQL) $(REPORT_TEXT) $(REPORT_FILES) \
-                   $(REPORT_STAMP) $(REPORT_PATH) plots/style.gp | $(REPORT_DB) $(B)/gpulab deps
+                   $(REPORT_STAMP) $(REPORT_PATH) plots/style.gp plots/roofline.gp | $(REPORT_DB) $(B)/gpulab deps
 	+$(REPORT_ENV) sh report/build.sh queries
 	@touch $@
 

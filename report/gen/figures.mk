@@ -17,7 +17,7 @@ GEN_GNUPLOT ?= gnuplot
 OUT     := $(GEN_OUT)
 GEN     := $(OUT)/gen
 FIGS    := $(sort $(basename $(notdir $(wildcard $(GEN)/plots/*.gp))))
-TEMPLATES := report/gen/figure.gp report/gen/roofline.gp plots/style.gp
+TEMPLATES := report/gen/figure.gp report/gen/roofline.gp plots/roofline.gp plots/style.gp
 
 .PHONY: all
 all: $(FIGS:%=$(OUT)/figures/%.svg) $(FIGS:%=$(OUT)/figures/%.png)

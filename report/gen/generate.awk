@@ -4,7 +4,8 @@
 #                                 @table and @figure lines (report/build.sh expands them)
 #   tables/<study>_gen_runs.sql  every newest verified run: the parameters that vary
 #                                 (built-in and named; constant ones go in the caption),
-#                                 the variant, median ± sd, GB/s or GFLOP/s, the default
+#                                 the variant, median ± sd, the SM clock of its profiled
+#                                 replay (when runs have one), GB/s or GFLOP/s, the default
 #                                 counters the runs have; the fastest of each group (same
 #                                 parameters but the variant) in bold
 #   plots/<study>_gen_by_<P>.*   the main measure against each parameter P that takes
@@ -12,8 +13,9 @@
 #                                 other parameters of at most 3 values while the lines stay
 #                                 at most 12), the remaining parameters at their largest value
 #                                 on each line; drawn by report/gen/figure.gp
-#   plots/<study>_gen_roofline.* the study's GPU runs on the roofline of their GPU
-#                                 (GFLOP/s against FLOP per byte), or, when the runs have no
+#   plots/<study>_gen_roofline.* the study's GPU runs on the hierarchical roofline of their
+#                                 GPU (GFLOP/s against FLOP per byte at each memory level, as
+#                                 plots/roofline.sql), or, when the runs have no
 #                                 FLOP count, on the bandwidth roof (GB/s against the bytes
 #                                 moved, under the measured copy bandwidth); report/gen/roofline.gp
 # The main measure is GB/s when most runs have no FLOP count or fewer FLOPs than
@@ -104,7 +106,7 @@ function done(file) { close(gen "/" file) }
 # ---- one study ------------------------------------------------------------------------
 function study(s,    k, d, i, j, c, hd, nfig, mfile, tfile, x, sql, cols, ord, part, fixed,
                      cap, what, consts, head, kinds, vname, rname, devs, fams, yexpr, ylabel, mname,
-                     second, nflop, nbyte, fig, ownn, own, o, e, ngpu, mode, base, tmp) {
+                     second, nflop, nbyte, fig, ownn, own, o, e, ngpu, mode, base, tmp, ceil, clk) {
     # dimensions: the built-in parameter columns, then the named parameters by name
     nd = 0
     for (i = 1; i <= npc; i++) { nd++; DK[nd] = PC[i]; DN[nd] = disp(PC[i]); DS[nd] = PC[i] }
@@ -191,6 +193,10 @@ function study(s,    k, d, i, j, c, hd, nfig, mfile, tfile, x, sql, cols, ord, p
         "(CASE WHEN median_ms >= 1000 THEN printf('%.0f', median_ms) ELSE printf('%.4g', median_ms) END" \
         " || CASE WHEN stddev_ms IS NOT NULL AND mean_ms > 0 THEN printf(' ± %.1f %%', 100.0 * stddev_ms / mean_ms) ELSE '' END)") \
         " AS \"time (ms, median ± sd)\""
+    # the durations' clock: the SM clock of each run's profiled replay
+    clk = any(s, "sm_clock_mhz")
+    if (clk)
+        cols = cols ",\n       CASE WHEN sm_clock_mhz IS NULL THEN '' ELSE printf('%.0f', sm_clock_mhz) END AS \"SM clock (MHz)\""
     if (yexpr != "median_ms")
         cols = cols ",\n       " bold("rk = 1 AND gsize > 1 AND " yexpr " IS NOT NULL", "(" fmt_num(yexpr, 4) ")") \
                " AS \"" mname "\""
@@ -229,6 +235,7 @@ function study(s,    k, d, i, j, c, hd, nfig, mfile, tfile, x, sql, cols, ord, p
     done(tfile)
 
     cap = "Study `" s "`: every newest verified run, one row each: median time ± sample standard deviation (% of the mean)"
+    if (clk) cap = cap ", the SM clock its profiled replay ran at (sm__cycles_elapsed.avg.per_second; blank: not measured, e.g. runs of several launches)"
     if (mname == "GB/s") cap = cap ", GB/s = minimum bytes moved / median time"
     if (mname == "GFLOP/s" || second == "gflops") cap = cap ", GFLOP/s = FLOP / median time"
     if (second == "gbs") cap = cap ", GB/s = minimum bytes moved / median time"
@@ -312,15 +319,29 @@ function study(s,    k, d, i, j, c, hd, nfig, mfile, tfile, x, sql, cols, ord, p
         fig = s "_gen_roofline"
         sql = head ",\ng AS (\n    SELECT x.*, dense_rank() OVER (ORDER BY vord, base) AS vi FROM x WHERE device_kind = 'gpu'\n)"
         if (mode == "flop") {
-            sql = sql "\nSELECT d.name || ' (device ' || d.id || ')' AS panel,\n" \
-                "       rname || CASE WHEN measured_flop_per_byte IS NOT NULL THEN ' (measured DRAM bytes)' ELSE ' (analytic bytes)' END AS series,\n" \
-                "       coalesce(measured_flop_per_byte, flops / min_bytes) AS x, gflops AS y, vi,\n" \
-                "       CASE WHEN measured_flop_per_byte IS NOT NULL THEN 1 ELSE 0 END AS measured,\n" \
-                "       d.fp32_peak_gflops AS peak_gflops, d.copy_bw_gbs AS bw_gbs\n" \
-                "FROM g JOIN device d ON d.id = g.device_id\n" \
-                "WHERE gflops > 0 AND coalesce(measured_flop_per_byte, flops / min_bytes) > 0\n" \
-                "ORDER BY d.id, vi, measured DESC, x;"
-            cap = "Study `" s "` on the roofline of each GPU: every verified GPU run with a FLOP count at its arithmetic intensity (filled points: measured DRAM bytes; open points: the analytic minimum bytes) and its GFLOP/s, under the FP32 peak and the measured copy bandwidth."
+            # the hierarchical roofline of plots/roofline.sql, one point per run and level
+            sql = sql ",\nc AS MATERIALIZED (\n" \
+                "    SELECT m.model_id AS did, avg(u.copy_bw_gbs) AS dram_roof, avg(u.l1_bw_gbs) AS l1_roof,\n" \
+                "           avg(u.l2_bw_gbs) AS l2_roof, avg(u.hostlink_bw_gbs) AS hostlink_roof\n" \
+                "    FROM device_model m JOIN device u ON u.id = m.device_id GROUP BY m.model_id\n)," \
+                "\nh AS (\n    SELECT g.*, d.name || ' (device ' || d.id || ')' AS panel, d.fp32_peak_gflops AS peak_gflops,\n" \
+                "           c.l1_roof, c.l2_roof, c.dram_roof, c.hostlink_roof\n" \
+                "    FROM g JOIN device d ON d.id = g.device_id JOIN c ON c.did = g.device_id WHERE gflops > 0\n)"
+            ceil = "peak_gflops, l1_roof, l2_roof, dram_roof, hostlink_roof"
+            sql = sql "\nSELECT * FROM (\n" \
+                "    SELECT panel, 'L1' AS series, l1_flop_per_byte AS x, gflops AS y, rname AS variant, 1 AS level, vi, " ceil "\n" \
+                "    FROM h WHERE l1_flop_per_byte > 0\n" \
+                "    UNION ALL SELECT panel, 'L2', l2_flop_per_byte, gflops, rname, 2, vi, " ceil "\n" \
+                "    FROM h WHERE l2_flop_per_byte > 0\n" \
+                "    UNION ALL SELECT panel, 'DRAM', measured_flop_per_byte, gflops, rname, 3, vi, " ceil "\n" \
+                "    FROM h WHERE coalesce(offchip_level, 'dram') = 'dram' AND measured_flop_per_byte > 0\n" \
+                "    UNION ALL SELECT panel, 'host link', hostlink_flop_per_byte, gflops, rname, 4, vi, " ceil "\n" \
+                "    FROM h WHERE offchip_level = 'hostlink' AND hostlink_flop_per_byte > 0\n" \
+                "    UNION ALL SELECT panel, 'analytic', flops / min_bytes, gflops, rname, 5, vi, " ceil "\n" \
+                "    FROM h WHERE measured_flop_per_byte IS NULL AND l1_flop_per_byte IS NULL\n" \
+                "      AND hostlink_flop_per_byte IS NULL AND flops / min_bytes > 0\n" \
+                ")\nORDER BY panel, vi, level, x;"
+            cap = "Study `" s "` on the hierarchical roofline of each GPU: every verified GPU run with a FLOP count at its GFLOP/s and its arithmetic intensity at each memory level it has counters for (FLOP per L1, L2 and DRAM byte; per host-link byte instead of DRAM for zero-copy runs), one colour per level, one shape per variant, under the FP32 peak and the measured roof of each level; grey: runs without counters, at FLOP per minimum byte."
         } else {
             sql = sql "\nSELECT d.name || ' (device ' || d.id || ')' AS panel,\n" \
                 "       rname || ' (measured DRAM bytes)' AS series, min_bytes / 1e6 AS x, dram_gbs AS y, vi,\n" \
@@ -334,7 +355,7 @@ function study(s,    k, d, i, j, c, hd, nfig, mfile, tfile, x, sql, cols, ord, p
             cap = "Study `" s "` on the bandwidth roof of each GPU: its runs have no FLOP count (arithmetic intensity 0), so the roof is the measured copy bandwidth; every verified GPU run against the bytes it must move, with its effective bandwidth (open points: minimum bytes / median time) and its measured DRAM bandwidth (filled points: DRAM bytes read and written / kernel time)."
         }
         put("plots/" fig ".sql", "-- plots/" fig ".sql - generated by report/gen/generate.sh: study " s " on the roofline (" mode ").")
-        put("plots/" fig ".sql", "-- Long form: panel, series, x, y, vi (variant index), measured, peak_gflops, bw_gbs.")
+        put("plots/" fig ".sql", "-- Long form: " (mode == "flop" ? "panel, series (the level), x, y, variant, level, vi (variant index), peak_gflops, l1_roof, l2_roof, dram_roof, hostlink_roof." : "panel, series, x, y, vi (variant index), measured, peak_gflops, bw_gbs."))
         put("plots/" fig ".sql", sql)
         done("plots/" fig ".sql")
         o = "plots/" fig ".gp"

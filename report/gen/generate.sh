@@ -63,7 +63,7 @@ SEL=
 for c in $PCOLS; do SEL="$SEL, $c"; done
 if [ -n "$IN" ]; then
     q "SELECT study, run_id, device_kind, device_id, family, variant$SEL,
-              coalesce(uparams, '') AS uparams, flops, min_bytes, median_ms,
+              coalesce(uparams, '') AS uparams, flops, min_bytes, median_ms, sm_clock_mhz,
               achieved_occupancy_pct, l1_hit_pct, l2_hit_pct, smem_conflicts_ld,
               smem_conflicts_st, dram_read_bytes, dram_write_bytes, dram_gbs
        FROM results

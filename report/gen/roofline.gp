@@ -1,14 +1,19 @@
-# report/gen/roofline.gp - a generated section's roofline (report/gen/generate.awk):
-# one panel per GPU, a point per verified GPU run of the study, coloured by variant
-# (column vi), filled for measured DRAM bytes and open for the analytic minimum.
+# report/gen/roofline.gp - a generated section's roofline (report/gen/generate.awk).
 # Loaded by a generated plots/<study>_gen_roofline.gp that sets
-#   mode    'flop': GFLOP/s against FLOP per byte under min(FP32 peak, copy
-#                   bandwidth x intensity), as plots/roofline.gp draws every run;
+#   mode    'flop': the hierarchical roofline that plots/roofline.gp draws for every
+#                   run (GFLOP/s against FLOP per byte at each memory level, under the
+#                   FP32 peak and each level's measured roof), one shape per variant
+#                   (column `variant`); data as plots/roofline.sql's
 #           'bw':   the runs have no FLOP count (intensity 0), so their roof is the
-#                   measured copy bandwidth: GB/s against the bytes moved (MB)
+#                   measured copy bandwidth: GB/s against the bytes moved (MB), a point
+#                   per verified GPU run coloured by variant (column vi), filled for
+#                   measured DRAM bytes and open for the analytic minimum; data: panel,
+#                   series, x, y, vi, measured, peak_gflops, bw_gbs
 #   study   the study's name, for the titles
-# besides fmt, datafile and outfile. Data: panel, series, x, y, vi, measured,
-# peak_gflops, bw_gbs. Must not compute numbers beyond the ceiling lines.
+# besides fmt, datafile and outfile. Must not compute numbers beyond the ceiling lines.
+# (old-style if: a file loaded inside { } may not use old-style ifs, and style.gp does)
+if (mode eq 'flop') rl_shape = 'variant'; rl_title = study . ' on the roofline'; load 'plots/roofline.gp'; exit
+# mode 'bw'
 load 'plots/style.gp'
 eval count_rows
 if (NROWS == 0) { eval term(1, 1); eval no_data_page(study . ': no verified GPU runs to place on the roofline'); exit }
@@ -45,13 +50,8 @@ set format x '%g'
 set format y '%g'
 set mxtics 10
 set mytics 10
-if (mode eq 'flop') {
-    set xlabel 'arithmetic intensity (FLOP / DRAM byte)'
-    set ylabel 'performance (GFLOP/s)'
-} else {
-    set xlabel 'bytes moved (MB, the analytic minimum)'
-    set ylabel 'bandwidth (GB/s)'
-}
+set xlabel 'bytes moved (MB, the analytic minimum)'
+set ylabel 'bandwidth (GB/s)'
 if (NP == 1) {
     set key at screen 0.67, 0.88 left top vertical Left reverse noenhanced box opaque
     RM = 0.65; BM = 0.12
@@ -65,37 +65,20 @@ stats datafile using (column('x')) nooutput
 XMIN = STATS_min / 3; XMAX = STATS_max * 3
 stats datafile using (column('y')) nooutput
 YMIN = STATS_min / 3; YMAX = STATS_max * 3
-ceiling(x, peak, bw) = (bw * x < peak) ? bw * x : peak
 set multiplot layout 1, NP margins (NP > 1 ? 0.09 : 0.09), RM, BM, 0.88 spacing 0.06, 0
 do for [p = 1:NP] {
     P = word(LIST_panel, p)
     PEAK = PEAKS[p]; BW = BWS[p]
-    if (mode eq 'flop') {
-        XHI = (PEAK == PEAK && BW == BW) ? (XMAX > 3 * PEAK / BW ? XMAX : 3 * PEAK / BW) : XMAX
-        XLO = (PEAK == PEAK && BW == BW) ? (XMIN < PEAK / BW / 3 ? XMIN : PEAK / BW / 3) : XMIN
-        YHI = (PEAK == PEAK) ? (YMAX > 1.5 * PEAK ? YMAX : 1.5 * PEAK) : YMAX
-        set title study . ' on the roofline: ' . P . "\n" . ((PEAK == PEAK && BW == BW) ? \
-            sprintf('FP32 peak %.0f GFLOP/s, measured copy bandwidth %.0f GB/s', PEAK, BW) : \
-            'ceilings not recorded for this device') noenhanced
-    } else {
-        XLO = XMIN; XHI = XMAX
-        YHI = (BW == BW) ? (YMAX > 1.5 * BW ? YMAX : 1.5 * BW) : YMAX
-        set title study . ' on the bandwidth roof: ' . P . "\n" . ((BW == BW) ? \
-            sprintf('measured copy bandwidth %.0f GB/s', BW) : 'copy bandwidth not recorded for this device') noenhanced
-    }
+    XLO = XMIN; XHI = XMAX
+    YHI = (BW == BW) ? (YMAX > 1.5 * BW ? YMAX : 1.5 * BW) : YMAX
+    set title study . ' on the bandwidth roof: ' . P . "\n" . ((BW == BW) ? \
+        sprintf('measured copy bandwidth %.0f GB/s', BW) : 'copy bandwidth not recorded for this device') noenhanced
     set xrange [XLO : XHI]
     set yrange [YMIN : YHI]
     if (p > 1) { unset ylabel; set key off }
-    if (mode eq 'flop') {
-        plot (PEAK == PEAK && BW == BW ? ceiling(x, PEAK, BW) : NaN) with lines ls 101 \
-                 title 'roof: peak and copy bandwidth', \
-             for [s = 1:NS] datafile using (column('x')):(sel2('panel', P, 'series', word(LIST_series, s), column('y'))) \
-                 with points lt LTS[s] title word(LIST_series, s)
-    } else {
-        plot (BW == BW ? BW : NaN) with lines ls 101 title 'roof: measured copy bandwidth', \
-             for [s = 1:NS] datafile using (column('x')):(sel2('panel', P, 'series', word(LIST_series, s), column('y'))) \
-                 with points lt LTS[s] title word(LIST_series, s)
-    }
+    plot (BW == BW ? BW : NaN) with lines ls 101 title 'roof: measured copy bandwidth', \
+         for [s = 1:NS] datafile using (column('x')):(sel2('panel', P, 'series', word(LIST_series, s), column('y'))) \
+             with points lt LTS[s] title word(LIST_series, s)
 }
 unset multiplot
 unset output

@@ -1,7 +1,8 @@
 -- report/tables/matmul_profile.sql - S1 (study matmul): the profiler table per variant
 -- at the profiled N (2048, the seed's, when there are GPU runs at 2048; else the
--- largest N with counters): kernel duration from the counters (gpu__time_duration),
--- GFLOP/s from the timed median, FLOP per DRAM byte (read + write + drain), CGMA
+-- largest N with counters): kernel duration from the counters (gpu__time_duration)
+-- and the SM clock it ran at (sm__cycles_elapsed.avg.per_second), GFLOP/s from the
+-- timed median, FLOP per DRAM byte (read + write + drain), CGMA
 -- (FLOP per byte of global load + store traffic through L1, the seed's measure), SM
 -- and memory throughput, L1 and L2 hit rates, DRAM bytes. Blank = not measured (the
 -- notes say why). The shortest duration per memory kind is bold. Newest verified
@@ -25,6 +26,7 @@ SELECT n AS "N", variant AS "variant", mem AS "memory", bs AS "BS",
        CASE WHEN gpu_time_ns IS NOT NULL THEN
            CASE WHEN rk = 1 THEN '**' ELSE '' END || printf('%.1f', gpu_time_ns / 1e3)
            || CASE WHEN rk = 1 THEN '**' ELSE '' END END AS "duration (µs)",
+       CASE WHEN sm_clock_mhz IS NOT NULL THEN printf('%.0f', sm_clock_mhz) END AS "SM clock (MHz)",
        CASE WHEN gflops IS NOT NULL THEN printf('%.0f', gflops) END AS "GFLOP/s",
        CASE WHEN measured_flop_per_byte IS NOT NULL THEN printf('%.1f', measured_flop_per_byte) END
            AS "FLOP/B (DRAM)",

@@ -15,7 +15,10 @@
 # user's kernel with named parameters written through the store's tables) gets one,
 # with its table (named parameter columns, bold best per group, counters), a figure
 # per swept parameter and its points on the roofline; no warning for the configs
-# (transpose, reduction) whose sections are generated.
+# (transpose, reduction) whose sections are generated. Then the hierarchical roofline
+# and the clocks: GPU runs with per-level counters put on the roofline at each level
+# (zero-copy ones at the host link instead of DRAM), the ceilings table with a GPU
+# whose ceilings were not measured, a study's clock line and the sessions' clocks.
 # Databases: the committed H100 fixture tests/data/h100_smoke.db when present (a
 # copy, as the report's own), otherwise the smoke sweep run
 # here (CPU rows only on a machine without a GPU: the no-GPU path); then tiny
@@ -576,6 +579,117 @@ sleep 1
 $MAKE report DB="$T/g.db" REPORT_OUT="$T/out_g" >"$T/make_g2.log" 2>&1
 ls -l --time-style=full-iso "$T/out_g/figures" > "$T/gafter"
 check 'cmp -s "$T/gbefore" "$T/gafter" && ! grep -q gnuplot "$T/make_g2.log"' "a second make report redrew generated figures"
+
+# ---- 5. the hierarchical roofline and the clocks -------------------------------------------
+# A copy of the generated-sections database with a study (rl) of GPU matmul runs as a
+# sweep with the default counters leaves them: the SM clock and the L1, L2, DRAM and
+# host-link bytes; device-memory runs (their off-chip traffic is DRAM) and zero-copy
+# runs (it crosses the host link); a session that locked the clocks; the GPU's memory
+# ceilings; and a second GPU model whose ceilings were not measured (NULL with the
+# reason), with one run without counters.
+cp "$T/g.db" "$T/h.db"
+cat > "$T/rl.sql" <<'SQL'
+INSERT INTO device (id, kind, name, ident, cc_major, cc_minor, sm_count, cores_per_sm, clock_khz,
+                    theo_bw_gbs, copy_bw_gbs, fp32_peak_gflops, l1_bw_gbs, smem_bw_gbs, l2_bw_gbs,
+                    hostlink_bw_gbs, h2d_bw_gbs, ceilings_clock_mhz, ceilings_at)
+VALUES (200, 'gpu', 'RL GPU', 'GPU-rl-0001', 9, 0, 132, 128, 1980000, 3352, 2960, 66908, 32260,
+        32588, 7328, 49.3, 53.8, 1963, '2026-11-24T19:54:05Z');
+INSERT INTO device (id, kind, name, ident, cc_major, cc_minor, sm_count, cores_per_sm, clock_khz,
+                    fp32_peak_gflops, ceilings_reason)
+VALUES (201, 'gpu', 'Unmeasured GPU', 'GPU-rl-0002', 8, 0, 108, 64, 1410000, 19500,
+        'not measured: no host link here');
+INSERT INTO session (id, study, clocks_asked, clocks_locked, clocks_reason, sm_clock_mhz,
+                     sm_app_clock_mhz, sm_app_default_mhz, sm_max_clock_mhz, clock_events)
+VALUES (50, 'rl', 'base', 1, 'locked to the base clock (NVML, TDP) for the sweep; reset at its end',
+        1410, 1980, 1980, 1980, 'applications clocks setting');
+INSERT INTO run (session_id, device_id, study, section, family, variant, n, bs, k, mem, grid, cache,
+                 seed, status, samples, median_ms, mean_ms, stddev_ms, rel_se, flops, min_bytes,
+                 launches, passes)
+WITH v(variant, f) AS (VALUES ('global', 0.08), ('shared', 0.13)),
+     m(mem, slow) AS (VALUES ('device', 1.0), ('zerocopy', 30.0)),
+     b(bs) AS (VALUES (16), (32))
+SELECT 50, 200, 'rl', 'gpu', 'matmul', variant, 1024, bs, 1, mem, '2d', 'cold', 42, 'ok', 10,
+       2.0 * 1024 * 1024 * 1024 / (66908e6 * f * (bs / 32.0)) * slow,
+       2.0 * 1024 * 1024 * 1024 / (66908e6 * f * (bs / 32.0)) * slow, 0.0, 0.0,
+       2.0 * 1024 * 1024 * 1024, 12.0 * 1024 * 1024, 1, 2
+FROM v, m, b;
+INSERT INTO run (session_id, device_id, study, section, family, variant, n, bs, k, mem, grid, cache,
+                 seed, status, samples, median_ms, mean_ms, flops, min_bytes, launches, metrics_reason)
+VALUES (50, 201, 'rl', 'gpu', 'matmul', 'global', 512, 16, 1, 'device', '2d', 'cold', 42, 'ok', 10,
+        0.5, 0.5, 2.0 * 512 * 512 * 512, 12.0 * 512 * 512, 1, 'counters unavailable: test');
+INSERT INTO metric (run_id, name, value, unit)
+SELECT r.id, x.name, CASE x.name
+    WHEN 'sm__cycles_elapsed.avg.per_second' THEN (1950 + r.bs) * 1e6
+    WHEN 'l1tex__t_bytes.sum' THEN r.flops / (CASE r.variant WHEN 'global' THEN 0.5 ELSE 4.0 END)
+    WHEN 'lts__t_bytes.sum' THEN r.flops / (CASE r.variant WHEN 'global' THEN 8.0 ELSE r.bs / 2.0 END)
+    WHEN 'dram__bytes_read.sum' THEN CASE r.mem WHEN 'device' THEN 8.0 * r.n * r.n ELSE 1e5 END
+    WHEN 'dram__bytes_write.sum' THEN CASE r.mem WHEN 'device' THEN 3.0 * r.n * r.n ELSE 2e4 END
+    WHEN 'gpulab__dram__bytes_write_drain.sum' THEN CASE r.mem WHEN 'device' THEN 1.0 * r.n * r.n ELSE 0 END
+    WHEN 'lts__d_sectors_fill_sysmem.sum' THEN CASE r.mem WHEN 'device' THEN 10 ELSE 8.0 * r.n * r.n / 32 * 3 END
+    WHEN 'lts__t_sectors_aperture_sysmem_op_write.sum' THEN CASE r.mem WHEN 'device' THEN 0 ELSE 4.0 * r.n * r.n / 32 END
+    WHEN 'gpu__time_duration.sum' THEN r.median_ms * 1e6 END, ''
+FROM run r,
+     (SELECT 'sm__cycles_elapsed.avg.per_second' AS name UNION ALL SELECT 'l1tex__t_bytes.sum'
+      UNION ALL SELECT 'lts__t_bytes.sum' UNION ALL SELECT 'dram__bytes_read.sum'
+      UNION ALL SELECT 'dram__bytes_write.sum' UNION ALL SELECT 'gpulab__dram__bytes_write_drain.sum'
+      UNION ALL SELECT 'lts__d_sectors_fill_sysmem.sum'
+      UNION ALL SELECT 'lts__t_sectors_aperture_sysmem_op_write.sum'
+      UNION ALL SELECT 'gpu__time_duration.sum') x
+WHERE r.study = 'rl' AND r.device_id = 200;
+SQL
+$G query --write --db "$T/h.db" -f "$T/rl.sql" >"$T/rl.log" 2>&1
+rc=$?
+check '[ $rc -eq 0 ]' "writing the roofline runs failed: $(cat "$T/rl.log")"
+$MAKE -s report DB="$T/h.db" REPORT_OUT="$T/out_rl" >"$T/make_rl.log" 2>&1
+rc=$?
+check '[ $rc -eq 0 ]' "make report with the roofline runs exited $rc"
+[ $rc -eq 0 ] || tail -n 30 "$T/make_rl.log"
+check_report "$T/h.db" "$T/out_rl"
+R="$T/out_rl/report.md"
+RL="$T/out_rl/data/roofline.csv"
+# rl_level LEVEL: the roofline's points of the RL GPU at that level
+rl_level() { awk -F, -v l="$1" '$1 ~ /^RL GPU/ && $2 == l' "$RL" | wc -l; }
+nrun=$(q "$T/h.db" "SELECT count(*) FROM results WHERE study = 'rl' AND unit_id = 200 AND $OK")
+ndev=$(q "$T/h.db" "SELECT count(*) FROM results WHERE study = 'rl' AND unit_id = 200 AND mem = 'device' AND $OK")
+check '[ "$nrun" -eq 8 ] && [ "$ndev" -eq 4 ]' "the fixture has $nrun roofline runs, $ndev of device memory"
+# every run at L1 and L2; device-memory runs at DRAM, zero-copy runs at the host link instead
+check '[ "$(rl_level L1)" -eq "$nrun" ] && [ "$(rl_level L2)" -eq "$nrun" ]' \
+    "the roofline has $(rl_level L1) L1 and $(rl_level L2) L2 points for $nrun runs"
+check '[ "$(rl_level DRAM)" -eq "$ndev" ] && [ "$(rl_level "host link")" -eq $((nrun - ndev)) ]' \
+    "the roofline has $(rl_level DRAM) DRAM and $(rl_level "host link") host-link points ($ndev device runs)"
+check '[ "$(rl_level analytic)" -eq 0 ]' "runs with counters placed at their analytic intensity"
+# the numbers: a zero-copy run's host-link intensity is FLOP / (32 x sectors read and written)
+want=$(q "$T/h.db" "SELECT printf('%.6g', 2.0 * 1024 * 1024 * 1024 / (32 * (8.0 * 1024 * 1024 / 32 * 3 + 4.0 * 1024 * 1024 / 32)))")
+got=$(awk -F, '$1 ~ /^RL GPU/ && $2 == "host link" { printf "%.6g\n", $3 }' "$RL" | sort -u)
+check '[ "$got" = "$want" ]' "host-link intensities '$got', want $want"
+got=$(awk -F, '$1 ~ /^RL GPU/ { printf "%.6g,%.6g,%.6g\n", $7, $8, $11 }' "$RL" | sort -u)
+check '[ "$got" = "66908,32260,49.3" ]' "the RL GPU's peak, L1 and host-link roofs on its rows: '$got'"
+# the GPU without ceilings: its run without counters at its analytic intensity, no roofs
+got=$(awk -F, '$1 ~ /^Unmeasured GPU/ { print $2 "|" $8 "|" $11 }' "$RL")
+check '[ "$got" = "analytic||" ]' "the unmeasured GPU's point: '$got', want analytic with no roofs"
+# the ceilings table: the measured levels with their ridge points, "not measured" and why
+CT="$T/out_rl/tables/roofline_ceilings.md"
+check 'grep "| RL GPU " "$CT" | grep -q "| 32260 (ridge 2.07) *| 32588 *| 7328 (ridge 9.13) *| 2960 (ridge 22.6); theoretical 3352 *| 49.3 (ridge 1357); pinned copy 53.8 *| 1963 "' \
+    "the RL GPU's ceilings row: $(grep "| RL GPU " "$CT")"
+check 'grep "| Unmeasured GPU " "$CT" | grep -q "| not measured *| not measured *| not measured .*| not measured: no host link here *|"' \
+    "the unmeasured GPU's ceilings row: $(grep "| Unmeasured GPU " "$CT")"
+check 'grep "| RL GPU " "$CT" | grep -q "| *8 *| *4 *| *0 *|$"' "the RL GPU's run counts: $(grep "| RL GPU " "$CT")"
+# the generated section of rl: its clock line, the clock column, the hierarchical roofline
+SEC=$(sed -n '/^## S[0-9]* — Study `rl`/,/^## /p' "$R")
+med=$(q "$T/h.db" "SELECT printf('%.0f', (1950 + 16 + 1950 + 32) / 2.0)")
+clk="*Clock: GPU durations in this section were measured at $med MHz SM clock (median of the 8 profiled runs that have one, of 9; 1966–1982 MHz); gpulab locked the SM clock to base for them (\`--clocks base\`).*"
+check 'echo "$SEC" | grep -qxF "$clk"' "rl's clock line: $(echo "$SEC" | grep Clock)"
+check 'head -n 1 "$T/out_rl/tables/rl_gen_runs.md" | grep -q "| SM clock (MHz) |"' "rl's runs table has no SM clock column"
+check 'grep -q "| 1982 *|" "$T/out_rl/tables/rl_gen_runs.md"' "rl's runs table does not show a run's clock"
+check 'echo "$SEC" | grep -q "(figures/rl_gen_roofline.svg)" && grep -q "<path" "$T/out_rl/figures/rl_gen_roofline.svg"' \
+    "rl's hierarchical roofline is not shown or not drawn"
+got=$(awk -F, 'NR > 1 && $2 == "host link"' "$T/out_rl/data/rl_gen_roofline.csv" | wc -l)
+check '[ "$got" -eq 4 ]' "rl's roofline data has $got host-link points, not 4"
+# a study without verified GPU runs has no clock line
+check '! sed -n "/^## S2 — /,/^## /p" "$R" | grep -q "^\*Clock:"' "S2 (CPU rows only) has a clock line"
+# the sessions table: what the clocks were
+check 'grep -q "| base: locked to base *| 1410 / 1980 *|" "$T/out_rl/tables/sessions.md"' \
+    "the sessions table does not show the locked clocks: $(grep "| base" "$T/out_rl/tables/sessions.md")"
 
 echo "report: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
