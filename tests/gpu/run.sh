@@ -2,8 +2,10 @@
 # tests/gpu/run.sh - the GPU suite (make test-gpu), run on a machine with a GPU
 # against an already built tree: every GPU test program, users' kernels and
 # plugins (kernels.sh, plugins.sh), then the smoke configs
-# through the driver, failing on any wrong or failed result and on missing
-# counters. Ends with "N passed, N failed". Must not rebuild anything.
+# through the driver, failing on any wrong or failed result, on missing counters,
+# SM clocks or per-level bytes, on zero-copy runs not placed on the host link, and on
+# missing or unordered memory ceilings. Ends with "N passed, N failed". Must not
+# rebuild anything.
 G=./build/gpulab
 if [ ! -x "$G" ] || [ ! -f build/libgpulab_gpu.so ]; then
     echo "test-gpu: build/ is missing: run make first (on a machine with the compilers)"
@@ -75,7 +77,34 @@ chk 'cmp -s "$log.want" "$log.got"' "smoke rows differ from tests/data/h100_smok
 cols="select * from results limit 0"
 chk '[ "$($G query --db "$log.fix.db" --csv "$cols")" = "$($G query --db "$db" --csv "$cols")" ]' "results columns differ from the fixture's"
 rm -f "$log.want" "$log.got" "$log.fix.db"*
+# The clock and the roofline's bytes: every ok GPU run has its L1, L2 and DRAM bytes and
+# host-link sectors; the runs of one launch (passes = 2: auto ranges) their SM clock, within
+# what the device allows, and those of several none (a user range's rate is not a clock);
+# zero-copy runs' off-chip traffic is on the host link, device and managed runs' on DRAM.
+one="device_kind='gpu' and status='ok' and is_latest=1"
+nok=$(q "select count(*) from results where $one")
+nbytes=$(q "select count(*) from results where $one and l1_bytes > 0 and l2_bytes > 0 and dram_read_bytes > 0 and hostlink_read_sectors is not null and hostlink_write_sectors is not null")
+chk '[ "$nbytes" -eq "$nok" ]' "$nbytes of $nok ok GPU runs have their L1, L2, DRAM and host-link bytes"
+maxmhz=$(q "select max(clock_khz) / 1000.0 from device where kind = 'gpu'")
+nclk=$(q "select count(*) from results where $one and passes = 2 and sm_clock_mhz between 0.2 * $maxmhz and 1.02 * $maxmhz")
+n1=$(q "select count(*) from results where $one and passes = 2")
+chk '[ "$n1" -gt 0 ] && [ "$nclk" -eq "$n1" ]' "$nclk of $n1 one-launch runs have an SM clock within 20-102 % of $maxmhz MHz: $(q "select group_concat(variant || ':' || coalesce(round(sm_clock_mhz), 'NULL')) from results where $one and passes = 2")"
+nmulti=$(q "select count(*) from results where $one and passes > 2 and sm_clock_mhz is not null")
+chk '[ "$nmulti" -eq 0 ]' "$nmulti runs of several launches have an SM clock"
+zc=$(q "select count(*) from results where $one and mem = 'zerocopy'")
+zch=$(q "select count(*) from results where $one and mem = 'zerocopy' and offchip_level = 'hostlink' and hostlink_flop_per_byte > 0")
+chk '[ "$zc" -gt 0 ] && [ "$zch" -eq "$zc" ]' "$zch of $zc zero-copy runs are placed on the host link"
+nd=$(q "select count(*) from results where $one and coalesce(mem, 'device') <> 'zerocopy' and offchip_level <> 'dram'")
+chk '[ "$nd" -eq 0 ]' "$nd device or managed runs placed off DRAM"
+# the device's ceilings, measured under its lock by this sweep, ordered as the hierarchy
+cel=$(q "select count(*) from device where kind = 'gpu' and ceilings_at is not null and l1_bw_gbs > l2_bw_gbs and smem_bw_gbs > l2_bw_gbs and l2_bw_gbs > copy_bw_gbs and copy_bw_gbs > hostlink_bw_gbs and hostlink_bw_gbs > 0 and h2d_bw_gbs > 0 and ceilings_clock_mhz > 0")
+chk '[ "$cel" -eq 1 ]' "the GPU's ceilings are not stored or not ordered: $(q "select l1_bw_gbs || ' ' || smem_bw_gbs || ' ' || l2_bw_gbs || ' ' || copy_bw_gbs || ' ' || hostlink_bw_gbs || ' ' || coalesce(ceilings_reason, '') from device where kind = 'gpu'")"
+# the session: no lock asked, NVML's readings (or why not)
+ses=$(q "select count(*) from session where clocks_asked = 'none' and clocks_locked = 0 and (sm_max_clock_mhz > 0 or nvml_reason is not null)")
+chk '[ "$ses" -ge 1 ]' "the session does not record the clocks: $(q "select clocks_asked || ' ' || clocks_locked || ' ' || coalesce(sm_max_clock_mhz, nvml_reason) from session")"
 $G query --db "$db" --md "select family, variant, n, m, p, bs, k, r, grid, mem, round(median_ms,4) as median_ms, round(gflops,1) as gflops, round(gbs,1) as gbs, passes, status from results where device_kind='gpu' and is_latest=1 order by run_id"
+$G query --db "$db" --md "select family, variant, mem, grid, passes, round(sm_clock_mhz) as sm_mhz, round(l1_flop_per_byte, 3) as fpb_l1, round(l2_flop_per_byte, 3) as fpb_l2, round(measured_flop_per_byte, 3) as fpb_dram, round(hostlink_flop_per_byte, 3) as fpb_host, offchip_level from results where device_kind='gpu' and is_latest=1 order by run_id"
+$G query --db "$db" --md "select name, round(copy_bw_gbs) as dram, round(l1_bw_gbs) as l1, round(smem_bw_gbs) as smem, round(l2_bw_gbs) as l2, round(hostlink_bw_gbs, 1) as hostlink, round(h2d_bw_gbs, 1) as h2d, round(ceilings_clock_mhz) as mhz from device where kind = 'gpu'"
 rm -f "$log"
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
