@@ -829,6 +829,43 @@ static void test_device_session(gl_store *s, sqlite3 *db)
     snprintf(bad.kind, sizeof bad.kind, "tpu");
     CHECK(gl_store_device(s, &bad) == -1);
 
+    /* the memory ceilings: NULL with a reason until measured; none measured
+     * writes only the reason (a later sweep tries again); then the measured
+     * ones, NULL for the others with the reason, once (the first stays) */
+    snprintf(sql, sizeof sql, "SELECT ceilings_reason FROM device WHERE id = %lld", a);
+    CHECK_STR(q(db, sql).s, "not measured yet");
+    snprintf(sql, sizeof sql, "SELECT ceilings_reason FROM device WHERE id = %lld", cid);
+    CHECK(qnull(db, sql));
+    CHECK(gl_store_device_has_ceilings(s, a) == 0);
+    struct gl_ceilings ce;
+    memset(&ce, 0, sizeof ce);
+    snprintf(ce.why, sizeof ce.why, "ceilings not measured: no GPU");
+    CHECK(gl_store_device_ceilings(s, a, &ce) == 0);
+    CHECK(gl_store_device_has_ceilings(s, a) == 0);
+    snprintf(sql, sizeof sql, "SELECT ceilings_reason || '|' || (l1_bw_gbs IS NULL) || "
+                              "(ceilings_at IS NULL) FROM device WHERE id = %lld", a);
+    CHECK_STR(q(db, sql).s, "not measured: ceilings not measured: no GPU|11");
+    ce.l1_gbs = 32000.0;
+    ce.smem_gbs = 32500.0;
+    ce.l2_gbs = 7000.0;
+    ce.h2d_gbs = 54.0;
+    ce.clock_mhz = 1970.0;
+    snprintf(ce.why, sizeof ce.why, "host link (zero-copy read) not measured: cudaHostAlloc");
+    CHECK(gl_store_device_ceilings(s, a, &ce) == 0);
+    CHECK(gl_store_device_has_ceilings(s, a) == 1);
+    snprintf(sql, sizeof sql, "SELECT l1_bw_gbs || '|' || smem_bw_gbs || '|' || l2_bw_gbs || '|' || "
+                              "(hostlink_bw_gbs IS NULL) || '|' || h2d_bw_gbs || '|' || "
+                              "ceilings_clock_mhz || '|' || ceilings_reason FROM device WHERE id = %lld", a);
+    CHECK_STR(q(db, sql).s, "32000.0|32500.0|7000.0|1|54.0|1970.0|host link (zero-copy read) not "
+                            "measured: cudaHostAlloc");
+    ce.l1_gbs = 1.0;   /* a later measurement does not replace the first */
+    CHECK(gl_store_device_ceilings(s, a, &ce) == 0);
+    snprintf(sql, sizeof sql, "SELECT CAST(l1_bw_gbs AS INTEGER) FROM device WHERE id = %lld", a);
+    CHECK(qi(db, sql) == 32000);
+    snprintf(sql, sizeof sql, "SELECT l1_bw_gbs || '/' || hostlink_bw_gbs IS NULL FROM devices "
+                              "WHERE device_id = %lld", a);
+    CHECK(qi(db, sql) == 1);
+
     struct gl_session_info si = { .tool_version = "0.1.0", .git_revision = "abc123", .host = "host1", .argv = "gpulab run x.conf", .config_path = "configs/x.conf", .config_text = "study = x\n", .config_hash = "deadbeef", .study = "x" };
     long long sid = gl_store_session_begin(s, &si);
     CHECK(sid > 0);
