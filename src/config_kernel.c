@@ -26,8 +26,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const type_names[] = { "float", "double", "int", "uint", "int64", "uint64",
-                                          NULL };
 static const char *const init_names[] = { "random", "zero", "const", "ramp", "output", NULL };
 static const char *const function_names[] = { "ceil", "cdiv", "div", "min", "max", NULL };
 
@@ -477,18 +475,29 @@ static int section_defines(struct kread *r)
     return 0;
 }
 
+/* Every element type's name (ktype.h), NULL-terminated, and as a list for messages. */
+static const char *const *type_names(void)
+{
+    static const char *names[GL_KT_COUNT + 1];
+    for (int i = 0; i < GL_KT_COUNT; i++)
+        names[i] = gl_ktype_name(i);
+    names[GL_KT_COUNT] = NULL;
+    return names;
+}
+
 static int parse_type(struct kread *r, int line, const char *what, const char *word,
                       enum gl_ktype *t)
 {
-    int i = list_index(type_names, word);
+    int i = list_index(type_names(), word);
     if (i >= 0) {
         *t = (enum gl_ktype)i;
         return 0;
     }
-    char sug[96];
-    suggest(sug, sizeof sug, nearest_in(type_names, word));
-    return cfg_err(r->x, line, "%s: unknown type '%s'%s (types: float, double, int, uint, int64, "
-                   "uint64)", what, word, sug);
+    char sug[96], list[256] = "";
+    suggest(sug, sizeof sug, nearest_in(type_names(), word));
+    for (int k = 0; k < GL_KT_COUNT; k++)
+        add_to_list(list, sizeof list, gl_ktype_name(k));
+    return cfg_err(r->x, line, "%s: unknown type '%s'%s (types: %s)", what, word, sug, list);
 }
 
 /* buffer.NAME = TYPE[COUNT] [INIT] [output] */
@@ -619,8 +628,8 @@ static int section_args(struct kread *r)
             gl_nearest_init(&near, item);
             for (int i = 0; i < k->nbuffers; i++)
                 gl_nearest_offer(&near, k->buffers[i].name);
-            for (int i = 0; type_names[i]; i++)
-                gl_nearest_offer(&near, type_names[i]);
+            for (int i = 0; i < GL_KT_COUNT; i++)
+                gl_nearest_offer(&near, gl_ktype_name(i));
             char sug[96];
             suggest(sug, sizeof sug, near.best);
             return cfg_err(r->x, e->line, "args: '%s' is not a buffer (buffers: %s) nor 'TYPE "

@@ -272,7 +272,9 @@ int gh_typed_check(struct gh_job *j)
         const void *want = T->want[tb->idx];
         if (!want && tb->init != GL_KI_POISON)   /* no reference, and no poison to find */
             continue;
-        struct gh_typed_verdict v = { j->out[tb->idx].dev, tb->type, want, T->want_double, T->tol };
+        double tol = T->tol > 0 ? T->tol : gl_ty_default_tol(tb->type);
+        struct gh_typed_verdict v = { j->out[tb->idx].dev, tb->type, want,
+                                      T->want_double ? GL_KT_DOUBLE : tb->type, tol };
         struct gh_cmp c;
         cudaError_t e;
         struct gh_cmp *dc = gh_compare_begin(&e);
@@ -289,7 +291,7 @@ int gh_typed_check(struct gh_job *j)
         f.want = c.want;
         memcpy(&f.maxerr, &c.maxerr_bits, sizeof f.maxerr);
         gl_hb_verdict(r, tb->name, (enum gl_ktype)tb->type, tb->count, want ? T->ref_name : NULL,
-                      T->tol, &f);
+                      tol, &f);
     }
     return 1;
 }

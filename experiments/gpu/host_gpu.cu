@@ -102,7 +102,7 @@ static int prepare(const struct gl_host_job *hj, struct gh_job *j, struct hg_ctx
         x->out[b] = (signed char)T->b[b].out;
         x->idx[b] = (signed char)T->b[b].idx;
     }
-    T->tol = hj->tolerance > 0 ? hj->tolerance : 1e-5;
+    T->tol = hj->tolerance > 0 ? hj->tolerance : 0.0;   /* 0: each output type's default */
     T->ref_name = "the reference";
     if (hj->reference) {
         T->reference = hg_reference;

@@ -156,6 +156,7 @@ struct gk_arg {
         unsigned long long ull;
         float f;
         double d;
+        unsigned short h;         /* half, bfloat16: the bits (typed.h) */
     } v;
 };
 
@@ -169,12 +170,6 @@ struct gk_ctx {
     int nargs;
     struct gk_arg args[GL_KERNEL_MAX_ARGS];
 };
-
-static const char *type_name(enum gl_ktype t)
-{
-    static const char *const n[] = { "float", "double", "int", "uint", "int64", "uint64" };
-    return (unsigned)t < 6 ? n[t] : "?";
-}
 
 static cudaError_t launch(struct gh_job *j, const void *kernel)
 {
@@ -260,8 +255,16 @@ static int scalar(struct gl_result *r, int i, enum gl_ktype t, long long v, stru
     case GL_KT_DOUBLE:
         a->v.d = (double)v;
         return 1;
+    case GL_KT_HALF:
+        if (v < -65504 || v > 65504)   /* beyond half's largest finite value */
+            break;
+        a->v.h = gl_ty_to_half((double)v);
+        return 1;
+    case GL_KT_BF16:
+        a->v.h = gl_ty_to_bf16((double)v);
+        return 1;
     }
-    return gh_skip(r, "argument %d: %lld is out of range for %s", i + 1, v, type_name(t));
+    return gh_skip(r, "argument %d: %lld is out of range for %s", i + 1, v, gl_ktype_name(t));
 }
 
 /* Evaluate a launch dimension list (1..3 expressions, others 1). */
@@ -370,7 +373,7 @@ static int prepare(struct gh_job *j, struct gk_ctx *x, struct gh_typed *T, char 
     if (!kernel_at(r, kv, p, &kern))
         return 0;
     x->kernel = (const void *)kern;
-    T->tol = k->tolerance > 0 ? k->tolerance : 1e-5;
+    T->tol = k->tolerance > 0 ? k->tolerance : 0.0;   /* 0: each output type's default */
     if (k->verify_c_func[0]) {
         if (!load_cref(r, k, &x->cref))
             return 0;

@@ -12,6 +12,7 @@
 #ifndef GL_KERNEL_H
 #define GL_KERNEL_H
 
+#include "ktype.h"   /* the element types' names and sizes */
 #include "plugin.h"
 
 #ifdef __cplusplus
@@ -25,7 +26,8 @@ extern "C" {
 #define GL_KNAME 64           /* a buffer's or a kernel's name and its NUL */
 
 /* Element and scalar types (enum gl_ktype) and what a buffer holds before a run
- * (enum gl_kinit) are in plugin.h: users' plugins describe buffers with them too. */
+ * (enum gl_kinit) are in plugin.h: users' plugins describe buffers with them too.
+ * Their config names and sizes are ktype.h's. */
 
 struct gl_kbuffer {
     char name[GL_KNAME];
