@@ -3,13 +3,10 @@
  * the CPU plugin path's fill and check) and for the GPU (gpu/harness_typed.cu:
  * users' kernels filled and checked on the device), so that both sides make the
  * same inputs from a seed and give the same verdict on the same output.
- * 16-bit floats: half is IEEE binary16 (1 sign, 5 exponent, 10 fraction bits:
- * 11 significant bits, CUDA's __half), bfloat16 the top half of a float (1, 8,
- * 7: 8 significant bits, __nv_bfloat16). Both are converted here bit by bit
- * (no cuda_fp16.h on either side): a double rounds to the nearest value, ties
- * to even, with subnormals, overflow to infinity and NaN kept NaN; reading one
- * back is exact. Every value below passes through a double, which holds every
- * float, half and bfloat16 exactly.
+ * 16-bit floats (half, bfloat16) are read and written with ktype.h's bit-level
+ * conversions (no cuda_fp16.h on either side: rounded to nearest, ties to even;
+ * read back exactly). Every value below passes through a double, which holds
+ * every float, half and bfloat16 exactly.
  * Inputs: random elements are rng.h's stream (floats in [0, 1), integers that
  * value times 2^24; half and bfloat16 get the float rounded, so 1.0 can occur);
  * const and ramp are converted from a double as C converts (16-bit floats:
@@ -32,7 +29,6 @@
 #include <math.h>
 #include <stddef.h>
 #include <stdint.h>
-#include <string.h>
 
 #include "ktype.h"
 #include "plugin.h"
@@ -55,90 +51,6 @@ GL_TY_FN int gl_ty_is_float(int t)
     return t == GL_KT_FLOAT || t == GL_KT_DOUBLE || t == GL_KT_HALF || t == GL_KT_BF16;
 }
 
-/* ---- 16-bit floats ------------------------------------------------------------ */
-
-/* Exponent and fraction bits of a 16-bit float type. */
-#define GL_TY_HALF_E 5
-#define GL_TY_HALF_M 10
-#define GL_TY_BF16_E 8
-#define GL_TY_BF16_M 7
-
-GL_TY_FN uint64_t gl_ty_dbits(double v)
-{
-#ifdef __CUDA_ARCH__
-    return (uint64_t)__double_as_longlong(v);
-#else
-    uint64_t b;
-    memcpy(&b, &v, sizeof b);
-    return b;
-#endif
-}
-
-/* v as the bits of a 16-bit float with ebits exponent and mbits fraction bits:
- * rounded to nearest, ties to even (from the double's bits: no intermediate
- * rounding through float). */
-GL_TY_FN uint16_t gl_ty_to16(double v, int ebits, int mbits)
-{
-    uint64_t b = gl_ty_dbits(v);
-    uint16_t sign = (uint16_t)((b >> 63) << 15);
-    int ex = (int)((b >> 52) & 0x7ff);
-    uint64_t frac = b & 0xFFFFFFFFFFFFFull;
-    int bias = (1 << (ebits - 1)) - 1;
-    uint16_t inf = (uint16_t)(((1u << ebits) - 1) << mbits);
-    if (ex == 0x7ff)   /* infinity, or NaN (quiet, whatever its payload) */
-        return (uint16_t)(sign | inf | (frac ? 1u << (mbits - 1) : 0u));
-    if (ex == 0)       /* zero, or a double subnormal: far below either format */
-        return sign;
-    uint64_t sig = frac | (1ull << 52);   /* v = sig * 2^(ex - 1075) */
-    int te = ex - 1023 + bias;            /* the biased exponent in the target */
-    int shift = 52 - mbits + (te < 1 ? 1 - te : 0);
-    if (shift > 53)                       /* below half the smallest subnormal */
-        return sign;
-    uint64_t q = sig >> shift, rem = sig & ((1ull << shift) - 1), halfway = 1ull << (shift - 1);
-    if (rem > halfway || (rem == halfway && (q & 1)))
-        q++;
-    /* normal: the implicit bit of q adds one to the exponent field (te - 1 + 1);
-     * a carry out of the fraction moves on to the next binade, or to infinity */
-    uint64_t mag = te < 1 ? q : ((uint64_t)(te - 1) << mbits) + q;
-    if (mag >= inf)
-        mag = inf;
-    return (uint16_t)(sign | mag);
-}
-
-/* The value of the 16-bit float bits h (exact). */
-GL_TY_FN double gl_ty_from16(uint16_t h, int ebits, int mbits)
-{
-    int ex = (h >> mbits) & ((1 << ebits) - 1);
-    int frac = h & ((1 << mbits) - 1);
-    int bias = (1 << (ebits - 1)) - 1;
-    double v;
-    if (ex == (1 << ebits) - 1)
-        return frac ? NAN : (h >> 15) ? -INFINITY : INFINITY;
-    v = ex == 0 ? ldexp((double)frac, 1 - bias - mbits)
-                : ldexp((double)(frac | (1 << mbits)), ex - bias - mbits);
-    return (h >> 15) ? -v : v;
-}
-
-GL_TY_FN uint16_t gl_ty_to_half(double v)
-{
-    return gl_ty_to16(v, GL_TY_HALF_E, GL_TY_HALF_M);
-}
-
-GL_TY_FN double gl_ty_from_half(uint16_t h)
-{
-    return gl_ty_from16(h, GL_TY_HALF_E, GL_TY_HALF_M);
-}
-
-GL_TY_FN uint16_t gl_ty_to_bf16(double v)
-{
-    return gl_ty_to16(v, GL_TY_BF16_E, GL_TY_BF16_M);
-}
-
-GL_TY_FN double gl_ty_from_bf16(uint16_t h)
-{
-    return gl_ty_from16(h, GL_TY_BF16_E, GL_TY_BF16_M);
-}
-
 /* ---- elements ------------------------------------------------------------------ */
 
 /* Element i as a double (64-bit integers above 2^53 round). */
@@ -158,9 +70,9 @@ GL_TY_FN double gl_ty_get(const void *a, int t, size_t i)
     case GL_KT_UINT64:
         return (double)((const uint64_t *)a)[i];
     case GL_KT_HALF:
-        return gl_ty_from_half(((const uint16_t *)a)[i]);
+        return gl_from_half(((const uint16_t *)a)[i]);
     case GL_KT_BF16:
-        return gl_ty_from_bf16(((const uint16_t *)a)[i]);
+        return gl_from_bf16(((const uint16_t *)a)[i]);
     }
     return 0.0;
 }
@@ -187,10 +99,10 @@ GL_TY_FN void gl_ty_set(void *a, int t, size_t i, double v)
         ((uint64_t *)a)[i] = (uint64_t)v;
         break;
     case GL_KT_HALF:
-        ((uint16_t *)a)[i] = gl_ty_to_half(v);
+        ((uint16_t *)a)[i] = gl_to_half(v);
         break;
     case GL_KT_BF16:
-        ((uint16_t *)a)[i] = gl_ty_to_bf16(v);
+        ((uint16_t *)a)[i] = gl_to_bf16(v);
         break;
     }
 }

@@ -5,7 +5,7 @@
  * verdict: floats within the relative tolerance or its absolute floor, NaN
  * never, integers exact (bit for bit against a typed array, past 2^53 too),
  * the written-only check, and the reason and stored check that follow.
- * half and bfloat16: typed.h's conversions bit for bit against independent
+ * half and bfloat16: ktype.h's conversions bit for bit against independent
  * ones (the compiler's _Float16 where it has one; bfloat16 as a float's top
  * bits rounded by the classic integer trick; for doubles, the nearest value
  * with ties to even found by search), every pattern read back, the inits
@@ -98,9 +98,9 @@ static void test_fill(void)
     CHECK(gl_ty_init_value(GL_KT_UINT, GL_KI_RANDOM, 0.0, s0, 99) == (double)u[99] * 16777216.0);
     /* 16-bit random inputs: the float stream rounded to the type */
     CHECK(gl_hb_fill(a, GL_KT_HALF, N, GL_KI_RANDOM, 0.0, 42, 3) == 0);
-    CHECK(((uint16_t *)a)[1234] == gl_ty_to_half(u[1234]));
+    CHECK(((uint16_t *)a)[1234] == gl_to_half(u[1234]));
     CHECK(gl_hb_fill(a, GL_KT_BF16, N, GL_KI_RANDOM, 0.0, 42, 3) == 0);
-    CHECK(((uint16_t *)a)[77] == gl_ty_to_bf16(u[77]));
+    CHECK(((uint16_t *)a)[77] == gl_to_bf16(u[77]));
     free(u);
     free(a);
     free(b);
@@ -122,7 +122,7 @@ static void test_16bit_read(void)
 {
     int half_ok = 1, bf_ok = 1;
     for (uint32_t u = 0; u < 65536; u++) {
-        double h = gl_ty_from_half((uint16_t)u), b = gl_ty_from_bf16((uint16_t)u);
+        double h = gl_from_half((uint16_t)u), b = gl_from_bf16((uint16_t)u);
         int e = (u >> 10) & 31, f = u & 1023;
         double def = e == 31 ? (f ? NAN : INFINITY)
                              : e == 0 ? ldexp(f, -24) : ldexp(1024 + f, e - 25);
@@ -140,10 +140,10 @@ static void test_16bit_read(void)
     }
     CHECK(half_ok);
     CHECK(bf_ok);
-    CHECK(gl_ty_from_half(0x3c00) == 1.0 && gl_ty_from_half(0x7bff) == 65504.0 &&
-          gl_ty_from_half(0x0001) == ldexp(1, -24) && isinf(gl_ty_from_half(0xfc00)) &&
-          gl_ty_from_half(0xfc00) < 0 && isnan(gl_ty_from_half(0xffff)));
-    CHECK(gl_ty_from_bf16(0x3f80) == 1.0 && isnan(gl_ty_from_bf16(0xffff)));
+    CHECK(gl_from_half(0x3c00) == 1.0 && gl_from_half(0x7bff) == 65504.0 &&
+          gl_from_half(0x0001) == ldexp(1, -24) && isinf(gl_from_half(0xfc00)) &&
+          gl_from_half(0xfc00) < 0 && isnan(gl_from_half(0xffff)));
+    CHECK(gl_from_bf16(0x3f80) == 1.0 && isnan(gl_from_bf16(0xffff)));
 }
 
 /* The nearest 16-bit value to v, ties to the even pattern, found by search
@@ -184,18 +184,18 @@ static void test_16bit_round(void)
     int half_f = 1, bf_f = 1, half_d = 1, bf_d = 1;
     for (uint64_t b = 0; b < 0x100000000ull; b += 127) {
         double f = f32_of_bits((uint32_t)b);
-        uint16_t h = gl_ty_to_half(f), bf = gl_ty_to_bf16(f);
+        uint16_t h = gl_to_half(f), bf = gl_to_bf16(f);
 #ifdef __FLT16_MAX__
         _Float16 x = (_Float16)(float)f;
         uint16_t xv;
         memcpy(&xv, &x, 2);
-        half_f &= isnan(f) ? isnan(gl_ty_from_half(h)) : h == xv;
+        half_f &= isnan(f) ? isnan(gl_from_half(h)) : h == xv;
 #else
-        half_f &= nearest_even(f, h, gl_ty_from_half, 65504.0, 0x7c00);
+        half_f &= nearest_even(f, h, gl_from_half, 65504.0, 0x7c00);
 #endif
         uint32_t u = (uint32_t)b;
         uint16_t want = (uint16_t)((u + 0x7fffu + ((u >> 16) & 1u)) >> 16);
-        bf_f &= isnan(f) ? isnan(gl_ty_from_bf16(bf)) : bf == want;
+        bf_f &= isnan(f) ? isnan(gl_from_bf16(bf)) : bf == want;
     }
     CHECK(half_f);
     CHECK(bf_f);
@@ -203,7 +203,7 @@ static void test_16bit_round(void)
     for (uint32_t u = 0; u < 65535; u++) {
         double v[4];
         int n = 0;
-        double a = gl_ty_from_half((uint16_t)u), b = gl_ty_from_half((uint16_t)(u + 1));
+        double a = gl_from_half((uint16_t)u), b = gl_from_half((uint16_t)(u + 1));
         if (isfinite(a) && isfinite(b) && (u & 0x7fff) != 0x7fff) {
             v[n++] = (a + b) / 2;
             v[n++] = nextafter((a + b) / 2, INFINITY);
@@ -212,8 +212,8 @@ static void test_16bit_round(void)
                         ((uint64_t)(gl_rng_float(s0, u + 70000) * 16777216.0f) << 16) ^ u;
         memcpy(&v[n++], &bits, sizeof v[0]);
         for (int k = 0; k < n; k++) {
-            uint16_t h = gl_ty_to_half(v[k]);
-            if (!nearest_even(v[k], h, gl_ty_from_half, 65504.0, 0x7c00)) {
+            uint16_t h = gl_to_half(v[k]);
+            if (!nearest_even(v[k], h, gl_from_half, 65504.0, 0x7c00)) {
                 if (half_d)
                     printf("  half of %a: %04x\n", v[k], h);
                 half_d = 0;
@@ -226,16 +226,16 @@ static void test_16bit_round(void)
 #endif
         }
         n = 0;
-        a = gl_ty_from_bf16((uint16_t)u);
-        b = gl_ty_from_bf16((uint16_t)(u + 1));
+        a = gl_from_bf16((uint16_t)u);
+        b = gl_from_bf16((uint16_t)(u + 1));
         if (isfinite(a) && isfinite(b) && (u & 0x7fff) != 0x7fff) {
             v[n++] = (a + b) / 2;
             v[n++] = nextafter((a + b) / 2, -INFINITY);
         }
         memcpy(&v[n++], &bits, sizeof v[0]);
         for (int k = 0; k < n; k++) {
-            uint16_t h = gl_ty_to_bf16(v[k]);
-            if (!nearest_even(v[k], h, gl_ty_from_bf16, gl_ty_from_bf16(0x7f7f), 0x7f80)) {
+            uint16_t h = gl_to_bf16(v[k]);
+            if (!nearest_even(v[k], h, gl_from_bf16, gl_from_bf16(0x7f7f), 0x7f80)) {
                 if (bf_d)
                     printf("  bfloat16 of %a: %04x\n", v[k], h);
                 bf_d = 0;
@@ -245,18 +245,18 @@ static void test_16bit_round(void)
     CHECK(half_d);
     CHECK(bf_d);
     /* by hand: ties to even, overflow, the smallest subnormal, NaN, signed zero */
-    CHECK(gl_ty_to_half(1.0) == 0x3c00 && gl_ty_to_half(1.0 + ldexp(1, -11)) == 0x3c00 &&
-          gl_ty_to_half(1.0 + 3 * ldexp(1, -11)) == 0x3c02);
-    CHECK(gl_ty_to_half(65504.0) == 0x7bff && gl_ty_to_half(65519.99) == 0x7bff &&
-          gl_ty_to_half(65520.0) == 0x7c00 && gl_ty_to_half(-1e10) == 0xfc00);
-    CHECK(gl_ty_to_half(ldexp(1, -24)) == 0x0001 && gl_ty_to_half(ldexp(1, -25)) == 0x0000 &&
-          gl_ty_to_half(ldexp(1.5, -25)) == 0x0001);
-    CHECK(isnan(gl_ty_from_half(gl_ty_to_half(NAN))) && gl_ty_to_half(-0.0) == 0x8000);
-    CHECK(gl_ty_to_bf16(1.0) == 0x3f80 && gl_ty_to_bf16(1.0 + ldexp(1, -8)) == 0x3f80 &&
-          gl_ty_to_bf16(1.0 + 3 * ldexp(1, -8)) == 0x3f82 && gl_ty_to_bf16(1e39) == 0x7f80);
+    CHECK(gl_to_half(1.0) == 0x3c00 && gl_to_half(1.0 + ldexp(1, -11)) == 0x3c00 &&
+          gl_to_half(1.0 + 3 * ldexp(1, -11)) == 0x3c02);
+    CHECK(gl_to_half(65504.0) == 0x7bff && gl_to_half(65519.99) == 0x7bff &&
+          gl_to_half(65520.0) == 0x7c00 && gl_to_half(-1e10) == 0xfc00);
+    CHECK(gl_to_half(ldexp(1, -24)) == 0x0001 && gl_to_half(ldexp(1, -25)) == 0x0000 &&
+          gl_to_half(ldexp(1.5, -25)) == 0x0001);
+    CHECK(isnan(gl_from_half(gl_to_half(NAN))) && gl_to_half(-0.0) == 0x8000);
+    CHECK(gl_to_bf16(1.0) == 0x3f80 && gl_to_bf16(1.0 + ldexp(1, -8)) == 0x3f80 &&
+          gl_to_bf16(1.0 + 3 * ldexp(1, -8)) == 0x3f82 && gl_to_bf16(1e39) == 0x7f80);
     /* from a double, not through a float: 1 + 2^-11 + 2^-40 is above the tie in
      * half, but as a float it would be the tie itself (and round down) */
-    CHECK(gl_ty_to_half(1.0 + ldexp(1, -11) + ldexp(1, -40)) == 0x3c01);
+    CHECK(gl_to_half(1.0 + ldexp(1, -11) + ldexp(1, -40)) == 0x3c01);
 }
 
 /* The inits in 16-bit floats: const rounded, ramp exact up to 2048 (half) and

@@ -258,10 +258,10 @@ static int scalar(struct gl_result *r, int i, enum gl_ktype t, long long v, stru
     case GL_KT_HALF:
         if (v < -65504 || v > 65504)   /* beyond half's largest finite value */
             break;
-        a->v.h = gl_ty_to_half((double)v);
+        a->v.h = gl_to_half((double)v);
         return 1;
     case GL_KT_BF16:
-        a->v.h = gl_ty_to_bf16((double)v);
+        a->v.h = gl_to_bf16((double)v);
         return 1;
     }
     return gh_skip(r, "argument %d: %lld is out of range for %s", i + 1, v, gl_ktype_name(t));

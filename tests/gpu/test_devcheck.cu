@@ -7,7 +7,7 @@
  * and for users' typed buffers, every type and init kind made on the device
  * equals host_buffers.c's fill, and the typed verdict on the device equals
  * typed.h's rule applied on the host (planted errors, 64-bit integers past
- * 2^53, the written-only check); half and bfloat16 (typed.h's own bit-level
+ * 2^53, the written-only check); half and bfloat16 (ktype.h's bit-level
  * conversions) round on the device as on the host and as CUDA's
  * __double2half / __double2bfloat16 do, read back as __half2float /
  * __bfloat162float do, and their verdicts against doubles, against their own
@@ -276,7 +276,7 @@ static void test_typed_verdict(void)
     free(w64);
 }
 
-/* typed.h's 16-bit conversions on the device: the same bits as on the host and
+/* ktype.h's 16-bit conversions on the device: the same bits as on the host and
  * as CUDA's own conversions (an independent implementation), every half and
  * bfloat16 pattern read back as CUDA reads it. */
 __global__ void conv16_kernel(const double *in, int n, unsigned short *mine_h, unsigned short *cuda_h,
@@ -285,9 +285,9 @@ __global__ void conv16_kernel(const double *in, int n, unsigned short *mine_h, u
     int i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i >= n)
         return;
-    mine_h[i] = gl_ty_to_half(in[i]);
+    mine_h[i] = gl_to_half(in[i]);
     cuda_h[i] = __half_as_ushort(__double2half(in[i]));
-    mine_b[i] = gl_ty_to_bf16(in[i]);
+    mine_b[i] = gl_to_bf16(in[i]);
     cuda_b[i] = __bfloat16_as_ushort(__double2bfloat16(in[i]));
 }
 
@@ -297,9 +297,9 @@ __global__ void read16_kernel(double *mine_h, double *cuda_h, double *mine_b, do
     if (i >= 65536)
         return;
     unsigned short u = (unsigned short)i;
-    mine_h[i] = gl_ty_from_half(u);
+    mine_h[i] = gl_from_half(u);
     cuda_h[i] = (double)__half2float(__ushort_as_half(u));
-    mine_b[i] = gl_ty_from_bf16(u);
+    mine_b[i] = gl_from_bf16(u);
     cuda_b[i] = (double)__bfloat162float(__ushort_as_bfloat16(u));
 }
 
@@ -326,8 +326,8 @@ static void test_16bit_conversions(void)
         return;
     }
     for (int u = 0; u < 65535; u++) {
-        double a = gl_ty_from_half((unsigned short)u), b = gl_ty_from_half((unsigned short)(u + 1));
-        double c = gl_ty_from_bf16((unsigned short)u), d = gl_ty_from_bf16((unsigned short)(u + 1));
+        double a = gl_from_half((unsigned short)u), b = gl_from_half((unsigned short)(u + 1));
+        double c = gl_from_bf16((unsigned short)u), d = gl_from_bf16((unsigned short)(u + 1));
         if (isfinite(a) && isfinite(b) && (u & 0x7fff) != 0x7fff) {
             in[n++] = (a + b) / 2;                         /* a tie: to the even one */
             in[n++] = nextafter((a + b) / 2, INFINITY);
@@ -362,7 +362,7 @@ static void test_16bit_conversions(void)
     CHECK(ok);
     int host_h = 1, host_b = 1, cuda_h = 1, cuda_b = 1, reads = 1;
     for (int i = 0; ok && i < NV; i++) {
-        unsigned short wh = gl_ty_to_half(in[i]), wb = gl_ty_to_bf16(in[i]);
+        unsigned short wh = gl_to_half(in[i]), wb = gl_to_bf16(in[i]);
         if (h[0][i] != wh || h[2][i] != wb) {
             if (host_h && host_b)
                 printf("  device %04x %04x, host %04x %04x for %a\n", h[0][i], h[2][i], wh, wb, in[i]);
@@ -370,13 +370,13 @@ static void test_16bit_conversions(void)
             host_b &= h[2][i] == wb;
         }
         /* CUDA's: the same value (NaN's payload may differ) */
-        if (!same_value(gl_ty_from_half(h[0][i]), gl_ty_from_half(h[1][i])) ||
+        if (!same_value(gl_from_half(h[0][i]), gl_from_half(h[1][i])) ||
             ((h[0][i] ^ h[1][i]) & 0x8000 && !isnan(in[i]))) {
             if (cuda_h)
                 printf("  half of %a: typed.h %04x, CUDA %04x\n", in[i], h[0][i], h[1][i]);
             cuda_h = 0;
         }
-        if (!same_value(gl_ty_from_bf16(h[2][i]), gl_ty_from_bf16(h[3][i])) ||
+        if (!same_value(gl_from_bf16(h[2][i]), gl_from_bf16(h[3][i])) ||
             ((h[2][i] ^ h[3][i]) & 0x8000 && !isnan(in[i]))) {
             if (cuda_b)
                 printf("  bfloat16 of %a: typed.h %04x, CUDA %04x\n", in[i], h[2][i], h[3][i]);
@@ -385,8 +385,8 @@ static void test_16bit_conversions(void)
     }
     for (int u = 0; ok && u < 65536; u++)
         reads &= same_value(rd[0][u], rd[1][u]) && same_value(rd[2][u], rd[3][u]) &&
-                 same_value(rd[0][u], gl_ty_from_half((unsigned short)u)) &&
-                 same_value(rd[2][u], gl_ty_from_bf16((unsigned short)u));
+                 same_value(rd[0][u], gl_from_half((unsigned short)u)) &&
+                 same_value(rd[2][u], gl_from_bf16((unsigned short)u));
     CHECK(host_h && host_b);
     CHECK(cuda_h && cuda_b);
     CHECK(reads);
