@@ -59,7 +59,7 @@ static int hg_reference(struct gh_job *j)
     const struct gh_typed *T = j->typed;
     struct gh_host_view v;
     double *want[GL_HOST_MAX_BUFFERS] = {};
-    int ok = gh_typed_host_view(j, 0, &v);
+    int ok = gh_typed_host_view(j, &v);
     for (int b = 0; b < T->n; b++)
         if (T->b[b].out)
             want[b] = v.want[T->b[b].idx];
