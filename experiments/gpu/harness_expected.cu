@@ -89,6 +89,26 @@ static size_t want_bytes(const struct gh_job *j)
     return b;
 }
 
+/* The slot holding T's key with j's outputs, or -1. */
+static int find(const struct gh_job *j)
+{
+    const struct gh_typed *T = j->typed;
+    for (int i = 0; i < GH_EXP_SLOTS; i++) {
+        if (!ex.e[i].key || strcmp(ex.e[i].key, T->want_key) != 0 || ex.e[i].nout != j->nout)
+            continue;
+        int same = 1;
+        for (int o = 0; o < j->nout; o++)
+            same &= ex.e[i].count[o] == j->out_count[o];
+        return same ? i : -1;   /* the key names every count: a mismatch cannot happen */
+    }
+    return -1;
+}
+
+size_t gh_expected_need(const struct gh_job *j)
+{
+    return j->typed && j->typed->want_key && find(j) < 0 ? want_bytes(j) : 0;
+}
+
 int gh_expected_get(struct gh_job *j)
 {
     struct gh_typed *T = j->typed;
@@ -97,14 +117,8 @@ int gh_expected_get(struct gh_job *j)
     T->want_kept = 0;
     if (!T->want_key)
         return 1;
-    for (int i = 0; i < GH_EXP_SLOTS; i++) {
-        if (!ex.e[i].key || strcmp(ex.e[i].key, T->want_key) != 0 || ex.e[i].nout != j->nout)
-            continue;
-        int same = 1;
-        for (int o = 0; o < j->nout; o++)
-            same &= ex.e[i].count[o] == j->out_count[o];
-        if (!same)   /* the key names every count: cannot happen; compute afresh */
-            break;
+    int i = find(j);
+    if (i >= 0) {
         ex.e[i].tick = ++ex.tick;
         for (int o = 0; o < j->nout; o++)
             T->want[o] = ex.e[i].want[o];
