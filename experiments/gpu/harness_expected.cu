@@ -194,16 +194,31 @@ static void keep(struct gh_job *j)
 
 #define ALIGN(x) (((x) + 255) & ~(size_t)255)
 
+/* Staging bytes of the view: every buffer, then every output's doubles. */
+static size_t view_bytes(const struct gh_job *j)
+{
+    const struct gh_typed *T = j->typed;
+    size_t total = 0;
+    for (int b = 0; b < T->n; b++)
+        total += ALIGN(T->b[b].count * gl_ty_esize(T->b[b].type));
+    for (int o = 0; o < j->nout; o++)
+        total += ALIGN(j->out_count[o] * sizeof(double));
+    return total;
+}
+
+size_t gh_expected_staging(const struct gh_job *j)
+{
+    const struct gh_typed *T = j->typed;
+    return T && T->want_key && !T->want_ready ? view_bytes(j) : 0;
+}
+
 int gh_expected_view(struct gh_job *j, struct gh_host_view *v)
 {
     const struct gh_typed *T = j->typed;
     struct gl_result *r = j->r;
-    size_t total = 0, at = 0;
+    size_t at = 0;
     memset(v, 0, sizeof *v);
-    for (int b = 0; b < T->n; b++)
-        total += ALIGN(T->b[b].count * gl_ty_esize(T->b[b].type));
-    total += ALIGN(want_bytes(j)) + 256 * (size_t)j->nout;
-    unsigned char *stage = (unsigned char *)gh_staging_get(r, total);
+    unsigned char *stage = (unsigned char *)gh_staging_get(r, view_bytes(j));
     if (!stage)
         return 0;
     /* every buffer as it starts: an input or an output's image from the device

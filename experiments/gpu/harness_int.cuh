@@ -139,6 +139,9 @@ void gh_typed_release(struct gh_job *j);
  * outputs from the cache (want_ready), or their device memory allocated for
  * the reference to fill. 1, or 0 with j->r skipped (no memory) or failed. */
 int gh_expected_get(struct gh_job *j);
+/* Staging bytes gh_expected_view will ask for (0: no keyed reference to
+ * compute), so that the timed copy grows the staging buffer once for both. */
+size_t gh_expected_staging(const struct gh_job *j);
 /* Device bytes gh_expected_get will allocate for j (0: none, or cached). */
 size_t gh_expected_need(const struct gh_job *j);
 /* Free every cached entry but the one keep uses (NULL: every one). */
