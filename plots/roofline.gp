@@ -45,6 +45,13 @@ do for [p = 1:NP] {
     unset table
     PEAKS[p] = PEAK; BW[4 * p - 3] = B1; BW[4 * p - 2] = B2; BW[4 * p - 1] = B3; BW[4 * p] = B4
 }
+# a level is in the key when some run has a point there or some panel its roof
+array ROOF_ANY[NL]
+do for [l = 1:NL] {
+    ROOF_ANY[l] = 0
+    if (l <= 4) { do for [p = 1:NP] { if (BW[4 * (p - 1) + l] == BW[4 * (p - 1) + l]) { ROOF_ANY[l] = 1 } } }
+}
+in_key(l) = has_level(l) || ROOF_ANY[l]
 # the x range holds every point and every ridge point (peak / bandwidth)
 stats datafile using (column('x')) nooutput
 XMIN = STATS_min / 3; XMAX = STATS_max * 3
@@ -105,7 +112,7 @@ do for [p = 1:NP] {
          for [l = 1:NL] datafile using (column('x')):(strcol('panel') eq P && int(column('level')) == l ? \
              column('y') : NaN):(shape_pt(strcol(rl_shape))) with points pt variable lc rgb RL_LC[l] notitle, \
          for [l = 1:NL] NaN with linespoints lw 2.5 dt 1 pt 7 lc rgb RL_LC[l] \
-             title (has_level(l) ? RL_KEY[l] : ''), \
+             title (in_key(l) ? RL_KEY[l] : ''), \
          for [s = 1:NSH] NaN with points pt shape_pt(word(SHAPES, s)) lc rgb '#333333' title word(SHAPES, s)
 }
 unset multiplot
