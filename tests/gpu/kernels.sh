@@ -5,7 +5,10 @@
 # study again and nothing else; a kernel that writes out of bounds is stored
 # failed with the CUDA error while the sweep completes the rest; a kernel section
 # verified against a C reference (tests/gpu/data/cref.conf) is ok, and a wrong
-# kernel there is wrong. Prints the
+# kernel there is wrong; kernels as users write them (tests/gpu/data/cccl.conf:
+# CUB's BlockReduce and cooperative groups' reduce with a header from `-I inc`
+# and --use_fast_math; a file with main() and <stdio.h> built by nvcc) run
+# verified and counted, with their compiler and options stored. Prints the
 # transpose table (time, GB/s against copy, bank conflicts) and ends with
 # "kernels-gpu: N passed, N failed". Must not rebuild anything.
 G=./build/gpulab
@@ -59,6 +62,20 @@ st=$(q "select status||' '||(max_rel_err is not null) from results where study='
 chk '[ "$st" = "ok 1" ]' "cref scale against the C reference: '$st' (want 'ok 1'): $(q "select reason from results where study='cref' and variant='scale'")"
 st=$(q "select status||' '||reason from results where study='cref' and variant='scale_off' and is_latest=1")
 chk 'echo "$st" | grep -q "^wrong .*1 of 65536 elements differ from .c:scale_ref."' "cref scale_off: $st"
+
+# kernels as users write them: CUB, cooperative groups, nvcc
+$G run tests/gpu/data/cccl.conf --db "$db" >"$T/run6" 2>&1; rc=$?
+chk '[ $rc -eq 0 ]' "cccl: exit $rc: $(tail -5 "$T/run6")"
+grep -E '^compiled' "$T/run6"
+n=$(q "select count(*) from results where study='cccl' and is_latest=1 and status='ok' and passes > 0")
+chk '[ "$n" -eq 11 ]' "cccl: $n ok runs with counters (want 11): $(q "select group_concat(variant||' '||status||' '||ifnull(reason,''), '; ') from results where study='cccl' and status<>'ok'")"
+n=$(q "select count(*) from results where study='cccl' and is_latest=1 and variant in ('cub','cg','s') and max_rel_err is not null")
+chk '[ "$n" -eq 7 ]' "cccl: $n runs of cub, cg and s compared with their reference (want 7)"
+st=$(q "select group_concat(distinct section||':'||compiler||':'||compile_options) from results where study='cccl'")
+chk '[ "$st" = "cccl:nvrtc:--use_fast_math -I inc,host:nvcc:" ] || [ "$st" = "host:nvcc:,cccl:nvrtc:--use_fast_math -I inc" ]' "cccl: compiler and options stored as '$st'"
+$G query --db "$db" --md "select section, variant, bs, round(median_ms, 4) as median_ms, max_rel_err,
+    achieved_occupancy_pct, smem_conflicts_ld from results where study = 'cccl' and is_latest = 1
+    order by section, variant, bs"
 
 echo "transpose at the largest N, against copy:"
 $G query --db "$db" --md "select r.variant, r.TILE, r.n, round(r.median_ms, 4) as median_ms,
