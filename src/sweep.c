@@ -5,14 +5,6 @@
 #include "metric_sets.h"
 #include "registry.h"
 
-#include <stdint.h>
-#include <dlfcn.h>
-#include <errno.h>
-#include <limits.h>
-#include <sys/stat.h>
-#include <sys/wait.h>
-#include <unistd.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
