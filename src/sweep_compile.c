@@ -356,11 +356,6 @@ static int drain_child(struct pool *pl, struct child *c, char *err, size_t errle
     return 1;
 }
 
-static double now_s(void)
-{
-    return gl_now();
-}
-
 /* Run every task, at most jobs at a time; stop starting new ones after a
  * failure. 0 (see each task's rc), or -1 with err (a child died). */
 static int run_pool(const struct gl_device_ops *ops, struct pool *pl, int arch, int jobs,
@@ -370,7 +365,7 @@ static int run_pool(const struct gl_device_ops *ops, struct pool *pl, int arch, 
     struct child kids[MAX_CHILDREN];
     struct pollfd pfd[MAX_CHILDREN];
     int running = 0, next = 0, failed = 0, rc = 0, done_kernels = 0, tasks_done = 0, told = 0;
-    double t0 = now_s(), last_tell = 0;
+    double t0 = gl_now(), last_tell = 0;
     while ((next < pl->n && !failed && rc == 0) || running > 0) {
         while (running < jobs && next < pl->n && !failed && rc == 0) {
             if (start_child(ops, pl, next, arch, &kids[running], err, errlen) != 0) {
@@ -416,7 +411,7 @@ static int run_pool(const struct gl_device_ops *ops, struct pool *pl, int arch, 
                 i--;
             }
         }
-        double el = now_s() - t0;
+        double el = gl_now() - t0;
         if (watch && watch->fn && el >= 1.0 && el - last_tell >= 1.0) {
             struct gl_compile_status st = { done_kernels, total_kernels, pl->n - tasks_done, el,
                                             0 };
@@ -427,7 +422,7 @@ static int run_pool(const struct gl_device_ops *ops, struct pool *pl, int arch, 
     }
     if (told) {
         struct gl_compile_status st = { done_kernels, total_kernels, pl->n - tasks_done,
-                                        now_s() - t0, 1 };
+                                        gl_now() - t0, 1 };
         watch->fn(watch->ctx, &st);
     }
     return rc;
