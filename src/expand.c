@@ -89,6 +89,15 @@ static uint64_t hash_params(const struct gl_params *p)
     return h;
 }
 
+/* The point, before gl_variant_complete turns threads = 0 (or unset: its
+ * default is 0) into this machine's core count, asks for every core. */
+static int asks_all_cores(const struct gl_variant *v, const struct gl_params *p)
+{
+    struct gl_params asked = *p;
+    gl_params_complete(&asked, v->params);
+    return gl_params_is_set(&asked, GL_P_THREADS) && asked.threads == 0;
+}
+
 static int add_reject(struct gl_expansion *e, int section, const char *variant, const char *where)
 {
     char reason[GL_REASON_MAX];
@@ -209,6 +218,7 @@ static int expand_section(const struct gl_config *c, int si, const struct gl_dev
             j.metrics = s->metrics;
             j.study = c->study;
             point_at(s, ax, nax, i, &j.p);
+            j.threads_all = asks_all_cores(v, &j.p);
             gl_variant_complete(v, &j.p);
             size_t h = (size_t)hash_params(&j.p) & (nslots - 1);
             int dup = 0;

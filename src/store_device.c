@@ -190,6 +190,27 @@ long long gl_store_session_begin(gl_store *s, const struct gl_session_info *si)
     return s->own[s->nown - 1];
 }
 
+int gl_store_session_shard(gl_store *s, long long session_id, int index, int count)
+{
+    sqlite3_stmt *st = NULL;
+    int rc = sqlite3_prepare_v2(s->db, "UPDATE session SET shard_index = ?, shard_count = ? "
+                                       "WHERE id = ?", -1, &st, NULL);
+    if (rc == SQLITE_OK)
+        rc = sqlite3_bind_int(st, 1, index);
+    if (rc == SQLITE_OK)
+        rc = sqlite3_bind_int(st, 2, count);
+    if (rc == SQLITE_OK)
+        rc = sqlite3_bind_int64(st, 3, session_id);
+    if (rc == SQLITE_OK)
+        rc = sqlite3_step(st);
+    sqlite3_finalize(st);
+    if (rc != SQLITE_DONE) {
+        store_db_err(s, "recording the session's shard");
+        return -1;
+    }
+    return 0;
+}
+
 /* The end time, then the results_<study> views remade (a study may have got
  * its first named parameters, or new names), in one transaction. */
 static int end_session(gl_store *s, long long session_id)
