@@ -257,11 +257,12 @@ static void test_create(void)
         printf("open: %s\n", err);
         return;
     }
-    CHECK(gl_schema_version == 5);
-    CHECK(gl_nmigrations == 4 && gl_sql_migrations[0] && gl_sql_migrations[1] &&
-          gl_sql_migrations[2] && gl_sql_migrations[3] && !gl_sql_migrations[4]);
+    CHECK(gl_schema_version == 6);
+    CHECK(gl_nmigrations == 5 && gl_sql_migrations[0] && gl_sql_migrations[1] &&
+          gl_sql_migrations[2] && gl_sql_migrations[3] && gl_sql_migrations[4] &&
+          !gl_sql_migrations[5]);
     sqlite3 *db = raw_open(path);
-    CHECK(qi(db, "PRAGMA user_version") == 5);
+    CHECK(qi(db, "PRAGMA user_version") == 6);
     CHECK_STR(q(db, "PRAGMA journal_mode").s, "wal");
     CHECK_STR(q(db, "SELECT value FROM meta WHERE key = 'application'").s, "gpulab");
     const char *objs[] = { "table:meta", "table:device", "table:session", "table:run",
@@ -455,14 +456,14 @@ static void test_refuse(void)
      * rollback-journal mode also shows that WAL was not switched on. */
     path_of(path, sizeof path, "future.db");
     sqlite3 *db = raw_open(path);
-    raw_exec(db, "CREATE TABLE run (id INTEGER PRIMARY KEY, future TEXT); PRAGMA user_version = 6;");
+    raw_exec(db, "CREATE TABLE run (id INTEGER PRIMARY KEY, future TEXT); PRAGMA user_version = 99;");
     sqlite3_close(db);
     char *before = read_all(path);
     struct stat st0, st1;
     CHECK(stat(path, &st0) == 0);
     err[0] = '\0';
     CHECK(gl_store_open(path, &s, err, sizeof err) == -1 && s == NULL);
-    CHECK(strstr(err, "newer") != NULL && strstr(err, "version 6") != NULL);
+    CHECK(strstr(err, "newer") != NULL && strstr(err, "version 99") != NULL);
     char *after = read_all(path);
     CHECK(stat(path, &st1) == 0);
     CHECK(before && after && st0.st_size == st1.st_size &&
@@ -471,7 +472,7 @@ static void test_refuse(void)
     free(after);
     db = raw_open(path);
     CHECK_STR(q(db, "PRAGMA journal_mode").s, "delete");
-    CHECK(qi(db, "PRAGMA user_version") == 6);
+    CHECK(qi(db, "PRAGMA user_version") == 99);
     sqlite3_close(db);
 
     /* Not ours: user_version 0 but tables present. */
@@ -1709,7 +1710,8 @@ static void test_readonly(void)
                  "ALTER TABLE session DROP COLUMN lock_wait_s; ALTER TABLE session DROP COLUMN "
                  "gpu_procs; ALTER TABLE session DROP COLUMN gpu_procs_reason; "
                  "ALTER TABLE run DROP COLUMN check_method; ALTER TABLE run DROP COLUMN "
-                 "check_points; PRAGMA user_version = 2;");
+                 "check_points; ALTER TABLE session DROP COLUMN shard_index; "
+                 "ALTER TABLE session DROP COLUMN shard_count; PRAGMA user_version = 2;");
     sqlite3_close(db);
     before = slurp(path, &len0);
     if (CHECK(gl_store_open_readonly(path, &s, err, sizeof err) == 0)) {
