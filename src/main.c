@@ -31,7 +31,10 @@ static const char *usage_main =
     "exit codes: 0 ok, 1 some runs failed or were wrong, 2 usage or config error,\n"
     "            3 storage error, 4 a device is busy (run --no-wait),\n"
     "            5 merge conflicts, 6 merge inputs of different configs,\n"
-    "            130 interrupted (SIGINT), 143 (SIGTERM)\n";
+    "            130 interrupted (SIGINT), 143 (SIGTERM)\n"
+    "documentation: README.md; docs/cli.md (commands), docs/configs.md (configs),\n"
+    "               docs/kernels.md (your own kernels), docs/database.md (the results view),\n"
+    "               docs/cluster.md (several machines, Slurm)\n";
 
 #define SHARD_HELP \
     "  --shard I/N     run only shard I of N (I from 0): the jobs whose key (study, family,\n" \
