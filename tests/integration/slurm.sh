@@ -85,7 +85,7 @@ mkdir -p "$T/munge" "$T/state" "$T/spool" "$T/log" "$T/out" "$T/shared"
 chmod 700 "$T/munge"
 dd if=/dev/urandom of="$T/munge/munge.key" bs=1024 count=1 2>/dev/null
 chmod 400 "$T/munge/munge.key"
-munged --force --key-file="$T/munge/munge.key" --socket="$T/munge/munge.socket" \
+timeout 30 munged --force --key-file="$T/munge/munge.key" --socket="$T/munge/munge.socket" \
     --pid-file="$T/munge/munged.pid" --log-file="$T/log/munged.log" --seed-file="$T/munge/seed"
 rc=$?
 chk '[ $rc -eq 0 ] && munge -n -S "$T/munge/munge.socket" | unmunge -S "$T/munge/munge.socket" >/dev/null 2>&1' \
@@ -133,10 +133,10 @@ MinJobAge=600
 $node NodeAddr=127.0.0.1 State=UNKNOWN
 PartitionName=test Nodes=ALL Default=YES MaxTime=INFINITE State=UP
 EOF
-slurmctld -c -f "$SLURM_CONF"
+timeout 30 slurmctld -c -f "$SLURM_CONF"
 rc=$?
 chk '[ $rc -eq 0 ]' "slurmctld did not start (exit $rc)"
-slurmd -f "$SLURM_CONF"
+timeout 30 slurmd -f "$SLURM_CONF"
 rc=$?
 chk '[ $rc -eq 0 ]' "slurmd did not start (exit $rc)"
 state=
