@@ -12,7 +12,7 @@
 # configs are refused (exit 6); a shard missing from OUT is said; an older
 # database (the H100 fixture, schema 2) merges with its samples and metrics;
 # a table with a run_id column is merged with its runs, one without is refused.
-# Runs in about 15 s. Must not need a GPU or touch anything outside its folder.
+# A session copied while it ran gets its end from a later copy. Runs in about 15 s. Must not need a GPU or touch anything outside its folder.
 G=$(pwd)/build/gpulab
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
@@ -122,6 +122,16 @@ rc=$?
 dump "$T/m.db" >"$T/m.dump2"
 chk '[ $rc -eq 0 ] && cmp -s "$T/m.dump" "$T/m.dump2"' "merging every shard again changed the database (exit $rc)"
 chk 'grep -q "0 runs added, 23 already there" "$T/merge3"' "merging again: $(tail -n 1 "$T/merge3")"
+
+# ---- a copy taken while its session ran: merged again later, the session gets its end ----
+cp "$T/s0.db" "$T/early.db"
+sqlite3 "$T/early.db" "update session set ended_at = null"
+$G merge "$T/e.db" "$T/early.db" >/dev/null 2>&1
+$G merge "$T/e.db" "$T/s0.db" >"$T/early" 2>&1
+rc=$?
+chk '[ $rc -eq 0 ] && grep -q "s0.db: 0 runs added, .*; 1 session got its end" "$T/early" &&
+     [ "$(sqlite3 "$T/e.db" "select count(*) from session where ended_at is not null")" = 1 ]' \
+    "a session's end merged later: exit $rc: $(grep s0.db "$T/early")"
 
 # ---- conflicts: the unsharded run's results against the shards' ----
 $G merge "$T/m.db" "$T/ref.db" >"$T/conflict" 2>&1
