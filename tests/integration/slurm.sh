@@ -8,7 +8,9 @@
 # merged database must hold exactly the runs of one unsharded run of the same
 # config (same keys, same statuses: ok, wrong, failed and skipped ones). Then
 # gpulab's own defaults inside a job array: --array=1-3 is shards 0..2 of 3,
-# and an array of ids 1,3,7 is refused.
+# and an array of ids 1,3,7 is refused. Then a shard cancelled mid-sweep
+# (scancel) copies what it stored, and submitted again (GPULAB_SHARDS) resumes
+# from it: merged, the runs of one unsharded run again.
 # Needs root (it starts daemons and installs slurm-wlm and munge with apt-get
 # when they are missing). Not root: skipped, said so. Root but no Slurm after
 # apt-get: failed, never skipped (CI runs as root: the test must run there).
@@ -223,5 +225,52 @@ chk 'grep -q "are not 1, 1 + 1, ... 7" "$T/out/sparse-3.out"' \
     "array ids 1,3,7 were not refused: $(head -n 3 "$T/out/sparse-3.out" 2>&1)"
 st=$(scontrol -o show job "${sid}_3" 2>/dev/null | sed -n 's/.*ExitCode=\([0-9:]*\).*/\1/p')
 chk '[ "$st" = 2:0 ]' "a sparse array's plan: exit $st (want 2)"
+# ---- a shard cancelled mid-sweep (scancel: SIGTERM), its partial database
+# copied; submitted again it resumes, and the merge equals one unsharded run ----
+cat >"$T/k.conf" <<'CONF'
+study = cancelled
+[sleep]
+family = faults
+variants = fault_sleep
+N = 20000:80000:2000
+warmup = 0
+samples_min = 2
+samples_max = 2
+CONF
+export GPULAB_LOCAL="$T/local"
+$G run "$T/k.conf" $PL --db "$T/kref.db" >/dev/null 2>&1
+total0=$($G plan "$T/k.conf" $PL --db "$T/none.db" --shard 0/2 --summary | sed -n 's/^total: \([0-9]*\) to run.*/\1/p')
+kid=$(sbatch --parsable --array=0-1%1 --gres=none --output="$T/out/cancel-%a.out" --time=5 \
+    slurm/gpulab-array.sbatch "$T/shared2" "$T/k.conf" $PL)
+got=0
+while ! late; do
+    for f in "$T"/local/gpulab-*/shard-0-of-2.db; do
+        [ -f "$f" ] && got=$(sqlite3 "$f" "select count(*) from run" 2>/dev/null)
+    done
+    [ "${got:-0}" -ge 2 ] && break
+    sleep 0.1
+done
+scancel "${kid}_0"
+while ! late && [ -n "$(squeue -h -o %i 2>/dev/null)" ]; do sleep 0.5; done
+part=$(sqlite3 "$T/shared2/shard-0-of-2.db" "select count(*) from run" 2>/dev/null)
+st=$(scontrol -o show job "${kid}_0" 2>/dev/null | sed -n 's/.*JobState=\([A-Z_]*\).*/\1/p')
+chk '[ "$st" = CANCELLED ] && [ "${part:-0}" -ge 2 ] && [ "$part" -lt "$total0" ]' \
+    "shard 0 cancelled: $st, its copy holds ${part:-no} runs of $total0 (want some, not all)"
+chk 'grep -q "SIGTERM: copying what shard 0 stored" "$T/out/cancel-0.out"' "the cancelled task did not copy its database"
+rid=$(sbatch --parsable --array=0 --export=ALL,GPULAB_SHARDS=2 --gres=none --output="$T/out/again-%a.out" \
+    --time=5 slurm/gpulab-array.sbatch "$T/shared2" "$T/k.conf" $PL)
+mid=$(sbatch --parsable --dependency=afterok:"$rid" --output="$T/out/merge2.out" --time=5 \
+    slurm/gpulab-merge.sbatch "$T/shared2" "$T/shared2/merged.db")
+while ! late && [ -n "$(squeue -h -o %i 2>/dev/null)" ]; do sleep 0.5; done
+chk 'grep -q "resumes from $T/shared2/shard-0-of-2.db" "$T/out/again-0.out" &&
+     grep -q "^gpulab: $((total0 - part)) ran" "$T/out/again-0.out"' \
+    "shard 0 submitted again did not resume: $(grep -E "gpulab(-array)?:" "$T/out/again-0.out" | head -n 4)"
+st=$(scontrol -o show job "$mid" 2>/dev/null | sed -n 's/.*JobState=\([A-Z_]*\).*/\1/p')
+chk '[ "$st" = COMPLETED ]' "the second merge job: $st"
+keys "$T/kref.db" >"$T/kref.keys"
+keys "$T/shared2/merged.db" >"$T/kmerged.keys" 2>/dev/null
+chk '[ -s "$T/kref.keys" ] && cmp -s "$T/kref.keys" "$T/kmerged.keys"' \
+    "cancelled, resumed and merged: differs from one unsharded run: $(diff "$T/kref.keys" "$T/kmerged.keys" | head -n 4)"
+chk '[ -z "$(ls "$T/local" 2>/dev/null)" ]' "the tasks left their node-local folders: $(ls "$T/local")"
 echo "slurm: cluster part took $(( $(date +%s) - deadline + 120 )) s"
 exit 0
