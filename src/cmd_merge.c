@@ -53,6 +53,22 @@ static int check_input(struct input *x)
                 errno == ENOENT ? "" : strerror(errno));
         return 2;
     }
+    /* A write-ahead log beside it holds its latest runs; SQLite reads it only
+     * where it may make the -shm index beside it (else the file alone is read). */
+    char wal[4200], dir[4200];
+    struct stat st;
+    snprintf(wal, sizeof wal, "%s-wal", x->path);
+    snprintf(dir, sizeof dir, "%s", x->path);
+    char *slash = strrchr(dir, '/');
+    if (slash)
+        slash[slash == dir ? 1 : 0] = '\0';
+    if (stat(wal, &st) == 0 && st.st_size > 0 && access(slash ? dir : ".", W_OK) != 0) {
+        fprintf(stderr, "gpulab: merge: %s has a write-ahead log (%s) in a folder this user "
+                        "cannot write, so its latest runs cannot be read: copy both files to a "
+                        "folder you can write, and merge that copy; nothing was merged\n",
+                x->path, wal);
+        return 3;
+    }
     if (gl_store_open_readonly(x->path, &s, err, sizeof err) != 0) {
         fprintf(stderr, "gpulab: merge: %s; nothing was merged\n", err);
         return 3;

@@ -2,7 +2,7 @@
 # tests/integration/shard.sh - `run --shard I/N`, `plan --shard` and `gpulab
 # merge` without Slurm (tests/integration/slurm.sh runs them under a real one):
 # the shards' plans are disjoint and cover the plan, also when I/N comes from a
-# job array's variables; three shards merged hold exactly the runs of one
+# job array's variables, and a point added moves no other to another shard; three shards merged hold exactly the runs of one
 # unsharded run (keys and statuses: ok, wrong, failed, skipped), and merging
 # them again changes nothing; a shard killed with kill -9 mid-sweep merges what
 # it stored, and once run again to its end, merging it again adds exactly the
@@ -78,6 +78,14 @@ chk '[ $rc -eq 2 ] && grep -q "pass --shard I/N" "$T/plan.sparse"' "ids 1,3,7: e
 env SLURM_ARRAY_TASK_ID=3 SLURM_ARRAY_TASK_COUNT=3 SLURM_ARRAY_TASK_MIN=1 SLURM_ARRAY_TASK_MAX=7 \
     $G plan "$T/c.conf" $PL --db "$T/none.db" --shard 0/1 --summary >"$T/plan.whole" 2>&1
 chk 'grep -q "^total: 20 to run, 0 done, 3 rejected" "$T/plan.whole"' "--shard 0/1 inside an array is not the whole plan: $(tail -n 1 "$T/plan.whole")"
+# a point added to the config moves no other point to another shard
+sed 's/^N = 1000, 2000, 4000, 8000$/N = 1000, 2000, 4000, 8000, 16000/' "$T/c.conf" >"$T/c2.conf"
+for i in 0 1 2; do
+    $G plan "$T/c2.conf" $PL --db "$T/none.db" --shard "$i/3" | grep -E '^      [a-z-]+ ' >"$T/plan2.$i"
+    grep -E '^      [a-z-]+ ' "$T/plan.$i" | while IFS= read -r line; do grep -qxF "$line" "$T/plan2.$i" || echo x; done >>"$T/moved"
+done
+chk '[ ! -s "$T/moved" ] && [ "$(cat "$T"/plan2.* | wc -l)" -eq 25 ]' \
+    "adding a point moved $(wc -l <"$T/moved") other points to another shard"
 for bad in 3/3 1/0 x/2 3 -1/2; do
     $G run "$T/c.conf" $PL --db "$T/bad.db" --shard "$bad" >"$T/badshard" 2>&1
     rc=$?
@@ -239,7 +247,6 @@ dump "$T/m.db" >"$T/m.dump2"
 chk 'cmp -s "$T/m.dump" "$T/m.dump2"' "refused merges changed the output"
 
 # ---- inputs of different configs ----
-sed 's/^N = 1000, 2000, 4000, 8000$/N = 1000, 2000, 4000, 8000, 16000/' "$T/c.conf" >"$T/c2.conf"
 $G run "$T/c2.conf" $PL --db "$T/t1.db" --shard 1/3 >/dev/null 2>&1
 $G merge "$T/mixed.db" "$T/s0.db" "$T/t1.db" >"$T/mixed" 2>&1
 rc=$?
