@@ -1,5 +1,6 @@
 /* cmd_run.c - `gpulab run` and `gpulab plan`: walk the expanded sweep, skip what
- * is done, run the rest in the worker, store each result as it arrives, and say
+ * is done (and, with --shard or in a Slurm job array, what is another shard's:
+ * shard.h), run the rest in the worker, store each result as it arrives, and say
  * what happened. The sweep is prepared (configs parsed, kernels compiled) before
  * the store is opened, so a config error leaves no database behind; `plan` opens
  * the database read-only, if there is one. Must not measure anything itself

@@ -2,7 +2,8 @@
  * config.h): per section, the cartesian product of the parameter values (zip
  * groups advance together; the first parameter in table order varies slowest),
  * filtered by the section's where-expressions on the section's own values, then
- * per variant completed with defaults and masked to what it reads, de-duplicated,
+ * per variant completed with defaults (a point that asks for every core says so
+ * in threads_all, for the shard key) and masked to what it reads, de-duplicated,
  * and check()ed against the device. A kernel section's named parameters are axes
  * like the built-in ones (after them) and every point carries them in p.user. Job order: sections, variants as listed,
  * points in product order.

@@ -1,5 +1,6 @@
 /* store_device.c - writing the rows that runs point at: a device (inserted once
- * per ident, its properties as first seen) and a session (begun and ended; the
+ * per ident, its properties as first seen) and a session (begun, its shard
+ * recorded when it runs one, and ended; the
  * end also remakes the results_<study> views through store_open.c, so a study's
  * first named parameters have their view as soon as its session ends).
  * Values are bound by column name through the row builder (store_bind.c); 0 in
