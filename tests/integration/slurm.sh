@@ -50,7 +50,7 @@ fi
 
 T=$(mktemp -d /tmp/gl-slurm.XXXXXX)
 chmod 755 "$T"
-export GPULAB_LOCK_DIR="$T/locks" GPULAB_CACHE="$T/cache" SLURM_CONF="$T/slurm.conf"
+export GPULAB_LOCK_DIR="$T/locks" GPULAB_CACHE="$T/cache" SLURM_CONF="$T/slurm.conf" GPULAB_LOCAL="$T/local"
 unset SLURM_ARRAY_TASK_ID SLURM_ARRAY_TASK_COUNT SLURM_ARRAY_TASK_MIN SLURM_ARRAY_TASK_MAX SLURM_ARRAY_TASK_STEP
 stop_daemons() {
     for p in "$T/slurmctld.pid" "$T/slurmd.pid" "$T/munge/munged.pid"; do
@@ -237,7 +237,6 @@ warmup = 0
 samples_min = 2
 samples_max = 2
 CONF
-export GPULAB_LOCAL="$T/local"
 $G run "$T/k.conf" $PL --db "$T/kref.db" >/dev/null 2>&1
 total0=$($G plan "$T/k.conf" $PL --db "$T/none.db" --shard 0/2 --summary | sed -n 's/^total: \([0-9]*\) to run.*/\1/p')
 kid=$(sbatch --parsable --array=0-1%1 --gres=none --output="$T/out/cancel-%a.out" --time=5 \
