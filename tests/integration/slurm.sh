@@ -53,6 +53,10 @@ chmod 755 "$T"
 export GPULAB_LOCK_DIR="$T/locks" GPULAB_CACHE="$T/cache" SLURM_CONF="$T/slurm.conf" GPULAB_LOCAL="$T/local"
 unset SLURM_ARRAY_TASK_ID SLURM_ARRAY_TASK_COUNT SLURM_ARRAY_TASK_MIN SLURM_ARRAY_TASK_MAX SLURM_ARRAY_TASK_STEP
 stop_daemons() {
+    # a job step this cluster's slurmd started (its environment names our slurm.conf)
+    for p in $(pgrep -x slurmstepd); do
+        grep -qzx "SLURM_CONF=$SLURM_CONF" "/proc/$p/environ" 2>/dev/null && kill -9 "$p" 2>/dev/null
+    done
     for p in "$T/slurmctld.pid" "$T/slurmd.pid" "$T/munge/munged.pid"; do
         [ -s "$p" ] && kill "$(cat "$p")" 2>/dev/null
     done
@@ -69,16 +73,21 @@ show_logs() {
     done
 }
 finish() {
-    [ "$fail" -gt 0 ] && show_logs
+    trap '' PIPE   # a reader that went away must not stop the clean-up
     scancel --quiet --user=root >/dev/null 2>&1
+    for x in 1 2 3 4 5 6 7 8 9 10; do   # the jobs' processes end before their daemons
+        [ -z "$(squeue -h -o %i 2>/dev/null)" ] && break
+        sleep 1
+    done
     stop_daemons
+    [ "$fail" -gt 0 ] && show_logs
     rm -rf "$T"
     echo "slurm: $pass passed, $fail failed"
     [ "$fail" -eq 0 ]
     exit $?
 }
 trap finish EXIT
-trap 'fail=$((fail + 1)); echo "FAIL slurm: interrupted"; exit 1' INT TERM
+trap 'fail=$((fail + 1)); echo "FAIL slurm: interrupted" 2>/dev/null; exit 1' INT TERM HUP PIPE
 deadline=$(( $(date +%s) + 120 ))
 late() { [ "$(date +%s)" -ge "$deadline" ]; }
 
