@@ -257,12 +257,12 @@ static void test_create(void)
         printf("open: %s\n", err);
         return;
     }
-    CHECK(gl_schema_version == 6);
-    CHECK(gl_nmigrations == 5 && gl_sql_migrations[0] && gl_sql_migrations[1] &&
+    CHECK(gl_schema_version == 7);
+    CHECK(gl_nmigrations == 6 && gl_sql_migrations[0] && gl_sql_migrations[1] &&
           gl_sql_migrations[2] && gl_sql_migrations[3] && gl_sql_migrations[4] &&
-          !gl_sql_migrations[5]);
+          gl_sql_migrations[5] && !gl_sql_migrations[6]);
     sqlite3 *db = raw_open(path);
-    CHECK(qi(db, "PRAGMA user_version") == 6);
+    CHECK(qi(db, "PRAGMA user_version") == 7);
     CHECK_STR(q(db, "PRAGMA journal_mode").s, "wal");
     CHECK_STR(q(db, "SELECT value FROM meta WHERE key = 'application'").s, "gpulab");
     const char *objs[] = { "table:meta", "table:device", "table:session", "table:run",
@@ -1723,7 +1723,8 @@ static void test_readonly(void)
                  "gpu_procs; ALTER TABLE session DROP COLUMN gpu_procs_reason; "
                  "ALTER TABLE run DROP COLUMN check_method; ALTER TABLE run DROP COLUMN "
                  "check_points; ALTER TABLE run DROP COLUMN compiler; ALTER TABLE run DROP "
-                 "COLUMN compile_options; PRAGMA user_version = 2;");
+                 "COLUMN compile_options; ALTER TABLE session DROP COLUMN shard_index; "
+                 "ALTER TABLE session DROP COLUMN shard_count; PRAGMA user_version = 2;");
     sqlite3_close(db);
     before = slurp(path, &len0);
     if (CHECK(gl_store_open_readonly(path, &s, err, sizeof err) == 0)) {
