@@ -218,7 +218,7 @@ static long long store_run_in(gl_store *s, const char *study, long long session,
                               double flops, double bytes)
 {
     struct gl_run_key k = { dev, family, variant, p, study, NULL, NULL };
-    struct gl_run_info ri = { session, study, "sec", &timing, flops, bytes, 0 };
+    struct gl_run_info ri = { session, study, "sec", &timing, flops, bytes, 0, NULL, NULL };
     long long id = gl_store_result(s, &k, &ri, &res);
     if (id < 0 && !expect_refusal)
         printf("gl_store_result: %s\n", gl_store_errmsg(s));
@@ -247,7 +247,7 @@ static const char *const results_columns =
     "sm_throughput_pct,mem_throughput_pct,inst_executed,smem_wavefronts_ld,smem_wavefronts_st,"
     "global_ld_bytes,global_st_bytes,measured_flop_per_byte,dram_gbs,sm_clock_mhz,hostlink_bytes,"
     "l1_flop_per_byte,l2_flop_per_byte,hostlink_flop_per_byte,offchip_level,is_latest,created_at,"
-    "uparams,code_hash,started_at";
+    "uparams,code_hash,started_at,compiler,compile_options";
 
 static void test_create(void)
 {
@@ -460,7 +460,7 @@ static void test_refuse(void)
      * rollback-journal mode also shows that WAL was not switched on. */
     path_of(path, sizeof path, "future.db");
     sqlite3 *db = raw_open(path);
-    char future[128], newer[32];
+    char future[160], newer[32];
     snprintf(future, sizeof future, "CREATE TABLE run (id INTEGER PRIMARY KEY, future TEXT); "
              "PRAGMA user_version = %d;", gl_schema_version + 1);
     snprintf(newer, sizeof newer, "version %d", gl_schema_version + 1);
@@ -732,6 +732,8 @@ static void test_fixture(void)
     CHECK(qi(db, "PRAGMA user_version") == gl_schema_version);
     CHECK(qi(db, "SELECT count(*) FROM run") == runs && runs > 0);
     CHECK(qi(db, "SELECT count(*) FROM run WHERE uparams IS NULL AND code_hash IS NULL") == runs);
+    CHECK(qi(db, "SELECT count(*) FROM run WHERE compiler IS NULL AND compile_options IS NULL") ==
+          runs);   /* not recorded before version 6: NULL, not guessed */
     CHECK(qi(db, "SELECT count(*) FROM run_param") == 0);
     CHECK(qi(db, "SELECT count(*) FROM sqlite_master WHERE name LIKE 'results\\_%' ESCAPE '\\'") ==
           0);
@@ -773,7 +775,7 @@ static void test_fixture(void)
             memmove(at, at + strlen(roofline_cols[i]), strlen(at + strlen(roofline_cols[i])) + 1);
     }
     old_cols[strlen(old_cols) - 1] = '\0';
-    snprintf(sql, sizeof sql, ",%.4000s,uparams,code_hash,started_at", cb);
+    snprintf(sql, sizeof sql, ",%.4000s,uparams,code_hash,started_at,compiler,compile_options", cb);
     CHECK_STR(old_cols, sql);
     snprintf(sql, sizeof sql, "SELECT %s FROM results", cb);
     rows_of(db, sql, after, len);
@@ -1348,7 +1350,8 @@ static long long store_user(gl_store *s, const char *study, long long session, l
                             const char *hash, double ms)
 {
     struct gl_run_key k = { dev, "transpose", variant, p, study, uparams, hash };
-    struct gl_run_info ri = { session, study, "transpose", &timing, -1, 8.0 * 1024 * 1024, 0 };
+    struct gl_run_info ri = { session, study, "transpose", &timing, -1, 8.0 * 1024 * 1024, 0,
+                              "nvrtc", strcmp(variant, "tiled") == 0 ? "-I inc" : "" };
     reset_result(GL_OK);
     res.nsamples = 1;
     res.samples_ms[0] = ms;
@@ -1402,6 +1405,11 @@ static void test_named(void)
                               "ORDER BY id", a, b);
     rows_of(db, sql, row, sizeof row);
     CHECK_STR(row, "BLOCK_ROWS=8 TILE=16|hashA;BLOCK_ROWS=8 TILE=32|hashA");
+    /* how it was compiled: in the run row and the results view */
+    snprintf(sql, sizeof sql, "SELECT compiler, compile_options FROM results WHERE run_id IN "
+                              "(%lld, %lld) ORDER BY run_id", a, b);
+    rows_of(db, sql, row, sizeof row);
+    CHECK_STR(row, "nvrtc|-I inc;nvrtc|-I inc");
     snprintf(sql, sizeof sql, "SELECT run_id - %lld, name, value FROM run_param ORDER BY 1, 2", a);
     rows_of(db, sql, row, sizeof row);
     CHECK_STR(row, "0|BLOCK_ROWS|8;0|TILE|16;1|BLOCK_ROWS|8;1|TILE|32");
@@ -1781,8 +1789,9 @@ static void test_readonly(void)
                  "ALTER TABLE session DROP COLUMN lock_wait_s; ALTER TABLE session DROP COLUMN "
                  "gpu_procs; ALTER TABLE session DROP COLUMN gpu_procs_reason; "
                  "ALTER TABLE run DROP COLUMN check_method; ALTER TABLE run DROP COLUMN "
-                 "check_points; PRAGMA user_version = 2;");
-    /* and the roofline's columns (db/migrations/007.sql) */
+                 "check_points; ALTER TABLE run DROP COLUMN compiler; ALTER TABLE run DROP "
+                 "COLUMN compile_options;");
+    /* the roofline's columns (db/migrations/007.sql), the last columns first */
     static const char *const added[] = {
         "device l1_bw_gbs", "device smem_bw_gbs", "device l2_bw_gbs", "device hostlink_bw_gbs",
         "device h2d_bw_gbs", "device ceilings_clock_mhz", "device ceilings_at",
@@ -1797,6 +1806,8 @@ static void test_readonly(void)
                  added[k], sp + 1);
         raw_exec(db, drop);
     }
+    raw_exec(db, "ALTER TABLE session DROP COLUMN shard_index; ALTER TABLE session DROP COLUMN "
+                 "shard_count; PRAGMA user_version = 2;");
     sqlite3_close(db);
     before = slurp(path, &len0);
     if (CHECK(gl_store_open_readonly(path, &s, err, sizeof err) == 0)) {

@@ -174,7 +174,7 @@ static void ceil_why(struct gl_ceilings *c, const char *what, const char *reason
     size_t used = strlen(c->why);
     if (used + 8 >= sizeof c->why)
         return;
-    snprintf(c->why + used, sizeof c->why - used, "%s%s not measured: %s", used ? "; " : "",
+    snprintf(c->why + used, sizeof c->why - used, "%s%s not measured: %.150s", used ? "; " : "",
              what, reason);
 }
 
@@ -205,8 +205,7 @@ int gh_measure_ceilings(struct gl_ceilings *c)
     int sms = d->sm_count > 0 ? d->sm_count : 1;
     dim3 block(GH_CEIL_THREADS), grid(sms * GH_CEIL_BLOCKS_PER_SM);
     double best = 0.0, median = 0.0;
-    struct ceil_job j;
-    memset(&j, 0, sizeof j);
+    struct ceil_job j = {};
     j.never = nanf("");
     j.block = block;
     j.grid = grid;

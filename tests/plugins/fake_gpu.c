@@ -132,7 +132,7 @@ static int fake_ceilings(struct gl_ceilings *c)
 
 static const struct gl_device_ops ops = {
     fake_init, fake_profiler_setup, fake_batch_begin, fake_batch_end, fake_list_metrics,
-    fake_shutdown, NULL, NULL, fake_copy_bandwidth, fake_ceilings,
+    fake_shutdown, NULL, NULL, fake_copy_bandwidth, NULL, fake_ceilings,
 };
 
 static const struct gl_plugin plugin = { GL_PLUGIN_API, "gpu", 3, variants, &ops, NULL };
