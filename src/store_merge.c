@@ -87,7 +87,7 @@ struct merge {
     struct idmap dev, ses, run;
     struct idmap added;      /* runs added: output id -> input id, output ids rising */
     struct gl_merge_counts *n;
-    sqlite3_stmt *dev_find, *dev_bw, *ses_find, *ses_end, *run_find, *seen;
+    sqlite3_stmt *dev_find, *dev_bw, *dev_ceil, *ses_find, *ses_end, *run_find, *seen;
     int *run_key;            /* run's identity columns: indexes into the run table's cols */
     int nrun_key;
 };
@@ -114,6 +114,7 @@ static void merge_free(struct merge *m)
     idmap_free(&m->added);
     sqlite3_finalize(m->dev_find);
     sqlite3_finalize(m->dev_bw);
+    sqlite3_finalize(m->dev_ceil);
     sqlite3_finalize(m->ses_find);
     sqlite3_finalize(m->ses_end);
     sqlite3_finalize(m->run_find);
@@ -303,6 +304,10 @@ static int setup(struct merge *m)
     if (prep(m->out, "SELECT id, copy_bw_gbs IS NULL FROM main.device WHERE ident = ?",
              &m->dev_find) != 0 ||
         prep(m->out, "UPDATE main.device SET copy_bw_gbs = ? WHERE id = ?", &m->dev_bw) != 0 ||
+        prep(m->out, "UPDATE main.device SET l1_bw_gbs = ?, smem_bw_gbs = ?, l2_bw_gbs = ?, "
+                     "hostlink_bw_gbs = ?, h2d_bw_gbs = ?, ceilings_clock_mhz = ?, "
+                     "ceilings_at = ?, ceilings_reason = ? WHERE id = ? AND ceilings_at IS NULL",
+             &m->dev_ceil) != 0 ||
         prep(m->out, "SELECT id, ended_at IS NULL FROM main.session WHERE host IS ? AND "
                      "started_at IS ? AND study IS ? AND config_path IS ? AND config_hash IS ? "
                      "AND argv IS ? ORDER BY id LIMIT 1", &m->ses_find) != 0 ||
@@ -433,8 +438,36 @@ static int bind_col(struct merge *m, sqlite3_stmt *st, int param, const struct t
     return 0;
 }
 
+/* The input device's memory ceilings into the output's row `to` when it has
+ * none and the input has them (measured once per device row, as the copy
+ * bandwidth). 0, or -1. */
+static int merge_ceilings(struct merge *m, const struct table *t, long long to)
+{
+    static const char *const cols[] = { "l1_bw_gbs", "smem_bw_gbs", "l2_bw_gbs",
+                                        "hostlink_bw_gbs", "h2d_bw_gbs", "ceilings_clock_mhz",
+                                        "ceilings_at", "ceilings_reason" };
+    int at = col_index(t, "ceilings_at");
+    if (at < 0 || sqlite3_column_type(t->sel, 1 + at) == SQLITE_NULL)
+        return 0;
+    int n = (int)(sizeof cols / sizeof cols[0]);
+    for (int i = 0; i < n; i++)
+        if (bind_col(m, m->dev_ceil, i + 1, t, cols[i]) != 0) {
+            sqlite3_clear_bindings(m->dev_ceil);
+            return -1;
+        }
+    sqlite3_bind_int64(m->dev_ceil, n + 1, to);
+    int rc = sqlite3_step(m->dev_ceil);
+    sqlite3_reset(m->dev_ceil);
+    sqlite3_clear_bindings(m->dev_ceil);
+    if (rc != SQLITE_DONE) {
+        store_db_err(m->out, "updating a device's ceilings");
+        return -1;
+    }
+    return 0;
+}
+
 /* Devices by ident: a new one is added; a known one keeps its row, and gets
- * the input's measured copy bandwidth when it has none. */
+ * the input's measured copy bandwidth and memory ceilings when it has none. */
 static int merge_devices(struct merge *m)
 {
     struct table *t = table_of(m, T_DEVICE);
@@ -451,8 +484,9 @@ static int merge_devices(struct merge *m)
             if (bind_row(m, t, 1, -1) != 0 || insert(m, t, &to) != 0)
                 return -1;
             m->n->devices++;
-        } else if (no_bw && bw >= 0 && sqlite3_column_type(t->sel, 1 + bw) != SQLITE_NULL &&
-                   update(m, m->dev_bw, t, bw, to) != 0) {
+        } else if ((no_bw && bw >= 0 && sqlite3_column_type(t->sel, 1 + bw) != SQLITE_NULL &&
+                    update(m, m->dev_bw, t, bw, to) != 0) ||
+                   merge_ceilings(m, t, to) != 0) {
             return -1;
         }
         if (idmap_add(&m->dev, from, to) != 0)

@@ -12,7 +12,8 @@
 # a run crashes the worker, and when SIGINT or SIGTERM stops the sweep (exit
 # 130 / 143); --clocks none never locks, but records NVML's readings. And the
 # memory ceilings the fake GPU cannot measure are NULL with its reason, tried
-# again by the next sweep. Must not need a GPU, and never calls a real NVML.
+# again by the next sweep, and carried into a `gpulab merge` output that lacks them.
+# Must not need a GPU, and never calls a real NVML.
 G=./build/gpulab
 FAKE_GPU=build/tests/plugins/fake_gpu.so
 FAKE_NVML=build/tests/fakes/libfake_nvml.so
@@ -129,6 +130,20 @@ check '[ "$(q "$db" "select count(*) from device where kind = '"'gpu'"' and l1_b
     "ceilings: $(q "$db" "select l1_bw_gbs, ceilings_at, ceilings_reason from device where kind = 'gpu'")"
 check '[ "$(q "$db" "select count(*) from devices where kind = '"'cpu'"' and ceilings_reason is null")" = 1 ]' \
     "ceilings: the CPU row has a ceilings reason"
+# `gpulab merge`: a device row without ceilings gets those of the same GPU's row in
+# an input that has them (as its copy bandwidth), and keeps them afterwards
+cp "$db" "$T/measured.db"
+$G query --write --db "$T/measured.db" "update device set l1_bw_gbs = 32000, l2_bw_gbs = 7000,
+    hostlink_bw_gbs = 50, ceilings_clock_mhz = 1970, ceilings_at = '2026-11-24T20:00:00Z',
+    ceilings_reason = NULL where kind = 'gpu'" >/dev/null
+$G merge "$T/merged.db" "$db" >/dev/null 2>&1 && $G merge "$T/merged.db" "$T/measured.db" >"$T/merge.out" 2>&1
+rc=$?
+check '[ $rc -eq 0 ]' "merge: exit $rc: $(tail -2 "$T/merge.out")"
+check '[ "$(q "$T/merged.db" "select l1_bw_gbs || '"'|'"' || hostlink_bw_gbs || '"'|'"' || (ceilings_reason is null) from device where kind = '"'gpu'"'")" = "32000.0|50.0|1" ]' \
+    "merge: the device's ceilings $(q "$T/merged.db" "select l1_bw_gbs, ceilings_reason from device where kind = 'gpu'")"
+$G merge "$T/merged.db" "$db" >/dev/null 2>&1
+check '[ "$(q "$T/merged.db" "select count(*) from device where kind = '"'gpu'"' and l1_bw_gbs = 32000")" = 1 ]' \
+    "merge: an input without ceilings took them away"
 
 # --- none: never locks, still records what NVML says --------------------------------------
 db="$T/nolock.db"
