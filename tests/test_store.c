@@ -1404,6 +1404,10 @@ static void test_named(void)
     long long f = store_user(s, "other-study", sid, dev, "tiled", &pq, NULL, "hashQ", 1.0);
     long long h = store_user(s, "", sid, dev, "tiled", &pq, NULL, "hashQ", 1.0);
     CHECK(d > 0 && e > d && f > e && h > f);
+    /* a kernel section without `options` stores '' (NULL is a built-in row's) */
+    snprintf(sql, sizeof sql, "SELECT compiler, quote(compile_options) FROM run WHERE id = %lld", d);
+    rows_of(db, sql, row, sizeof row);
+    CHECK_STR(row, "nvrtc|''");
 
     /* Ending the session makes the results_<study> views. */
     CHECK(qi(db, "SELECT count(*) FROM sqlite_master WHERE name = 'results_transpose'") == 0);
