@@ -221,13 +221,16 @@ int glc_profile_batch(const struct glc_replay *const *rp, struct gl_result *cons
             glc_reason_all(r, n, "internal: incomplete replay callbacks");
             return -1;
         }
-    if (glc_st.broken && glc_st.n > 0) {
+    /* after a failure, or after an instrumented pass (profiler_int.h): a fresh object */
+    if ((glc_st.broken || glc_st.smem_ran) && glc_st.n > 0) {
         char why[GL_REASON_MAX];
         if (glc_fresh_object(why, sizeof why) != 0) {
-            glc_reason_all(r, n, "after an earlier failure: %s", why);
+            glc_reason_all(r, n, "%s: %s", glc_st.broken ? "after an earlier failure"
+                           : "after the instrumented replay", why);
             return -1;
         }
         glc_st.broken = 0;
+        glc_st.smem_ran = 0;
     }
     /* runs of one kernel in one auto-range session, the others in one user-range
      * session; the current mode's session first (no re-enable between batches of

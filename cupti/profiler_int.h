@@ -58,6 +58,10 @@
  *   and a fresh range profiler object changes nothing;
  * - SetConfig after UnsetConfig failed (CUPTI_ERROR_OUT_OF_MEMORY): configure
  *   once per process, unset at glc_shutdown;
+ * - the range profiler's counters after instrumented runs were measured (the same
+ *   as before, smsp__inst_executed exactly) on a fresh range profiler object, not
+ *   on the object that ran the sessions before them: the session after an
+ *   instrumented pass takes a fresh object (smem_ran; ~0.15 s per batch);
  * - the instrumented kernels are restored at disable: event times and the range
  *   profiler's counters (smsp__inst_executed exactly) are the same before and
  *   after; the instrumented replay costs about 1-2.5 ns per warp-level shared
@@ -153,6 +157,8 @@ struct glc_state {
                                   -1 cannot be (smem_why); kept across configurations */
     char smem_why[GL_REASON_MAX];
     uint64_t smem_ids[GL_SMEM_NKINDS];   /* CUPTI's id of each enum gl_smem_kind metric */
+    int smem_ran;              /* kernels were instrumented since the range profiler object
+                                  last ran a session: the next session takes a fresh one */
 };
 extern struct glc_state glc_st;
 

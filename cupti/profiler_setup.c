@@ -123,6 +123,7 @@ int glc_fresh_object(char *err, size_t errlen)
         return -1;
     }
     glc_st.last_mode = -1;
+    glc_st.smem_ran = 0;
     return size_counter_data(err, errlen);
 }
 
@@ -186,6 +187,7 @@ int glc_setup(const struct gl_metric_req *req, char *err, size_t errlen)
             glc_fmt(err, errlen, "cannot re-enable the range profiler (%s)", glc_cupti_str(er));
             goto fail;
         }
+        glc_st.smem_ran = 0;
     }
     glc_st.last_mode = -1;
     if (size_counter_data(err, errlen) != 0)

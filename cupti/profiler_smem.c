@@ -210,6 +210,7 @@ static void one_run(const struct glc_replay *rp, struct gl_result *r)
     struct gl_smem_record *rec = NULL;
     size_t n = 0;
     double t0 = glc_now_s();
+    glc_st.smem_ran = 1;
     int rc = instrumented_run(rp, &rec, &n, why, sizeof why);
     if (rp->smem_ms)
         *rp->smem_ms = (glc_now_s() - t0) * 1e3;
