@@ -25,8 +25,10 @@ pass=0; fail=0
 chk() { if eval "$1"; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL smem-gpu: $2"; fi; }
 q() { $G query --db "$db" --csv "$1" | tail -n 1; }
 # "ld st" of the newest run matching $1, integers; "null" where not measured
-ex() { q "select coalesce(printf('%.0f', smem_excess_ld), 'null') || ' ' ||
-                 coalesce(printf('%.0f', smem_excess_st), 'null')
+# (printf of a NULL is "0": hence the case)
+ex() { q "select case when smem_excess_ld is null then 'null' else printf('%.0f', smem_excess_ld) end
+                 || ' ' ||
+                 case when smem_excess_st is null then 'null' else printf('%.0f', smem_excess_st) end
           from results_smem where is_latest = 1 and status = 'ok' and $1"; }
 why() { q "select coalesce(smem_excess_reason, '') from results_smem where is_latest = 1 and $1"; }
 
@@ -81,8 +83,8 @@ chk '[ "$rows" -eq 14 ]' "$rows exact-conflict metric rows (want 14: 7 runs meas
 
 echo "smem.conf: $((t1 - t0)) s in all"
 $G query --db "$db" --md "select family, variant, n, bs, grid, TILE, round(median_ms, 4) as median_ms,
-    printf('%.0f', smem_excess_ld) as excess_ld, printf('%.0f', smem_excess_st) as excess_st,
-    printf('%.0f', smem_conflicts_ld) as hw_ld, printf('%.0f', smem_conflicts_st) as hw_st,
+    cast(smem_excess_ld as integer) as excess_ld, cast(smem_excess_st as integer) as excess_st,
+    cast(smem_conflicts_ld as integer) as hw_ld, cast(smem_conflicts_st as integer) as hw_st,
     passes, smem_excess_reason
     from results_smem where is_latest = 1 order by run_id"
 echo "smem-gpu: $pass passed, $fail failed"
