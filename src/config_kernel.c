@@ -1,8 +1,8 @@
 /* config_kernel.c - a kernel section: a [section] with `source =`, read into a
  * struct gl_kernel and one struct gl_kernel_variant per item of `variants`
  * (src/core/kernel.h), owned by the section. Keys: source, family, variants,
- * defines, buffer.NAME, args, grid, block, smem, verify, tolerance, flops,
- * bytes, the built-in parameters, where, zip, metrics and the timing keys; any
+ * defines, buffer.NAME, args, grid, block, smem, verify, verify_reads,
+ * tolerance, flops, bytes, the built-in parameters, where, zip, metrics and the timing keys; any
  * other identifier is a named parameter (integer values, lists and ranges as
  * usual) - unless it is a near miss of a known key (a typo), or nothing reads
  * it. The source file is read from the config's folder and hashed with the
@@ -26,8 +26,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const type_names[] = { "float", "double", "int", "uint", "int64", "uint64",
-                                          NULL };
 static const char *const init_names[] = { "random", "zero", "const", "ramp", "output", NULL };
 static const char *const function_names[] = { "ceil", "cdiv", "div", "min", "max", NULL };
 
@@ -477,18 +475,29 @@ static int section_defines(struct kread *r)
     return 0;
 }
 
+/* Every element type's name (ktype.h), NULL-terminated, and as a list for messages. */
+static const char *const *type_names(void)
+{
+    static const char *names[GL_KT_COUNT + 1];
+    for (int i = 0; i < GL_KT_COUNT; i++)
+        names[i] = gl_ktype_name(i);
+    names[GL_KT_COUNT] = NULL;
+    return names;
+}
+
 static int parse_type(struct kread *r, int line, const char *what, const char *word,
                       enum gl_ktype *t)
 {
-    int i = list_index(type_names, word);
+    int i = list_index(type_names(), word);
     if (i >= 0) {
         *t = (enum gl_ktype)i;
         return 0;
     }
-    char sug[96];
-    suggest(sug, sizeof sug, nearest_in(type_names, word));
-    return cfg_err(r->x, line, "%s: unknown type '%s'%s (types: float, double, int, uint, int64, "
-                   "uint64)", what, word, sug);
+    char sug[96], list[256] = "";
+    suggest(sug, sizeof sug, nearest_in(type_names(), word));
+    for (int k = 0; k < GL_KT_COUNT; k++)
+        add_to_list(list, sizeof list, gl_ktype_name(k));
+    return cfg_err(r->x, line, "%s: unknown type '%s'%s (types: %s)", what, word, sug, list);
 }
 
 /* buffer.NAME = TYPE[COUNT] [INIT] [output] */
@@ -619,8 +628,8 @@ static int section_args(struct kread *r)
             gl_nearest_init(&near, item);
             for (int i = 0; i < k->nbuffers; i++)
                 gl_nearest_offer(&near, k->buffers[i].name);
-            for (int i = 0; type_names[i]; i++)
-                gl_nearest_offer(&near, type_names[i]);
+            for (int i = 0; i < GL_KT_COUNT; i++)
+                gl_nearest_offer(&near, gl_ktype_name(i));
             char sug[96];
             suggest(sug, sizeof sug, near.best);
             return cfg_err(r->x, e->line, "args: '%s' is not a buffer (buffers: %s) nor 'TYPE "
@@ -806,6 +815,72 @@ static int section_verify(struct kread *r)
     return 0;
 }
 
+/* `verify_reads = PER, N`: the parameters the C reference reads besides its
+ * buffers. They count as read, and the reference is handed only them
+ * (experiments/cref.h). Without the key a C reference reads every parameter
+ * (verify_reads_all: the safe default; its expected outputs are then shared
+ * only by the variants of one point). Only a C reference reads parameters. */
+static int section_verify_reads(struct kread *r)
+{
+    const struct entry *e = cfg_find(r->b, "verify_reads");
+    struct gl_kernel *k = r->k;
+    struct gl_section *s = r->s;
+    if (!k->verify_c_func[0]) {
+        if (!e)
+            return 0;
+        if (k->verify[0])
+            return cfg_err(r->x, e->line, "verify_reads: only a C reference (verify = "
+                           "c:FILE:FUNC) is handed parameters; section [%s] is verified against "
+                           "variant '%s', which reads what its kernel reads", s->name, k->verify);
+        return cfg_err(r->x, e->line, "verify_reads: section [%s] has no C reference (verify = "
+                       "c:FILE:FUNC) to read parameters", s->name);
+    }
+    if (!e) {
+        k->verify_reads_all = 1;
+        return 0;
+    }
+    char buf[1024];
+    if (strlen(e->val) >= sizeof buf)
+        return cfg_err(r->x, e->line, "verify_reads list is too long");
+    snprintf(buf, sizeof buf, "%s", e->val);
+    for (char *p = buf; p;) {
+        char *name = next_item(&p, 0);
+        if (!*name)
+            return cfg_err(r->x, e->line, "empty item in verify_reads '%s'", e->val);
+        const struct gl_param_def *d = gl_param_by_name(name);
+        int u = -1;
+        for (int i = 0; i < s->nuser; i++)
+            if (strcmp(s->uname[i], name) == 0)
+                u = i;
+        if ((!d || d->is_text) && u < 0) {
+            struct gl_nearest near;
+            gl_nearest_init(&near, name);
+            for (int i = 0; i < s->nuser; i++)
+                gl_nearest_offer(&near, s->uname[i]);
+            for (int i = 0; i < GL_NPARAMS; i++)
+                if (!gl_param_table[i].is_text && i != GL_P_GRID)
+                    gl_nearest_offer(&near, gl_param_table[i].name);
+            char sug[96];
+            suggest(sug, sizeof sug, near.best);
+            return cfg_err(r->x, e->line, "verify_reads: '%s' is not an integer parameter of "
+                           "section [%s]%s", name, s->name, sug);
+        }
+        if (d) {
+            if (k->verify_reads_params & GL_PBIT(d->id))
+                return cfg_err(r->x, e->line, "verify_reads: '%s' is named twice", name);
+            k->verify_reads_params |= GL_PBIT(d->id);
+            r->sc.used_params |= GL_PBIT(d->id);
+            continue;
+        }
+        for (int i = 0; i < k->nverify_reads; i++)
+            if (strcmp(k->verify_reads[i], name) == 0)
+                return cfg_err(r->x, e->line, "verify_reads: '%s' is named twice", name);
+        snprintf(k->verify_reads[k->nverify_reads++], GL_UPARAM_NAME, "%s", name);
+        r->sc.used_names |= 1u << u;
+    }
+    return 0;
+}
+
 /* ---- built-in parameters --------------------------------------------------- */
 
 /* The section's own built-in parameters, and the defaults' that its
@@ -837,7 +912,9 @@ static int unused_params(struct kread *r, unsigned *reads)
 {
     struct gl_section *s = r->s;
     unsigned always = GL_PBIT(GL_P_SEED) | GL_PBIT(GL_P_CACHE);
-    if (r->k->all_defines) {
+    /* `defines = all` passes, and a C reference without verify_reads reads,
+     * every parameter the section sets */
+    if (r->k->all_defines || r->k->verify_reads_all) {
         r->sc.used_names = s->nuser ? (1u << s->nuser) - 1 : 0;
         for (int i = 0; i < GL_NPARAMS; i++)
             if (s->values[i].set && !gl_param_table[i].is_text)
@@ -848,7 +925,7 @@ static int unused_params(struct kread *r, unsigned *reads)
         if (s->values[i].set && !(r->sc.used_params & GL_PBIT(i)) && !(always & GL_PBIT(i)))
             return cfg_err(r->x, s->values[i].line, "parameter '%s' is read by nothing in kernel "
                            "section [%s] (defines, args, grid, block, smem, buffer counts, flops, "
-                           "bytes, where or template arguments)", d->name, s->name);
+                           "bytes, where, template arguments or verify_reads)", d->name, s->name);
         if ((r->sc.used_params & GL_PBIT(i)) && !s->values[i].set && !d->deflt)
             return cfg_err(r->x, r->b->line, "kernel section [%s] reads %s, which it does not set",
                            s->name, d->name);
@@ -856,8 +933,8 @@ static int unused_params(struct kread *r, unsigned *reads)
     for (int u = 0; u < s->nuser; u++)
         if (!(r->sc.used_names & (1u << u)))
             return cfg_err(r->x, r->uline[u], "named parameter '%s' is read by nothing (defines, "
-                           "args, grid, block, smem, buffer counts, flops, bytes, where or template "
-                           "arguments)", s->uname[u]);
+                           "args, grid, block, smem, buffer counts, flops, bytes, where, template "
+                           "arguments or verify_reads)", s->uname[u]);
     *reads = (r->sc.used_params | always) & ~GL_PBIT(GL_P_MEM) & ~GL_PBIT(GL_P_GRID);
     return 0;
 }
@@ -976,7 +1053,8 @@ int cfg_kernel_section(struct ctx *x, const struct block *b, const struct block 
         shape(&r, "grid", k->grid, &k->ngrid) != 0 ||
         shape(&r, "block", k->block, &k->nblock) != 0 || optional_expr(&r, "smem", k->smem) != 0 ||
         optional_expr(&r, "flops", k->flops) != 0 || optional_expr(&r, "bytes", k->bytes) != 0 ||
-        section_verify(&r) != 0 || builtin_params(&r, top, use) != 0 ||
+        section_verify(&r) != 0 || section_verify_reads(&r) != 0 ||
+        builtin_params(&r, top, use) != 0 ||
         cfg_section_zip(x, b, top, use, s) != 0 || cfg_section_where(x, b, top, use, s, &r.sc) != 0 ||
         unused_params(&r, &reads) != 0 || kernel_hash(&r) != 0 ||
         cfg_section_timing(x, b, top, s) != 0)

@@ -2,7 +2,9 @@
  * side of a user kernel variant (src/kernel_variant.c): every key read into
  * struct gl_kernel / gl_kernel_variant, named parameters, the source's hash,
  * every error path with its "path:line:" prefix and suggestion, the per-point
- * check against static and device limits, counts, name expressions, -D lists.
+ * check against static and device limits, counts, name expressions, -D lists,
+ * 16-bit buffers and scalars, verify_reads and what a C reference is handed
+ * (experiments/cref.c: its parameters and the key of its expected outputs).
  * Writes its kernel files into a temporary folder. Must not compile or run a
  * kernel (the GPU plugin does; tests/integration/kernels.sh covers that). */
 #include <stdio.h>
@@ -11,6 +13,7 @@
 #include <unistd.h>
 
 #include "config.h"
+#include "cref.h"
 #include "kernel_variant.h"
 #include "t.h"
 
@@ -529,6 +532,153 @@ static void test_verify_c(void)
     unsetenv("GPULAB_CACHE");
 }
 
+/* half and bfloat16 buffers and scalars: read, sized two bytes, a half scalar
+ * beyond 65504 rejected by the plan's check. */
+static void test_16bit(void)
+{
+    snprintf(text, sizeof text, HEAD "%s", body_with(12, "args = out, in, w, b, int N, half TILE*1000, bfloat16 N"));
+    strcat(text, "buffer.w = bfloat16[N] const(0.5)\nbuffer.b = bfloat16[N] output\n");
+    char *in = strstr(text, "buffer.in = float[N*N]");
+    if (in)
+        memcpy(in, "buffer.in = half [N*N]", 22);
+    CHECK(parse(text) == 0);
+    if (cfg.nsections != 1)
+        return;
+    const struct gl_section *s = &cfg.sections[0];
+    const struct gl_kernel *k = s->kernel;
+    CHECK(k->nbuffers == 4 && k->buffers[0].type == GL_KT_HALF && k->buffers[2].type == GL_KT_BF16 &&
+          k->buffers[2].init == GL_KI_CONST && k->buffers[2].value == 0.5 &&
+          k->buffers[3].type == GL_KT_BF16 && k->buffers[3].output);
+    CHECK(k->nargs == 7 && k->args[5].type == GL_KT_HALF && k->args[6].type == GL_KT_BF16);
+    const struct gl_variant *v = &s->kvs[0].v;
+    struct gl_params p;
+    char buf[512];
+    gl_params_init(&p);
+    p.n = 64;
+    gl_params_user_set(&p, "TILE", 16);
+    gl_params_user_set(&p, "BLOCK_ROWS", 8);
+    gl_variant_complete(v, &p);
+    CHECK(v->check(v, &p, NULL, buf, sizeof buf) == NULL);   /* half 16000 fits */
+    gl_params_user_set(&p, "TILE", 66);
+    const char *why = v->check(v, &p, NULL, buf, sizeof buf);
+    CHECK(why && strstr(why, "args: half TILE*1000 = 66000 does not fit in half"));
+    gl_config_free(&cfg);
+    FAILS(with(10, "buffer.in = hlf[N*N] random", NULL), 10, "unknown type 'hlf'",
+          "did you mean 'half'?");
+    FAILS(with(10, "buffer.in = bfloat61[N*N] random", NULL), 10, "unknown type 'bfloat61'",
+          "did you mean 'bfloat16'?");
+}
+
+/* verify_reads: what a C reference reads counts as read (no `where` needed);
+ * without it the reference reads every parameter; mistakes name file:line.
+ * What the reference is handed (gl_cref_params) and the key of its expected
+ * outputs (gl_cref_key) at points of the parsed section. */
+static void test_verify_reads(void)
+{
+    write_file("ref.c", "int naive_ref(void) { return 0; }\n");
+    setenv("GPULAB_CACHE", dir, 1);
+    /* PER is read by nothing but the reference: without verify_reads it counts */
+    CHECK(parse(with(15, "verify = c:ref.c:naive_ref", "PER = 3, 5\n")) == 0);
+    if (cfg.nsections == 1) {
+        const struct gl_kernel *k = cfg.sections[0].kernel;
+        CHECK(k->verify_reads_all == 1 && k->nverify_reads == 0);
+        CHECK(cfg.sections[0].kvs[0].v.params & GL_PBIT(GL_P_N));
+    }
+    gl_config_free(&cfg);
+    /* a variant reference still finds PER read by nothing */
+    FAILS(with(0, NULL, "PER = 3, 5\n"), 17, "named parameter 'PER' is read by nothing",
+          "verify_reads");
+    /* declared: PER and N (BLOCK_ROWS and TILE are read by the kernel, not the reference) */
+    CHECK(parse(with(15, "verify = c:ref.c:naive_ref", "PER = 3, 5\nverify_reads = PER, N\n")) == 0);
+    if (cfg.nsections == 1) {
+        const struct gl_section *s = &cfg.sections[0];
+        const struct gl_kernel *k = s->kernel;
+        CHECK(k->verify_reads_all == 0 && k->nverify_reads == 1);
+        CHECK_STR(k->verify_reads[0], "PER");
+        CHECK(k->verify_reads_params == GL_PBIT(GL_P_N));
+        /* what the reference is handed: PER and N, nothing else */
+        struct gl_params p, q;
+        gl_params_init(&p);
+        p.n = 1024;
+        p.seed = 7;
+        gl_params_user_set(&p, "TILE", 16);
+        gl_params_user_set(&p, "BLOCK_ROWS", 8);
+        gl_params_user_set(&p, "PER", 3);
+        gl_variant_complete(&s->kvs[0].v, &p);
+        gl_cref_params(k, &p, &q);
+        CHECK(q.n == 1024 && q.seed == GL_UNSET && q.bs == GL_UNSET && q.nuser == 1);
+        CHECK(gl_param_value(&q, "PER") == 3 && gl_param_value(&q, "TILE") == GL_UNSET);
+        /* the key: the reference, every buffer at the point, the seed, what it reads */
+        char k1[GL_CREF_KEY_MAX], k2[GL_CREF_KEY_MAX], e[256];
+        CHECK(gl_cref_key(k, &p, k1, sizeof k1, e, sizeof e) == 0);
+        char want[2048];
+        snprintf(want, sizeof want, "cref %s:naive_ref sha256=%s; buffers in=float[1048576] "
+                 "random(stream 0), out=float[1048576] poison output, seed=7; reads N=1024 PER=3",
+                 k->verify_c_so, k->verify_c_hash);
+        CHECK_STR(k1, want);
+        /* TILE and BLOCK_ROWS are not read: the same key; PER, N, seed are */
+        struct gl_params p2 = p;
+        gl_params_user_set(&p2, "TILE", 32);
+        CHECK(gl_cref_key(k, &p2, k2, sizeof k2, e, sizeof e) == 0 && strcmp(k1, k2) == 0);
+        gl_params_user_set(&p2, "PER", 5);
+        CHECK(gl_cref_key(k, &p2, k2, sizeof k2, e, sizeof e) == 0 && strcmp(k1, k2) != 0);
+        p2 = p;
+        p2.seed = 8;
+        CHECK(gl_cref_key(k, &p2, k2, sizeof k2, e, sizeof e) == 0 && strcmp(k1, k2) != 0);
+        p2 = p;
+        p2.n = 2048;
+        CHECK(gl_cref_key(k, &p2, k2, sizeof k2, e, sizeof e) == 0 && strcmp(k1, k2) != 0);
+        /* a key that does not fit */
+        CHECK(gl_cref_key(k, &p, k2, 40, e, sizeof e) == -1 && strstr(e, "longer than 39"));
+    }
+    gl_config_free(&cfg);
+    /* without verify_reads every parameter is in the key */
+    snprintf(text, sizeof text, HEAD "%s", body_with(12, "args = out, in, c, int N"));
+    strcat(text, "buffer.c = half[4] const(1.5) output\n");
+    {
+        char *v = strstr(text, "verify = naive");
+        char tail[4096];
+        if (v) {
+            snprintf(tail, sizeof tail, "%s", v + strlen("verify = naive"));
+            snprintf(v, sizeof text - (size_t)(v - text), "verify = c:ref.c:naive_ref%s", tail);
+        }
+    }
+    CHECK(parse(text) == 0);
+    if (cfg.nsections == 1) {
+        const struct gl_section *s = &cfg.sections[0];
+        struct gl_params p, q;
+        char k1[GL_CREF_KEY_MAX], e[256];
+        gl_params_init(&p);
+        p.n = 64;
+        gl_params_user_set(&p, "TILE", 16);
+        gl_params_user_set(&p, "BLOCK_ROWS", 8);
+        gl_variant_complete(&s->kvs[0].v, &p);
+        gl_cref_params(s->kernel, &p, &q);
+        CHECK(memcmp(&p, &q, sizeof p) == 0);
+        CHECK(gl_cref_key(s->kernel, &p, k1, sizeof k1, e, sizeof e) == 0);
+        CHECK(strstr(k1, " c=half[4] const(0x1.8p+0) output,") != NULL);
+        CHECK(strstr(k1, "; reads N=64 seed=42 cache=cold BLOCK_ROWS=8 TILE=16") != NULL);
+    }
+    gl_config_free(&cfg);
+    /* mistakes */
+    FAILS(with(0, NULL, "verify_reads = N\n"), 17, "verify_reads: only a C reference",
+          "variant 'naive'");
+    FAILS(with(15, NULL, "verify_reads = N\n"), 16, "verify_reads: section [tr] has no C reference",
+          NULL);
+    FAILS(with(15, "verify = c:ref.c:naive_ref", "PER = 3\nverify_reads = PERR\n"), 18,
+          "verify_reads: 'PERR' is not an integer parameter of section [tr]",
+          "did you mean 'PER'?");
+    FAILS(with(15, "verify = c:ref.c:naive_ref", "verify_reads = mem\n"), 17,
+          "'mem' is not an integer parameter", NULL);
+    FAILS(with(15, "verify = c:ref.c:naive_ref", "verify_reads = N, N\n"), 17, "'N' is named twice",
+          NULL);
+    FAILS(with(15, "verify = c:ref.c:naive_ref", "PER = 3\nverify_reads = N\n"), 17,
+          "named parameter 'PER' is read by nothing", "verify_reads");
+    FAILS(with(15, "verify = c:ref.c:naive_ref", "verify_read = N\n"), 17,
+          "unknown key 'verify_read'", "did you mean 'verify_reads'?");
+    unsetenv("GPULAB_CACHE");
+}
+
 int main(void)
 {
     if (!t_load_plugins())
@@ -548,6 +698,8 @@ int main(void)
     test_check();
     test_counts_and_keys();
     test_verify_c();
+    test_16bit();
+    test_verify_reads();
     char cmd[600];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
     if (system(cmd) != 0)

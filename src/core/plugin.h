@@ -120,8 +120,15 @@ struct gl_device_ops {
 
 /* ---- the host's harness, for users' plugins ------------------------------- */
 
-/* Element types of a buffer (and of a kernel section's scalar arguments). */
-enum gl_ktype { GL_KT_FLOAT, GL_KT_DOUBLE, GL_KT_INT, GL_KT_UINT, GL_KT_INT64, GL_KT_UINT64 };
+/* Element types of a buffer (and of a kernel section's scalar arguments).
+ * Values are only ever appended. HALF is IEEE binary16 (CUDA's __half) and
+ * BF16 bfloat16 (__nv_bfloat16): two bytes each, handed over as their bits;
+ * gpulab makes and reads them (experiments/typed.h), the plugin needs no CUDA
+ * header for that. ktype.h has each type's config name and size. */
+enum gl_ktype {
+    GL_KT_FLOAT, GL_KT_DOUBLE, GL_KT_INT, GL_KT_UINT, GL_KT_INT64, GL_KT_UINT64,
+    GL_KT_HALF, GL_KT_BF16
+};
 
 /* What a buffer holds before a run. An input is filled once per run; an output
  * with an init is reset to it before every run (outside the timed interval), so
@@ -193,7 +200,9 @@ struct gl_host_job {
      * only checked to be written (no poison left). */
     int (*reference)(void *ctx, const void *const *in, double *const *expected);
     double tolerance;             /* relative, floating-point outputs (integers match
-                                     exactly); 0 = 1e-5 */
+                                     exactly); 0 = each output type's default
+                                     (experiments/typed.h: 1e-5 for float and
+                                     double, 2^-9 for half, 2^-6 for bfloat16) */
     /* The plugin's data for enqueue and reference: plain values (no pointers
      * into the caller's stack). The harness hands enqueue and reference a copy
      * (aligned for a double or a pointer), kept when a GPU run is parked for
