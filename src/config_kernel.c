@@ -5,13 +5,15 @@
  * tolerance, flops, bytes, the built-in parameters, where, zip, metrics and the timing keys; any
  * other identifier is a named parameter (integer values, lists and ranges as
  * usual) - unless it is a near miss of a known key (a typo), or nothing reads
- * it. The source file is read from the config's folder and hashed with the
- * headers beside it and the section's own lines (kernel->hash, part of every
+ * it; `options` and `compiler` are config_options.c's. The source file is read
+ * from the config's folder and hashed with the user headers it includes
+ * (src/core/deps.h) and the section's own lines (kernel->hash, part of every
  * run's resume key), with `verify = c:FILE:FUNC`'s file (a C reference).
  * Every mistake is "path:line: message" naming the text.
  * Must not compile, run or check launches (src/kernel_variant.c checks them
  * per point; the GPU plugin compiles and runs). */
 #include "config_int.h"
+#include "deps.h"
 #include "kernel_variant.h"
 #include "nearest.h"
 #include "registry.h"
@@ -19,7 +21,6 @@
 #include "util.h"
 
 #include <ctype.h>
-#include <dirent.h>
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -941,72 +942,18 @@ static int unused_params(struct kread *r, unsigned *reads)
 
 /* ---- hash ------------------------------------------------------------------ */
 
-static int cmp_names(const void *a, const void *b)
-{
-    return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-static int is_header(const char *n)
-{
-    size_t l = strlen(n);
-    return (l > 2 && strcmp(n + l - 2, ".h") == 0) || (l > 4 && strcmp(n + l - 4, ".cuh") == 0) ||
-           (l > 4 && strcmp(n + l - 4, ".hpp") == 0);
-}
-
-/* sha256 of the source, the headers beside it (by name) and the section's lines. */
+/* sha256 of the source, the user headers it includes (src/core/deps.h: one scan
+ * with the GPU plugin's cache key) and the section's lines. */
 static int kernel_hash(struct kread *r)
 {
     struct gl_kernel *k = r->k;
     struct gl_sha256 h;
     unsigned char d[32];
-    char dir[1024], path[2048], err[600];
-    const char *slash = strrchr(k->source, '/');
-    snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash - k->source) : 1,
-             slash ? k->source : ".");
+    char err[1200];
     gl_sha256_init(&h);
     gl_sha256_update(&h, k->text, strlen(k->text) + 1);
-    DIR *dp = opendir(dir);
-    if (!dp)
-        return cfg_err(r->x, k->source_line, "source: cannot list %s: %s", dir, strerror(errno));
-    char **names = NULL;
-    int n = 0, cap = 0, rc = 0;
-    struct dirent *de;
-    while ((de = readdir(dp)) && rc == 0) {
-        if (!is_header(de->d_name))
-            continue;
-        if (n == cap) {
-            cap = cap ? 2 * cap : 16;
-            char **nn = realloc(names, (size_t)cap * sizeof *nn);
-            if (!nn) {
-                rc = cfg_err(r->x, k->source_line, "out of memory");
-                break;
-            }
-            names = nn;
-        }
-        if (!(names[n] = strdup(de->d_name)))
-            rc = cfg_err(r->x, k->source_line, "out of memory");
-        else
-            n++;
-    }
-    closedir(dp);
-    if (rc == 0 && n > 0)
-        qsort(names, (size_t)n, sizeof *names, cmp_names);
-    for (int i = 0; i < n && rc == 0; i++) {
-        snprintf(path, sizeof path, "%s/%s", dir, names[i]);
-        char *text = gl_read_file(path, err, sizeof err);
-        if (!text) {
-            rc = cfg_err(r->x, k->source_line, "source: cannot read the header %s", err);
-            break;
-        }
-        gl_sha256_update(&h, names[i], strlen(names[i]) + 1);
-        gl_sha256_update(&h, text, strlen(text) + 1);
-        free(text);
-    }
-    for (int i = 0; i < n; i++)
-        free(names[i]);
-    free(names);
-    if (rc != 0)
-        return rc;
+    if (gl_kernel_deps_hash(k, &h, NULL, err, sizeof err) != 0)
+        return cfg_err(r->x, k->source_line, "source: %s", err);
     for (int i = 0; i < r->b->n; i++) {
         const struct entry *e = &r->b->e[i];
         gl_sha256_update(&h, e->key, strlen(e->key));
@@ -1039,7 +986,8 @@ int cfg_kernel_section(struct ctx *x, const struct block *b, const struct block 
     for (int i = 0; i < GL_NPARAMS; i++)
         if (!gl_param_table[i].is_text)
             r.sc.params |= GL_PBIT(i);
-    if (section_family(&r) != 0 || read_source(&r) != 0 || named_params(&r) != 0)
+    if (section_family(&r) != 0 || read_source(&r) != 0 ||
+        cfg_kernel_compile_keys(x, b, r.k) != 0 || named_params(&r) != 0)
         return -1;
     r.sc.nnames = s->nuser;
     r.sc.names = (const char (*)[GL_UPARAM_NAME])s->uname;

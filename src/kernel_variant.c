@@ -320,14 +320,25 @@ int gl_kernel_defines(const struct gl_kernel_variant *kv, const struct gl_params
     return 0;
 }
 
+int gl_kernel_program_key(const struct gl_kernel_variant *kv, const struct gl_params *p,
+                          char *buf, size_t len)
+{
+    char defs[2048];
+    if (gl_kernel_defines(kv, p, defs, sizeof defs) != 0)
+        return -1;
+    int w = snprintf(buf, len, "%s|%s|%s|%s", kv->k->source,
+                     kv->k->compiler == GL_KC_NVCC ? "nvcc" : "nvrtc", kv->k->options_text, defs);
+    return w < 0 || (size_t)w >= len ? -1 : 0;
+}
+
 int gl_kernel_compile_key(const struct gl_kernel_variant *kv, const struct gl_params *p, char *buf,
                           size_t len)
 {
-    char name[1024], defs[2048];
+    char name[1024], prog[3500];
     if (gl_kernel_name_expr(kv, p, name, sizeof name) != 0 ||
-        gl_kernel_defines(kv, p, defs, sizeof defs) != 0)
+        gl_kernel_program_key(kv, p, prog, sizeof prog) != 0)
         return -1;
-    int w = snprintf(buf, len, "%s|%s|%s", kv->k->source, name, defs);
+    int w = snprintf(buf, len, "%s|%s", prog, name);
     return w < 0 || (size_t)w >= len ? -1 : 0;
 }
 

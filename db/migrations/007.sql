@@ -1,4 +1,4 @@
--- db/migrations/005.sql - schema version 5 -> 6: why a run's exact shared-memory
+-- db/migrations/007.sql - schema version 7 -> 8: why a run's exact shared-memory
 -- bank conflicts are absent. The exact conflicts are two metrics of gpulab's own
 -- (src/core/metric_sets.c; results columns smem_excess_ld / smem_excess_st);
 -- run.smem_excess_reason says why a run

@@ -35,15 +35,22 @@ extern "C" {
 /* ---- loaded kernels --------------------------------------------------------------- */
 
 #define GK_MAX_LIBS 1024
+#define GK_MAX_KERNELS 4096
 
 /* Libraries stay loaded until shutdown: a run parked for batch profiling
- * launches its kernel again after kernel_run returned. */
+ * launches its kernel again after kernel_run returned. One cubin (a program
+ * of several name expressions) holds the kernels of several variants. */
 static struct gk_lib {
     char cubin[GK_PATH];
     cudaLibrary_t lib;
-    cudaKernel_t kernel;
 } libs[GK_MAX_LIBS];
 static int nlibs;
+static struct gk_kernel {
+    int lib;                      /* index into libs */
+    char lowered[GK_LOWERED];
+    cudaKernel_t kernel;
+} kernels[GK_MAX_KERNELS];
+static int nkernels;
 
 static char *read_file(const char *path, size_t *len)
 {
@@ -63,35 +70,47 @@ static char *read_file(const char *path, size_t *len)
     return buf;
 }
 
-/* The kernel of b, loaded once per process (the cache key is in the path). */
+/* The kernel of b, its library loaded once per process (the cache key is in
+ * the path) and each kernel looked up once. */
 static int load_kernel(struct gl_result *r, const struct gk_built *b, cudaKernel_t *out)
 {
-    for (int i = 0; i < nlibs; i++)
-        if (strcmp(libs[i].cubin, b->cubin) == 0) {
-            *out = libs[i].kernel;
+    int li = -1;
+    for (int i = 0; i < nlibs && li < 0; i++)
+        if (strcmp(libs[i].cubin, b->cubin) == 0)
+            li = i;
+    for (int i = 0; i < nkernels && li >= 0; i++)
+        if (kernels[i].lib == li && strcmp(kernels[i].lowered, b->lowered) == 0) {
+            *out = kernels[i].kernel;
             return 1;
         }
-    size_t len = 0;
-    char *data = read_file(b->cubin, &len);
-    if (!data)
-        return gh_fail(r, "kernel cache: cannot read %s", b->cubin);
-    cudaLibrary_t lib = NULL;
+    cudaLibrary_t lib = li >= 0 ? libs[li].lib : NULL;
+    if (!lib) {
+        size_t len = 0;
+        char *data = read_file(b->cubin, &len);
+        if (!data)
+            return gh_fail(r, "kernel cache: cannot read %s", b->cubin);
+        int ok = gh_ok(r, cudaLibraryLoadData(&lib, data, NULL, NULL, 0, NULL, NULL, 0),
+                       "cudaLibraryLoadData");
+        free(data);
+        if (!ok)
+            return 0;
+        if (nlibs < GK_MAX_LIBS) {   /* beyond that, loaded per run and never unloaded */
+            snprintf(libs[nlibs].cubin, sizeof libs[nlibs].cubin, "%s", b->cubin);
+            libs[nlibs].lib = lib;
+            li = nlibs++;
+        }
+    }
     cudaKernel_t k = NULL;
-    int ok = gh_ok(r, cudaLibraryLoadData(&lib, data, NULL, NULL, 0, NULL, NULL, 0),
-                   "cudaLibraryLoadData");
-    free(data);
-    if (!ok)
-        return 0;
     if (!gh_ok(r, cudaLibraryGetKernel(&k, lib, b->lowered), "cudaLibraryGetKernel")) {
-        if (!gh_context_lost())
+        if (li < 0 && !gh_context_lost())
             cudaLibraryUnload(lib);
         return 0;
     }
-    if (nlibs < GK_MAX_LIBS) {   /* beyond that, loaded per run and never unloaded */
-        snprintf(libs[nlibs].cubin, sizeof libs[nlibs].cubin, "%s", b->cubin);
-        libs[nlibs].lib = lib;
-        libs[nlibs].kernel = k;
-        nlibs++;
+    if (li >= 0 && nkernels < GK_MAX_KERNELS) {
+        kernels[nkernels].lib = li;
+        snprintf(kernels[nkernels].lowered, sizeof kernels[nkernels].lowered, "%s", b->lowered);
+        kernels[nkernels].kernel = k;
+        nkernels++;
     }
     *out = k;
     return 1;
@@ -103,6 +122,7 @@ void gk_shutdown(void)
         for (int i = 0; i < nlibs; i++)
             cudaLibraryUnload(libs[i].lib);
     nlibs = 0;
+    nkernels = 0;
 }
 
 /* ---- C references (verify = c:FILE:FUNC) --------------------------------------------- */

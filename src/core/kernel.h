@@ -24,6 +24,14 @@ extern "C" {
 #define GL_KERNEL_MAX_DEFINES GL_MAX_UPARAMS
 #define GL_KEXPR 256          /* an expression's text and its NUL */
 #define GL_KNAME 64           /* a buffer's or a kernel's name and its NUL */
+#define GL_KERNEL_MAX_OPTIONS 32
+#define GL_KOPTION 1100       /* one compiler option and its NUL (-I and an absolute folder) */
+
+/* Which compiler builds a section's kernels (`compiler =`). */
+enum gl_kcompiler {
+    GL_KC_NVRTC,              /* the default: NVRTC, in process */
+    GL_KC_NVCC                /* the toolkit's nvcc -cubin, for files NVRTC cannot take */
+};
 
 /* Element and scalar types (enum gl_ktype) and what a buffer holds before a run
  * (enum gl_kinit) are in plugin.h: users' plugins describe buffers with them too.
@@ -50,8 +58,9 @@ struct gl_kernel {
     char source[1024];            /* the .cu file, as found from the config's folder */
     int source_line;              /* the config line that named it */
     char *text;                   /* its contents, owned */
-    char hash[65];                /* sha256 (hex) of the source, the headers beside it and
-                                     the section's text: part of every run's resume key */
+    char hash[65];                /* sha256 (hex) of the source, the user headers it
+                                     includes (src/core/deps.h) and the section's text:
+                                     part of every run's resume key */
     int all_defines;              /* `defines = all`: every parameter of the point */
     int ndefines;
     char defines[GL_KERNEL_MAX_DEFINES][GL_UPARAM_NAME];  /* passed as -D NAME=value */
@@ -87,6 +96,20 @@ struct gl_kernel {
     char verify_reads[GL_MAX_UPARAMS][GL_UPARAM_NAME];
     double tolerance;             /* relative; 0 = the built-in default */
     char flops[GL_KEXPR], bytes[GL_KEXPR];   /* "" = not given (stored as NULL) */
+    /* `options =`: extra compiler options, split like a shell splits words; an
+     * include folder (-I DIR, -IDIR, --include-path[=]DIR) becomes one option
+     * -I<DIR made absolute from the config's folder>. Passed after gpulab's own
+     * options and the -D list; part of the cache key (as written) and, as a
+     * line of the section, of hash. */
+    char options_text[1024];      /* the value as written ("" = none) */
+    int options_line;             /* its config line (0 = none) */
+    int noptions;
+    char options[GL_KERNEL_MAX_OPTIONS][GL_KOPTION];
+    int compiler;                 /* enum gl_kcompiler (`compiler =`) */
+    int compiler_line;
+    char config_dir[1024];        /* the config's folder, absolute: user headers are named
+                                     relative to it in hash and in the cache key ("" = the
+                                     source's folder) */
 };
 
 /* A C reference (`verify = c:FILE:FUNC`): from the inputs, the expected

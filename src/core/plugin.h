@@ -41,8 +41,9 @@
 extern "C" {
 #endif
 
-#define GL_PLUGIN_API 3          /* 2: gpulab_plugin() takes the host's functions;
-                                    3: the copy bandwidth is its own device operation */
+#define GL_PLUGIN_API 4          /* 2: gpulab_plugin() takes the host's functions;
+                                    3: the copy bandwidth is its own device operation;
+                                    4: kernel_compile_many (several kernels at once) */
 #define GL_PLUGIN_SYMBOL "gpulab_plugin"
 #define GL_HOST_API 1            /* struct gl_host's version (its fields are appended) */
 
@@ -116,6 +117,16 @@ struct gl_device_ops {
      * 0 when it cannot be. A measurement: gpulab calls it only while it holds
      * the device's lock, never from init. NULL: not measured. */
     double (*copy_bandwidth)(void);
+    /* kernel_compile for n variants at their points (kvs[i] at ps[i]), where
+     * those that share a program (source, -D list, options, compiler) may be
+     * compiled as one: res[i] gets 1 (cache), 0 (compiled now) or -1 (failed,
+     * or not reached after a failure). Returns 0, -1 with the log of the first
+     * variant (in order) that failed, or -2 with the compiler's log when it
+     * refused an option of the section's `options`. NULL: gpulab calls
+     * kernel_compile for each. */
+    int (*kernel_compile_many)(const struct gl_kernel_variant *const *kvs,
+                               const struct gl_params *const *ps, int n, int arch, int *res,
+                               char *log, size_t loglen);
 };
 
 /* ---- the host's harness, for users' plugins ------------------------------- */

@@ -10,10 +10,13 @@
 # wrong one wrong; a C reference's expected outputs computed once per key
 # (crefcache.conf) give the verdicts of computing them for every run
 # (GPULAB_CREF_CACHE=0), the reference called once per key rather than per
-# run and handed only what verify_reads names; every shared-memory run has its
-# exact bank conflicts (the padded TILE = 32 tile none, the unpadded one 31 per
-# column read). Prints the transpose table (time, GB/s against copy, exact and
-# hardware bank conflicts) and ends with
+# run and handed only what verify_reads names; kernels as users write them
+# (tests/gpu/data/cccl.conf: CUB's BlockReduce and cooperative groups' reduce
+# with a header from `-I inc` and --use_fast_math; a file with main() and
+# <stdio.h> built by nvcc) run verified and counted, with their compiler and
+# options stored; every shared-memory run has its exact bank conflicts (the
+# padded TILE = 32 tile none, the unpadded one 31 per column read). Prints the
+# transpose table (time, GB/s against copy, exact and hardware bank conflicts) and ends with
 # "kernels-gpu: N passed, N failed". Must not rebuild anything.
 G=./build/gpulab
 T=$(mktemp -d)
@@ -113,6 +116,20 @@ ok=$($G query --db "$T/cc1.db" --csv "select count(*) from results where study='
 chk '[ "$ok" -eq 16 ]' "crefcache: $ok right runs ok and compared (want 16)"
 chk '[ "$(wc -l <"$T/cref_cached.log")" -eq 2 ] && [ "$(wc -l <"$T/cref_each.log")" -eq 24 ]' "crefcache: the reference ran $(wc -l <"$T/cref_cached.log") times with the cache (want 2, one per N) and $(wc -l <"$T/cref_each.log") without (want 24)"
 chk '[ "$(sort -u "$T/cref_each.log" | tr "\n" ";")" = "n=4096 factor=3 bs=-1 rep=-1 seed=-1;n=65536 factor=3 bs=-1 rep=-1 seed=-1;" ]' "crefcache: the reference was handed $(sort -u "$T/cref_each.log" | tr '\n' ';') (want N and FACTOR only)"
+
+# kernels as users write them: CUB, cooperative groups, nvcc
+$G run tests/gpu/data/cccl.conf --db "$db" >"$T/run9" 2>&1; rc=$?
+chk '[ $rc -eq 0 ]' "cccl: exit $rc: $(tail -5 "$T/run9")"
+grep -E '^compiled' "$T/run9"
+n=$(q "select count(*) from results where study='cccl' and is_latest=1 and status='ok' and passes > 0")
+chk '[ "$n" -eq 11 ]' "cccl: $n ok runs with counters (want 11): $(q "select group_concat(variant||' '||status||' '||ifnull(reason,''), '; ') from results where study='cccl' and status<>'ok'")"
+n=$(q "select count(*) from results where study='cccl' and is_latest=1 and variant in ('cub','cg','s') and max_rel_err is not null")
+chk '[ "$n" -eq 7 ]' "cccl: $n runs of cub, cg and s compared with their reference (want 7)"
+st=$(q "select group_concat(distinct section||':'||compiler||':'||compile_options) from results where study='cccl'")
+chk '[ "$st" = "cccl:nvrtc:--use_fast_math -I inc,host:nvcc:" ] || [ "$st" = "host:nvcc:,cccl:nvrtc:--use_fast_math -I inc" ]' "cccl: compiler and options stored as '$st'"
+$G query --db "$db" --md "select section, variant, bs, round(median_ms, 4) as median_ms, max_rel_err,
+    achieved_occupancy_pct, smem_conflicts_ld from results where study = 'cccl' and is_latest = 1
+    order by section, variant, bs"
 
 echo "transpose at the largest N, against copy:"
 $G query --db "$db" --md "select r.variant, r.TILE, r.n, round(r.median_ms, 4) as median_ms,
