@@ -1,4 +1,4 @@
--- db/schema.sql - the gpulab results database, current version (6; the store sets
+-- db/schema.sql - the gpulab results database, current version (8; the store sets
 -- PRAGMA user_version, db/migrations/ bring older files here). Compiled into the
 -- binary by db/embed.sh and run by src/store_open.c on a new file, inside one
 -- transaction, once src/store_sql.c has expanded its @params: ...@ list from the C
