@@ -106,6 +106,7 @@ static int insert_run(gl_store *s, const struct gl_run_key *k, const char *upara
         row_null_from(&w, mark);
     row_int_nz(&w, "passes", r->passes);
     row_textn(&w, "metrics_reason", r->metrics_reason, sizeof r->metrics_reason);
+    row_textn(&w, "smem_excess_reason", r->smem_reason, sizeof r->smem_reason);
     char started[40];
     if (ri->started > 0) {
         time_t sec = (time_t)ri->started;
