@@ -91,6 +91,16 @@ struct gl_metric {
                                       random elements against the float64 reference */
 #define GL_CHECK_WRITTEN "written" /* no reference: every element written */
 
+/* gl_result.metrics_reason of a run whose counters another run of its
+ * profiling batch took with it: the CUDA context was lost (a later run trapped
+ * or faulted) before the batch was profiled, or the batch's replay failed in
+ * another run (the reason then ends with GL_REASON_OTHER_RUN). `run` profiles
+ * such a run again in a fresh worker instead of storing it ok without
+ * counters, and an ok row an older gpulab stored with either reason does not
+ * count as done (store_resume.c). */
+#define GL_REASON_BATCH_LOST "not profiled: the CUDA context was lost in a later run of its batch"
+#define GL_REASON_OTHER_RUN " (in another run of the batch)"
+
 /* The phases of one run's wall time (gl_result.phase_ms). */
 enum gl_phase {
     GL_PH_SETUP,     /* buffers, inputs, host<->device copies */

@@ -40,8 +40,9 @@
 extern "C" {
 #endif
 
-#define GL_PLUGIN_API 3          /* 2: gpulab_plugin() takes the host's functions;
-                                    3: the copy bandwidth is its own device operation */
+#define GL_PLUGIN_API 4          /* 2: gpulab_plugin() takes the host's functions;
+                                    3: the copy bandwidth is its own device operation;
+                                    4: the device count is a device operation (run --gpus) */
 #define GL_PLUGIN_SYMBOL "gpulab_plugin"
 #define GL_HOST_API 1            /* struct gl_host's version (its fields are appended) */
 
@@ -81,7 +82,8 @@ struct gl_kernel_variant;   /* a user's kernel as a variant: kernel.h */
 
 /* A device's operations, called in the worker process only (kernel_compile
  * also in the driver's compile child: it needs no device, but once NVRTC has
- * run in a process, a CUDA context cannot be made in its later forks). */
+ * run in a process, a CUDA context cannot be made in its later forks; count in
+ * a child of its own). */
 struct gl_device_ops {
     /* Pick device `ordinal` and describe it, measuring nothing (copy_bw_gbs is
      * copy_bandwidth's). 0, or -1 + err. */
@@ -115,6 +117,12 @@ struct gl_device_ops {
      * 0 when it cannot be. A measurement: gpulab calls it only while it holds
      * the device's lock, never from init. NULL: not measured. */
     double (*copy_bandwidth)(void);
+    /* How many devices this process can see (CUDA_VISIBLE_DEVICES applied),
+     * without making a context on any: 0 when there is none, -1 with err when
+     * the driver is unusable. `run --gpus` calls it in a child process of its
+     * own before it starts one worker per device (each worker then sees only
+     * its device, as its ordinal 0). NULL: one device. */
+    int (*count)(char *err, size_t errlen);
 };
 
 /* ---- the host's harness, for users' plugins ------------------------------- */
