@@ -1197,6 +1197,53 @@ static void test_has_ok(gl_store *s, sqlite3 *db)
     /* An incomplete key is an error, not "not found". */
     struct gl_run_key kb = { dev, NULL, "global", &p, "teststudy", NULL, NULL };
     CHECK(gl_store_has_ok(s, &kb) == -1);
+
+    /* An ok run whose counters another run of its batch took is not done (an
+     * older gpulab stored such rows), nor is one whose batch's replay failed
+     * in another run; one whose counters are missing for another reason is. */
+    const char *why_not[3] = { GL_REASON_BATCH_LOST,
+                               "profiled replay failed: cudaErrorIllegalAddress" GL_REASON_OTHER_RUN,
+                               "counters unavailable: permission" };
+    for (int i = 0; i < 3; i++) {
+        struct gl_params pl = p;
+        pl.n = 2000 + i;
+        struct gl_run_key kl = { dev, "matmul", "global", &pl, "teststudy", NULL, NULL };
+        reset_result(GL_OK);
+        res.nsamples = 1;
+        res.samples_ms[0] = 1.0;
+        snprintf(res.metrics_reason, sizeof res.metrics_reason, "%s", why_not[i]);
+        CHECK(store_run(s, sid, dev, "matmul", "global", &pl, -1, -1) > 0);
+        CHECK(gl_store_has_ok(s, &kl) == (i == 2));
+        CHECK(gl_store_has_status(s, &kl, "skipped") == 0);
+        if (i < 2) {   /* its next run, with counters, is done */
+            res.metrics_reason[0] = '\0';
+            res.passes = 1;
+            add_metric("dram__bytes_read.sum", "byte", 1.0);
+            CHECK(store_run(s, sid, dev, "matmul", "global", &pl, -1, -1) > 0);
+            CHECK(gl_store_has_ok(s, &kl) == 1);
+        }
+    }
+
+    /* The scheduler's estimate: the latest ok run's median times the kernel's
+     * executions, plus its copies; -1 without one. */
+    struct gl_params pc = p;
+    pc.n = 3000;
+    struct gl_run_key kc = { dev3, "matmul", "global", &pc, "teststudy", NULL, NULL };
+    CHECK(gl_store_run_cost(s, &kc) == -1);
+    reset_result(GL_OK);
+    res.nsamples = 3;
+    res.samples_ms[0] = res.samples_ms[1] = res.samples_ms[2] = 2.0;
+    res.passes = 2;
+    res.h2d_ms = 1.5;
+    CHECK(store_run(s, sid, dev, "matmul", "global", &pc, -1, -1) > 0);
+    /* (1 verification + 2 warm-up + 3 samples + 2 passes) x 2 ms + 1.5 ms */
+    CHECK(near(gl_store_run_cost(s, &kc), 17.5));
+    reset_result(GL_FAILED);
+    snprintf(res.reason, sizeof res.reason, "crashed");
+    CHECK(store_run(s, sid, dev, "matmul", "global", &pc, -1, -1) > 0);
+    CHECK(near(gl_store_run_cost(s, &kc), 17.5));   /* a failed run says nothing */
+    kc.device_id = dev2;
+    CHECK(gl_store_run_cost(s, &kc) == -1);          /* another model */
 }
 
 static void test_latest(gl_store *s, sqlite3 *db)
