@@ -16,6 +16,7 @@ struct gl_run_opts {
     int argc;          /* the whole command line, stored with the session */
     char **argv;
     int no_wait;       /* run --no-wait: refuse (exit 4) when a device is locked by another sweep */
+    const char *gpus;  /* run --gpus all|0,2: one worker per GPU (NULL: one worker, GPU 0) */
 };
 
 int gl_cmd_run(int npaths, char **paths, const struct gl_run_opts *o);

@@ -28,7 +28,7 @@
 
 #include "worker.h"   /* GL_BATCH_MAX */
 
-#define GL_SCHED_SLOTS 16   /* workers at most (GPUs of one sweep) */
+#define GL_SCHED_SLOTS GL_GPUS_MAX   /* workers at most (GPUs of one sweep) */
 
 enum {
     GL_SCHED_CPU = 1,    /* runs on the host CPU: alone, when by cost */

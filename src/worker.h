@@ -85,6 +85,9 @@ double gl_worker_copy_bandwidth(struct gl_worker *w);
 int gl_worker_run(struct gl_worker *w, const struct gl_job *job, struct gl_result *r,
                   char *err, size_t errlen);
 
+/* Workers of one sweep at most: one per GPU (`run --gpus`). */
+#define GL_GPUS_MAX 16
+
 /* Jobs sent to the worker together, at most: their GPU runs are profiled in one
  * CUPTI collection (cupti/profiler.h, GLC_BATCH_MAX). */
 #define GL_BATCH_MAX 64
