@@ -384,7 +384,7 @@ static int finish_unit(struct gl_run_loop *rl, int slot)
         snprintf(note, sizeof note, "gpulab: %d run%s of this batch lost %s counters to another "
                  "run of it; profiling %s again%s", nredo, nredo == 1 ? "" : "s",
                  nredo == 1 ? "its" : "their", nredo == 1 ? "it" : "them",
-                 single ? ", one at a time" : " in a fresh worker");
+                 single ? ", one at a time" : w->lost ? " in a fresh worker" : "");
         gl_progress_note(&rl->pg, note);
         rl->n_redone += nredo;
         gl_sched_redo(&rl->sched, slot, redo, nredo, single);
