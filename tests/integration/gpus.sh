@@ -14,9 +14,11 @@
 # lock (another sweep on a GPU this one holds waits, or refuses with
 # --no-wait, while one on another GPU runs); CUDA_VISIBLE_DEVICES of the driver
 # is honoured (GPU n is its n-th entry); GPUs of two models each record their
-# own device and resume by model; the progress line and the heartbeat name the
-# runs of every busy worker; bad --gpus values are usage errors. Must not need
-# a GPU; runs in about 15 s.
+# own device and resume by model; a hang on one GPU is ended by the watchdog
+# there while the other GPU's worker goes on; SIGTERM ends every busy worker at
+# once and stores nothing half-done; the progress line and the heartbeat name
+# the runs of every busy worker; bad --gpus values are usage errors. Must not
+# need a GPU; runs in about 17 s.
 G=./build/gpulab
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
@@ -230,6 +232,47 @@ GPULAB_FAKE_GPUS=2 $G run "$T/a.conf" --db "$T/m.db" --gpus 0 >"$T/m3.out" 2>&1
 check '[ "$onb" -gt 0 ] && grep -q "^gpulab: $onb ran ($onb ok, 0 wrong, 0 failed), $((12 - onb)) already done" "$T/m3.out"' \
     "two models, on model A alone: $(tail -1 "$T/m3.out") (want the $onb runs of model B to run)"
 unset GPULAB_FAKE_MODELS
+
+# (k) a hang on one GPU: the watchdog ends it there, the other GPU's runs go on
+cat >"$T/w.conf" <<'CONF'
+study = hang
+warmup = 0
+samples_min = 1
+samples_max = 1
+timeout = 1s
+[h]
+family = fake
+variants = hang
+N = 900000
+[g]
+family = fake
+variants = sleep
+N = 100000, 200000, 300000
+CONF
+GPULAB_FAKE_GPUS=2 GPULAB_FAKE_LOG="$T/w.log" $G run "$T/w.conf" --db "$T/w.db" --gpus all >"$T/w.out" 2>&1
+rc=$?
+check '[ $rc -eq 1 ] && [ "$(sq "$T/w.db" "select group_concat(variant || status, '"' '"') from (select * from run order by n)")" = "sleepok sleepok sleepok hangfailed" ]' \
+    "a hang: exit $rc: $(sq "$T/w.db" "select variant, n, status, reason from run")"
+check 'grep -q "hang N=900000 .*FAILED: timed out: no result after 1 s" "$T/w.out"' "a hang: $(grep hang "$T/w.out")"
+hung=$(sq "$T/w.db" "select $GPU_OF from run r join device d on d.id = r.device_id where variant = 'hang'")
+check '[ "$(grep -c "^init gpu=$((1 - hung)) " "$T/w.log")" = 1 ]' "a hang: the other GPU's worker was restarted: $(grep init "$T/w.log")"
+
+# (l) SIGTERM to the driver with two workers busy: both ended at once, nothing half-done stored
+GPULAB_FAKE_GPUS=2 GPULAB_FAKE_LOG="$T/s.log" $G run "$T/k.conf" --db "$T/s.db" --gpus all >"$T/s.out" 2>&1 &
+pid=$!
+for _ in $(seq 1 100); do [ "$(grep -c '^run ' "$T/s.log" 2>/dev/null)" = 2 ] && break; sleep 0.05; done
+sleep 0.2
+workers=$(sed -n 's/^init gpu=[0-9]* pid=\([0-9]*\).*/\1/p' "$T/s.log" | tr '\n' ' ')
+t0=$(date +%s.%N)
+kill -TERM $pid
+wait $pid; rc=$?
+took=$(echo "$(date +%s.%N) $t0" | awk '{printf "%d", ($1 - $2) * 10}')
+check '[ $rc -eq 143 ] && [ "$took" -lt 10 ] && grep -q "^gpulab: interrupted (SIGTERM).*the runs in flight were dropped" "$T/s.out"' \
+    "SIGTERM with two busy workers: exit $rc after ${took}00 ms: $(tail -2 "$T/s.out")"
+alive=""
+for w in $workers; do kill -0 "$w" 2>/dev/null && alive="$alive $w"; done
+check '[ -z "$alive" ] && [ -n "$workers" ]' "SIGTERM: workers ($workers) left alive:$alive"
+check '[ "$(sq "$T/s.db" "select count(*) from run")" = 0 ]' "SIGTERM: runs in flight were stored: $(sq "$T/s.db" "select n, status from run")"
 
 # (j) progress with several workers: the terminal line and the heartbeat
 cat >"$T/j.conf" <<'CONF'

@@ -10,6 +10,7 @@
  *   crash   sleeps N microseconds, then "loses the CUDA context" as a trapping
  *           kernel would: the run fails, run returns -1, the runs parked in its
  *           batch get GL_REASON_BATCH_LOST and batch_end returns -1
+ *   hang    never returns (the watchdog must end it)
  * Counters are faked at batch_end (or at once outside a batch): every requested
  * metric gets 1e9 * the GPU's number + N, so a run's counters tell which GPU
  * profiled it.
@@ -277,6 +278,8 @@ static int fake_run(const struct gl_variant *v, const struct gl_params *p,
     struct timespec ts = { p->n / 1000000, (p->n % 1000000) * 1000 };
     log_line("run", v->name, p->n);
     nanosleep(&ts, NULL);
+    while (strcmp(v->name, "hang") == 0)
+        pause();
     if (sticky || crash) {
         sticky = 1;
         r->status = GL_FAILED;
@@ -313,9 +316,11 @@ static const struct gl_variant variants[] = {
       fake_flops, NULL, fake_run, NULL },
     { "fake", "crash", "gpu", "sleeps N us, then loses the fake CUDA context (tests only)", PB,
       fake_check, fake_flops, NULL, fake_run, NULL },
+    { "fake", "hang", "gpu", "never returns (tests only)", PB, fake_check, fake_flops, NULL,
+      fake_run, NULL },
 };
 
-static const struct gl_plugin plugin = { GL_PLUGIN_API, "fakegpu", 2, variants, &ops, NULL };
+static const struct gl_plugin plugin = { GL_PLUGIN_API, "fakegpu", 3, variants, &ops, NULL };
 
 const struct gl_plugin *gpulab_plugin(const struct gl_host *h)
 {
