@@ -2,13 +2,16 @@
  * `run --gpus` hands the largest out first and sizes its batches (sched.h).
  * A job's cost, in seconds: its kernel's time (the latest ok run of its key, or
  * the analytic FLOP and byte counts against the device's FP32 peak and
- * bandwidth) times the kernel's executions (verification, warm-up, samples,
+ * bandwidth; for a user's kernel without either, the bytes of its buffers)
+ * times the kernel's executions (verification, warm-up, samples,
  * profiler passes), plus the copies and a fixed host overhead per run. The
  * analytic times are scaled by the median ratio of stored to analytic where a
  * config has both, so that the two kinds of estimate can be compared.
  * An estimate only orders and sizes the hand-out: a wrong one costs balance,
  * never a result. Must not run or store anything. */
 #include "sweep.h"
+#include "expr.h"
+#include "kernel_variant.h"
 #include "stats.h"
 
 #include <stdlib.h>
@@ -30,6 +33,25 @@ static double median(double *a, int n)
     return s.median;
 }
 
+/* The bytes of a user kernel's buffers at the job's point (each read or written
+ * once): its size when it declares neither `flops` nor `bytes`. -1 if none. */
+static double buffer_bytes(const struct gl_job *job)
+{
+    const struct gl_kernel_variant *kv = gl_kernel_variant_of(job->v);
+    double sum = -1;
+    for (int i = 0; kv && i < kv->k->nbuffers; i++) {
+        const struct gl_kbuffer *b = &kv->k->buffers[i];
+        long long n;
+        char msg[200];
+        if (gl_expr_value(b->count, &job->p, &n, msg, sizeof msg) != 0 || n <= 0)
+            continue;
+        int size = b->type == GL_KT_DOUBLE || b->type == GL_KT_INT64 || b->type == GL_KT_UINT64
+                       ? 8 : 4;
+        sum = (sum < 0 ? 0 : sum) + (double)n * size;
+    }
+    return sum;
+}
+
 /* The analytic kernel time of a job times its executions, in seconds; -1 when
  * neither count is known. */
 static double analytic(const struct gl_sweep *sw, const struct gl_job *job)
@@ -44,6 +66,8 @@ static double analytic(const struct gl_sweep *sw, const struct gl_job *job)
         peak = 1e11;   /* a CPU: no peak known; only the order of its jobs matters */
     if (bw <= 0)
         bw = 1e11;
+    if (fl <= 0 && by <= 0)
+        by = buffer_bytes(job);
     if (fl <= 0 && by <= 0)
         return -1;
     double t = (fl > 0 ? fl / peak : 0) + (by > 0 ? by / bw : 0);

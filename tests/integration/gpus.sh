@@ -5,7 +5,8 @@
 # planned run is stored exactly once, on one of the fake GPUs, all of them used,
 # the largest first and the work balanced (no GPU over the mean + the largest
 # run), each run's counters from its own GPU; without --gpus everything runs on
-# GPU 0 in plan order; CPU baselines run alone, before the GPU runs; a worker
+# GPU 0 in plan order; a run's stored cost orders it before its analytic size;
+# CPU baselines run alone, before the GPU runs; a worker
 # killed with kill -9 in the middle of a batch has that batch's runs redone on
 # a fresh worker while the other GPU's worker goes on untouched; a batch whose
 # third run loses the CUDA context leaves the first two with counters (they are
@@ -69,6 +70,12 @@ for n in 2 3; do
     check 'grep -q "^gpulab: 0 ran (0 ok, 0 wrong, 0 failed), 12 already done" "$T/a$n.again"' "$n GPUs, again: $(tail -1 "$T/a$n.again")"
 done
 grep -q "(GPU 1)$" "$T/a2.out"; check '[ $? -eq 0 ]' "result lines do not name their GPU: $(head -3 "$T/a2.out")"
+# the cost of a run stored before outweighs its analytic size: the smallest run,
+# stored as taking 10 s, goes first when everything runs again
+$G query --write --db "$T/a2.db" "update run set median_ms = 10000 where n = 5000" >/dev/null 2>&1
+GPULAB_FAKE_GPUS=2 GPULAB_FAKE_LOG="$T/a2f.log" $G run "$T/a.conf" --db "$T/a2.db" --gpus all --force >"$T/a2f.out" 2>&1
+firsts=$(grep '^run ' "$T/a2f.log" | head -n 2 | sed 's/.* n=\([0-9]*\) .*/\1/' | tr '\n' ' ')
+check 'echo " $firsts" | grep -q " 5000 "' "stored cost: the first runs were $firsts (want 5000, stored as 10 s, among them)"
 
 # (b) without --gpus: GPU 0 only, in plan order, as always
 GPULAB_FAKE_GPUS=3 GPULAB_FAKE_LOG="$T/b.log" $G run "$T/a.conf" --db "$T/b.db" >"$T/b.out" 2>&1
