@@ -302,8 +302,10 @@ static int claim_job(void *arg, int ji, int slot)
         return 0;
     case GL_JOB_REJECTED:
         return store_rejected(rl, job, slot) == 0 ? 0 : -1;
-    default:
+    case GL_JOB_RUN:
         return 1;
+    default:
+        return 0;   /* a state this loop does not run */
     }
 }
 
