@@ -48,15 +48,12 @@ void gl_progress_start(struct gl_progress *pg, const char *label)
     pg->line_open = 1;
 }
 
-#define SLOTS ((int)(sizeof ((struct gl_progress *)0)->slot_label / \
-                    sizeof ((struct gl_progress *)0)->slot_label[0]))
-
 void gl_progress_start_on(struct gl_progress *pg, int slot, const char *label)
 {
     int busy = 0;
-    if (slot >= 0 && slot < SLOTS)
+    if (slot >= 0 && slot < GL_PROGRESS_SLOTS)
         snprintf(pg->slot_label[slot], sizeof pg->slot_label[slot], "%s", label);
-    for (int i = 0; i < SLOTS; i++)
+    for (int i = 0; i < GL_PROGRESS_SLOTS; i++)
         busy += pg->slot_label[i][0] != '\0';
     if (busy <= 1) {
         gl_progress_start(pg, label);
@@ -70,7 +67,7 @@ void gl_progress_start_on(struct gl_progress *pg, int slot, const char *label)
 
 void gl_progress_idle(struct gl_progress *pg, int slot)
 {
-    if (slot >= 0 && slot < SLOTS)
+    if (slot >= 0 && slot < GL_PROGRESS_SLOTS)
         pg->slot_label[slot][0] = '\0';
 }
 
@@ -78,7 +75,7 @@ void gl_progress_tick_on(struct gl_progress *pg, int slot, double elapsed)
 {
     if (pg->tty)
         return;
-    const char *label = slot >= 0 && slot < SLOTS && pg->slot_label[slot][0]
+    const char *label = slot >= 0 && slot < GL_PROGRESS_SLOTS && pg->slot_label[slot][0]
                             ? pg->slot_label[slot] : pg->label;
     fprintf(pg->out, "still running [%d/%d] %s (%.0f s)\n", pg->done + 1, pg->total, label,
             elapsed);

@@ -11,6 +11,8 @@
 
 #include <stdio.h>
 
+#define GL_PROGRESS_SLOTS 16   /* workers whose runs it names (run --gpus) */
+
 struct gl_progress {
     FILE *out;
     int tty;
@@ -21,13 +23,13 @@ struct gl_progress {
     int line_open;        /* a rewritable line is on screen */
     int workers;          /* runs that go on at once (>= 1) */
     char label[300];      /* the run in flight, the latest started */
-    char slot_label[16][300];   /* each worker's run in flight ("": none) */
+    char slot_label[GL_PROGRESS_SLOTS][300];   /* each worker's run in flight ("": none) */
 };
 
 void gl_progress_init(struct gl_progress *pg, FILE *out, int total);
 /* Before a run starts: show "[i/total] label  ETA". */
 void gl_progress_start(struct gl_progress *pg, const char *label);
-/* The same for worker slot (0..15) of several: "[i/total] label (+N more
+/* The same for worker slot (0..GL_PROGRESS_SLOTS-1) of several: "[i/total] label (+N more
  * running)  ETA". */
 void gl_progress_start_on(struct gl_progress *pg, int slot, const char *label);
 /* After it: print the result line (executed = it ran; seconds it took). A line of
