@@ -557,8 +557,8 @@ static int start_gpu_workers(struct gl_sweep *sw, const char *gpus, char *err, s
         return 0;   /* no GPU: the one worker says why */
     if (strcmp(gpus, "all") == 0) {
         if (count > GL_GPUS_MAX) {
-            snprintf(err, errlen, "gpulab: --gpus all: %d GPUs here, gpulab drives at most %d at once: "
-                     "name them (--gpus 0,1,...)", count, GL_GPUS_MAX);
+            snprintf(err, errlen, "gpulab: --gpus all: %d GPUs here, gpulab drives at most %d "
+                     "at once: name them (--gpus 0,1,...)", count, GL_GPUS_MAX);
             return 2;
         }
         for (n = 0; n < count; n++)
@@ -569,11 +569,11 @@ static int start_gpu_workers(struct gl_sweep *sw, const char *gpus, char *err, s
             long v = strtol(p, &end, 10);
             if (v >= count) {
                 if (count == 1)
-                    snprintf(err, errlen, "gpulab: --gpus %s: there is no GPU %ld here (1 GPU: 0)", gpus,
-                             v);
+                    snprintf(err, errlen, "gpulab: --gpus %s: there is no GPU %ld here "
+                             "(1 GPU: 0)", gpus, v);
                 else
-                    snprintf(err, errlen, "gpulab: --gpus %s: there is no GPU %ld here (%d GPUs: 0 to %d)",
-                             gpus, v, count, count - 1);
+                    snprintf(err, errlen, "gpulab: --gpus %s: there is no GPU %ld here "
+                             "(%d GPUs: 0 to %d)", gpus, v, count, count - 1);
                 return 2;
             }
             nums[n++] = (int)v;

@@ -43,8 +43,9 @@ int gl_sweep_lock(struct gl_sweep *sw, gl_store *store, int wait, const char *cm
     /* the GPUs are ours: their one measurement outside runs, the copy bandwidth */
     for (int i = 0; i < gpus; i++) {
         sw->gpus[i].copy_bw_gbs = gl_worker_copy_bandwidth(&sw->workers[i]);
+        /* not fatal: a description */
         if (gl_store_device_bandwidth(store, sw->gpu_ids[i], sw->gpus[i].copy_bw_gbs) != 0)
-            fprintf(stderr, "gpulab: note: %s\n", gl_store_errmsg(store));   /* not fatal: a description */
+            fprintf(stderr, "gpulab: note: %s\n", gl_store_errmsg(store));
     }
     if (gpus > 0)
         sw->gpu.copy_bw_gbs = sw->gpus[0].copy_bw_gbs;
