@@ -1,4 +1,4 @@
--- db/schema.sql - the gpulab results database, current version (4; the store sets
+-- db/schema.sql - the gpulab results database, current version (6; the store sets
 -- PRAGMA user_version, db/migrations/ bring older files here). Compiled into the
 -- binary by db/embed.sh and run by src/store_open.c on a new file, inside one
 -- transaction, once src/store_sql.c has expanded its @params: ...@ list from the C
@@ -22,13 +22,17 @@
 --          the session was killed); what gpulab saw of the machine as it began:
 --          load1 (1-minute load average, /proc/loadavg), lock_wait_s (seconds it
 --          waited for other sweeps' device locks), gpu_procs (other processes on
---          the GPU; NULL when not checked, gpu_procs_reason says why).
+--          the GPU; NULL when not checked, gpu_procs_reason says why); the
+--          slice of the plan it ran (shard_index I of shard_count N, from
+--          `run --shard I/N` or a Slurm job array; both NULL: the whole plan).
 -- run      one row per executed (or check-rejected) job. The key is study + device
 --          (by model) + family + variant + every parameter (a column per row of
 --          gl_param_table, NULL when the variant does not read it) + the named
 --          parameters of a user's kernel (uparams, "BLOCK_ROWS=8 TILE=16" as
 --          gl_params_user_format writes them) + the kernel's hash (code_hash); both
---          NULL for built-in variants. status: ok | wrong | skipped | failed,
+--          NULL for built-in variants. A kernel section's run also records its
+--          compiler ('nvrtc' | 'nvcc') and its `options` as written ('' for none:
+--          compile_options); NULL for built-in and plugin variants. status: ok | wrong | skipped | failed,
 --          with reason for the last three. Then the timing policy
 --          that was applied (warmup, min_samples, max_samples, max_noise, max_seconds),
 --          the summary of the samples (count in `samples`; median, mean, min, max,
@@ -117,7 +121,9 @@ CREATE TABLE session (
     load1        REAL,   -- 1-minute load average as the session began
     lock_wait_s  REAL,   -- seconds waited for other sweeps' device locks
     gpu_procs    INTEGER,   -- other processes on the GPU at the start; NULL: not checked
-    gpu_procs_reason TEXT   -- why gpu_procs is NULL
+    gpu_procs_reason TEXT,  -- why gpu_procs is NULL
+    shard_index  INTEGER,   -- --shard I/N: I (from 0); NULL: the whole plan
+    shard_count  INTEGER    -- N; NULL: the whole plan
 ) STRICT;
 
 CREATE TABLE run (
@@ -135,6 +141,8 @@ CREATE TABLE run (
     -- a user's kernel (NULL for built-in variants): named parameters, kernel hash
     uparams            TEXT,
     code_hash          TEXT,
+    compiler           TEXT,    -- 'nvrtc' | 'nvcc' (a kernel section's run)
+    compile_options    TEXT,    -- the section's `options` as written ('' for none)
     -- outcome
     status             TEXT NOT NULL CHECK (status IN ('ok', 'wrong', 'skipped', 'failed')),
     reason             TEXT,

@@ -1,11 +1,13 @@
 /* cmd_run.c - `gpulab run` and `gpulab plan`: walk the expanded sweep, skip what
- * is done, run the rest in the worker, store each result as it arrives, and say
+ * is done (and, with --shard or in a Slurm job array, what is another shard's:
+ * shard.h), run the rest in the worker, store each result as it arrives, and say
  * what happened. The sweep is prepared (configs parsed, kernels compiled) before
  * the store is opened, so a config error leaves no database behind; `plan` opens
  * the database read-only, if there is one. Must not measure anything itself
  * (the worker does). */
 #include "commands.h"
 #include "interrupt.h"
+#include "kernel_variant.h"
 #include "metric_sets.h"
 #include "nearest.h"
 #include "run_loop.h"
@@ -22,6 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 static void print_gpu_banner(const struct gl_sweep *sw)
 {
@@ -48,12 +51,33 @@ static void print_kernels(const struct gl_sweep *sw, FILE *out)
 {
     if (sw->kernels_why[0])
         fprintf(out, "gpulab: user kernels not compiled: %s\n", sw->kernels_why);
+    else if (sw->nkernels && sw->nprograms)
+        fprintf(out, "compiled %d kernel%s, %d from the cache (sm_%d; %d program%s compiled)\n",
+                sw->nkernels, sw->nkernels == 1 ? "" : "s", sw->nkernels_cached, sw->arch,
+                sw->nprograms, sw->nprograms == 1 ? "" : "s");
     else if (sw->nkernels)
         fprintf(out, "compiled %d kernel%s, %d from the cache (sm_%d)\n", sw->nkernels,
                 sw->nkernels == 1 ? "" : "s", sw->nkernels_cached, sw->arch);
     if (sw->ncrefs)
         fprintf(out, "compiled %d C reference%s, %d from the cache\n", sw->ncrefs,
                 sw->ncrefs == 1 ? "" : "s", sw->ncrefs_cached);
+}
+
+/* The sweep's watch on compiling (sweep.h): on stderr, a line rewritten in
+ * place on a terminal, else a line each time (about once a second, after the
+ * first second). */
+static void compile_progress(void *ctx, const struct gl_compile_status *st)
+{
+    int tty = *(const int *)ctx;
+    if (st->final) {
+        if (tty)
+            fputs("\r\033[K", stderr);
+        return;
+    }
+    fprintf(stderr, "%scompiling kernels: %d/%d (%d program%s left, %.1f s)%s",
+            tty ? "\r\033[K" : "", st->kernels_done, st->kernels_total, st->programs_left,
+            st->programs_left == 1 ? "" : "s", st->seconds, tty ? "" : "\n");
+    fflush(stderr);
 }
 
 /* The device rows of a sweep prepared without a store: stored (looked up only,
@@ -99,16 +123,40 @@ static int check_only(const struct gl_sweep *sw, const char *only)
     return 2;
 }
 
+/* The shard this process runs (--shard, or a Slurm job array's task): 0, or 2
+ * (a usage error, said). */
+static int resolve_shard(const struct gl_run_opts *o, struct gl_shard *sh)
+{
+    char err[512];
+    if (gl_shard_resolve(o->shard, NULL, sh, err, sizeof err) != 0) {
+        fprintf(stderr, "gpulab: %s\n", err);
+        return 2;
+    }
+    return 0;
+}
+
+static void print_shard(const struct gl_shard *sh, FILE *out)
+{
+    if (sh->count > 0)
+        fprintf(out, "gpulab: shard %d/%d (%s): the jobs whose shard key hashes to %d modulo %d\n",
+                sh->index, sh->count, sh->from, sh->index, sh->count);
+}
+
 int gl_cmd_run(int npaths, char **paths, const struct gl_run_opts *o)
 {
     static char err[80 * 1024];   /* a compiler log fits */
     gl_store *store = NULL;
     struct gl_sweep sw;
     double t_start = gl_now();
+    struct gl_shard shard;
     if (o->dry_run)
         return gl_cmd_plan(npaths, paths, o, 1);
+    if (resolve_shard(o, &shard) != 0)
+        return 2;
+    int tty = isatty(2);
+    struct gl_sweep_watch watch = { compile_progress, &tty };
     int rc = gl_sweep_prepare(&sw, npaths, paths, o->only, o->force, o->arch, o->gpus, NULL,
-                              err, sizeof err);
+                              &watch, err, sizeof err);
     if (rc != 0) {
         fprintf(stderr, "%s%s\n", rc == 2 ? "" : "gpulab: ", err);
         gl_sweep_free(&sw);
@@ -118,6 +166,7 @@ int gl_cmd_run(int npaths, char **paths, const struct gl_run_opts *o)
         gl_sweep_free(&sw);
         return 2;
     }
+    sw.shard = shard;
     /* A file too large to check quickly is opened unchecked, and said so. */
     struct stat fst;
     if (stat(o->db, &fst) == 0 && (long long)fst.st_size > GL_STORE_CHECK_MAX)
@@ -140,6 +189,7 @@ int gl_cmd_run(int npaths, char **paths, const struct gl_run_opts *o)
     }
     print_gpu_banner(&sw);
     print_kernels(&sw, stderr);
+    print_shard(&sw.shard, stderr);
 
     gl_interrupt_install();
 
@@ -174,6 +224,9 @@ int gl_cmd_run(int npaths, char **paths, const struct gl_run_opts *o)
                                       0, 0, 0, 0, NULL };
         gl_sweep_facts(&sw, &si);
         long long session = gl_store_session_begin(store, &si);
+        if (session >= 0 && sw.shard.count > 0 &&
+            gl_store_session_shard(store, session, sw.shard.index, sw.shard.count) != 0)
+            session = -1;
         if (session < 0) {
             gl_run_storage_message(&rl, " (recording the session)");
             rl.storage_error++;
@@ -199,6 +252,9 @@ int gl_cmd_run(int npaths, char **paths, const struct gl_run_opts *o)
     printf("), %d already done, %d rejected by check", rl.n_done, rl.n_rejected);
     if (rl.n_elsewhere)
         printf(", %d run by another process", rl.n_elsewhere);
+    if (sw.shard.count > 0)
+        printf(", %d in other shards (this is shard %d/%d)", rl.n_other, sw.shard.index,
+               sw.shard.count);
     if (rl.n_nogpu)
         printf(", %d GPU runs skipped (no GPU: %s)", rl.n_nogpu, sw.gpu_why);
     printf("\n");
@@ -243,6 +299,7 @@ static const char *state_word(enum gl_job_state st)
     case GL_JOB_DONE: return "done";
     case GL_JOB_REJECTED: return "skip";
     case GL_JOB_ELSEWHERE: return "busy";
+    case GL_JOB_OTHER_SHARD: return "other-shard";
     default: return "no-gpu";
     }
 }
@@ -252,8 +309,13 @@ int gl_cmd_plan(int npaths, char **paths, const struct gl_run_opts *o, int list_
     static char err[80 * 1024];   /* a compiler log fits */
     gl_store *store = NULL;
     struct gl_sweep sw;
-    int rc = gl_sweep_prepare(&sw, npaths, paths, o->only, o->force, o->arch, NULL, NULL, err,
-                              sizeof err);
+    struct gl_shard shard;
+    if (resolve_shard(o, &shard) != 0)
+        return 2;
+    int tty = isatty(2);
+    struct gl_sweep_watch watch = { compile_progress, &tty };
+    int rc = gl_sweep_prepare(&sw, npaths, paths, o->only, o->force, o->arch, NULL, NULL, &watch,
+                              err, sizeof err);
     if (rc != 0) {
         fprintf(stderr, "%s%s\n", rc == 2 ? "" : "gpulab: ", err);
         gl_sweep_free(&sw);
@@ -263,6 +325,7 @@ int gl_cmd_plan(int npaths, char **paths, const struct gl_run_opts *o, int list_
         gl_sweep_free(&sw);
         return 2;
     }
+    sw.shard = shard;
     /* Read-only, and only if there is a database: none (or an empty file) is
      * planned as an empty one, everything "run". */
     struct stat fst;
@@ -287,6 +350,7 @@ int gl_cmd_plan(int npaths, char **paths, const struct gl_run_opts *o, int list_
     }
     print_gpu_banner(&sw);
     print_kernels(&sw, stdout);
+    print_shard(&sw.shard, stdout);
     int total[GL_JOB_STATES] = { 0 };
     for (int ci = 0; ci < sw.nconfigs; ci++) {
         const struct gl_config *c = &sw.configs[ci];
@@ -306,7 +370,7 @@ int gl_cmd_plan(int npaths, char **paths, const struct gl_run_opts *o, int list_
                     cnt[st]++;
                     total[st]++;
                     n++;
-                    if (list_all) {
+                    if (list_all && st != GL_JOB_OTHER_SHARD) {
                         char label[300];
                         gl_job_label(job, label, sizeof label);
                         printf("      %-9s %s%s%s\n", state_word(st), label, job->skip[0] ? "  -- " : "",
@@ -319,13 +383,16 @@ int gl_cmd_plan(int npaths, char **paths, const struct gl_run_opts *o, int list_
                        v->device, v->name, n, cnt[GL_JOB_RUN], cnt[GL_JOB_DONE], cnt[GL_JOB_REJECTED]);
                 if (cnt[GL_JOB_NO_GPU])
                     printf(", %d need a GPU (%s)", cnt[GL_JOB_NO_GPU], sw.gpu_why);
+                if (sw.shard.count > 0)
+                    printf(", %d in other shards", cnt[GL_JOB_OTHER_SHARD]);
                 printf("\n");
                 /* Why check() rejected launches, grouped by reason (first 16 reasons). */
                 const char *why[16];
                 int why_n[16], nwhy = 0;
                 for (int ji = 0; ji < e->njobs; ji++) {
                     const struct gl_job *job = &e->jobs[ji];
-                    if (job->section != si || job->v != v || !job->skip[0])
+                    if (job->section != si || job->v != v || !job->skip[0] ||
+                        !gl_shard_has(&sw.shard, job))
                         continue;
                     int w = 0;
                     while (w < nwhy && strcmp(why[w], job->skip) != 0)
@@ -352,6 +419,9 @@ int gl_cmd_plan(int npaths, char **paths, const struct gl_run_opts *o, int list_
            total[GL_JOB_RUN], total[GL_JOB_DONE], total[GL_JOB_REJECTED], total[GL_JOB_NO_GPU]);
     if (total[GL_JOB_ELSEWHERE])
         printf(", %d being run by another process", total[GL_JOB_ELSEWHERE]);
+    if (sw.shard.count > 0)
+        printf(", %d in other shards (this is shard %d/%d)", total[GL_JOB_OTHER_SHARD],
+               sw.shard.index, sw.shard.count);
     printf("\n");
     gl_sweep_free(&sw);
     gl_store_close(store);

@@ -2,6 +2,7 @@
  * the summary. */
 #include "run_loop.h"
 #include "interrupt.h"
+#include "kernel_variant.h"
 #include "metric_sets.h"
 #include "stats.h"
 #include "util.h"
@@ -168,6 +169,17 @@ static void report_lost(struct gl_run_loop *rl, const struct gl_job *job,
     rl->n_lost++;
 }
 
+/* A user kernel's compiler and options, for its run row (nothing for a
+ * built-in variant: NULL). */
+static void compile_info(const struct gl_job *job, struct gl_run_info *ri)
+{
+    const struct gl_kernel_variant *kv = gl_kernel_variant_of(job->v);
+    if (!kv)
+        return;
+    ri->compiler = kv->k->compiler == GL_KC_NVCC ? "nvcc" : "nvrtc";
+    ri->compile_options = kv->k->options_text;
+}
+
 /* Store a result (under the device of worker slot for a GPU run), trying a
  * second time when the first fails, and print its line. 0, or -1 when both
  * failed (said, and the run named as lost). */
@@ -180,7 +192,8 @@ static int finish_job(struct gl_run_loop *rl, const struct gl_job *job, int slot
     struct gl_run_info ri = { rl->session, rl->c->study, rl->c->sections[job->section].name,
                               &job->t, job->v->flops ? job->v->flops(job->v, &job->p) : -1,
                               job->v->min_bytes ? job->v->min_bytes(job->v, &job->p) : -1,
-                              rl->unit_wall[slot] };
+                              rl->unit_wall[slot], NULL, NULL };
+    compile_info(job, &ri);
     /* A run the harness skipped (threads over the limit, a size it refuses) is
      * stored once: a rerun skips it again and adds no second row. */
     int ok = 0;
@@ -256,7 +269,9 @@ static int store_rejected(struct gl_run_loop *rl, const struct gl_job *job, int 
         return 0;
     struct gl_run_info ri = { rl->session, rl->c->study, rl->c->sections[job->section].name,
                               &job->t, job->v->flops ? job->v->flops(job->v, &job->p) : -1,
-                              job->v->min_bytes ? job->v->min_bytes(job->v, &job->p) : -1, 0 };
+                              job->v->min_bytes ? job->v->min_bytes(job->v, &job->p) : -1, 0,
+                              NULL, NULL };
+    compile_info(job, &ri);
     memset(&res, 0, sizeof res);
     res.status = GL_SKIPPED;
     res.max_rel_err = res.h2d_ms = res.d2h_ms = -1;
@@ -273,7 +288,7 @@ static int store_rejected(struct gl_run_loop *rl, const struct gl_job *job, int 
     return 0;
 }
 
-/* sched.h's claim: job ji is about to be handed to worker slot. 1 it runs, 0
+/* handout.h's claim: job ji is about to be handed to worker slot. 1 it runs, 0
  * it does not (counted, said), -1 stop. */
 static int claim_job(void *arg, int ji, int slot)
 {
@@ -290,6 +305,9 @@ static int claim_job(void *arg, int ji, int slot)
         return -1;
     }
     switch (js) {
+    case GL_JOB_OTHER_SHARD:   /* another shard's (--shard): not run, not stored */
+        rl->n_other++;
+        return 0;
     case GL_JOB_ELSEWHERE:
         rl->n_elsewhere++;
         gl_progress_finish(&rl->pg, NULL, 0, 0);
@@ -337,7 +355,7 @@ static int start_unit(struct gl_run_loop *rl, int slot, const int *idx, int k)
     }
     if (rc < 0) {
         gl_progress_idle(&rl->pg, slot);
-        gl_sched_finished(&rl->sched, slot);
+        gl_handout_finished(&rl->handout, slot);
     }
     return rc;
 }
@@ -389,9 +407,9 @@ static int finish_unit(struct gl_run_loop *rl, int slot)
                  single ? ", one at a time" : w->lost ? " in a fresh worker" : "");
         gl_progress_note(&rl->pg, note);
         rl->n_redone += nredo;
-        gl_sched_redo(&rl->sched, slot, redo, nredo, single);
+        gl_handout_redo(&rl->handout, slot, redo, nredo, single);
     }
-    gl_sched_finished(&rl->sched, slot);
+    gl_handout_finished(&rl->handout, slot);
     return rc;
 }
 
@@ -416,7 +434,7 @@ static void interrupt_all(struct gl_run_loop *rl)
         if (rl->sw->workers[i].busy) {
             gl_worker_interrupt(&rl->sw->workers[i]);
             gl_progress_idle(&rl->pg, i);
-            gl_sched_finished(&rl->sched, i);
+            gl_handout_finished(&rl->handout, i);
         }
 }
 
@@ -432,7 +450,7 @@ int gl_run_config(struct gl_run_loop *rl, int ci, long long session)
     rl->c = &sw->configs[ci];
     free(rl->attempt);
     rl->attempt = calloc((size_t)(n > 0 ? n : 1), 1);
-    struct gl_sched_job *items = malloc((size_t)(n > 0 ? n : 1) * sizeof *items);
+    struct gl_handout_job *items = malloc((size_t)(n > 0 ? n : 1) * sizeof *items);
     double *cost = calloc((size_t)(n > 0 ? n : 1), sizeof *cost);
     if (!rl->attempt || !items || !cost) {
         free(items);
@@ -449,13 +467,13 @@ int gl_run_config(struct gl_run_loop *rl, int ci, long long session)
         items[ji].job = ji;
         items[ji].cost = cost[ji];
         items[ji].spec = spec_of(rl->c, job);
-        items[ji].flags = (state != GL_JOB_RUN && state != GL_JOB_ELSEWHERE ? GL_SCHED_NORUN : 0) |
-                          (is_gpu(job) ? 0 : GL_SCHED_CPU) |
-                          (batchable(rl, job) ? GL_SCHED_BATCH : 0);
+        int runs = state == GL_JOB_RUN || state == GL_JOB_ELSEWHERE;
+        items[ji].flags = (runs ? 0 : GL_HANDOUT_NORUN) | (is_gpu(job) ? 0 : GL_HANDOUT_CPU) |
+                          (batchable(rl, job) ? GL_HANDOUT_BATCH : 0);
     }
     int workers = sw->multi && sw->gpu_ok ? sw->nworkers : 1;
-    int rc = gl_sched_init(&rl->sched, items, n, workers, rl->batch_max, sw->multi, rl->min_unit,
-                           claim_job, rl);
+    int rc = gl_handout_init(&rl->handout, items, n, workers, rl->batch_max, sw->multi,
+                             rl->min_unit, claim_job, rl);
     free(items);
     free(cost);
     if (rc != 0) {
@@ -473,7 +491,7 @@ int gl_run_config(struct gl_run_loop *rl, int ci, long long session)
         for (int slot = 0; slot < workers && !stop; slot++) {
             while (!stop && !ws[slot]->busy) {
                 int out[GL_BATCH_MAX];
-                int k = gl_sched_next(&rl->sched, slot, out);
+                int k = gl_handout_next(&rl->handout, slot, out);
                 if (k < 0)
                     stop = 1;
                 if (k <= 0)
@@ -518,7 +536,7 @@ int gl_run_config(struct gl_run_loop *rl, int ci, long long session)
                 continue;
             }
             gl_progress_idle(&rl->pg, slot);
-            gl_sched_finished(&rl->sched, slot);
+            gl_handout_finished(&rl->handout, slot);
             stop = 1;
             if (src == -1) {
                 gl_progress_note(&rl->pg, err);
@@ -530,10 +548,10 @@ int gl_run_config(struct gl_run_loop *rl, int ci, long long session)
     }
     /* runs waiting to be profiled again when the sweep stopped: not stored */
     int waiting = 0;
-    for (int i = 0; i < GL_SCHED_SLOTS; i++)
-        waiting += rl->sched.nredo[i];
+    for (int i = 0; i < GL_HANDOUT_SLOTS; i++)
+        waiting += rl->handout.nredo[i];
     rl->n_unredone += waiting;
-    gl_sched_free(&rl->sched);
+    gl_handout_free(&rl->handout);
     if (stop || rl->interrupted || gl_interrupt_signal())
         return -1;
     return 0;

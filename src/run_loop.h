@@ -1,5 +1,5 @@
 /* run_loop.h - the loop of `gpulab run` over one config's jobs: hand them out
- * to the sweep's workers (sched.h: in plan order with one worker, by expected
+ * to the sweep's workers (handout.h: in plan order with one worker, by expected
  * cost with one worker per GPU, `run --gpus`), wait for whichever worker
  * answers, store each result as it arrives (the driver stays the only SQLite
  * writer; a GPU run is stored under the device row of the GPU that ran it),
@@ -13,7 +13,7 @@
 #define GL_RUN_LOOP_H
 
 #include "progress.h"
-#include "sched.h"
+#include "handout.h"
 #include "selfprof.h"
 #include "sweep.h"
 
@@ -35,7 +35,7 @@ struct gl_run_loop {
     double min_unit;                /* GPULAB_UNIT_MIN: smallest batch budget, seconds */
     /* what happened, for the summary */
     int n_ok, n_wrong, n_failed, n_skipped;
-    int n_done, n_rejected, n_nogpu, n_elsewhere;
+    int n_done, n_rejected, n_nogpu, n_elsewhere, n_other;   /* n_other: other shards' */
     int n_redone;                   /* runs profiled again: another run took their counters */
     int n_unredone;                 /* such runs not stored: the sweep stopped first */
     int storage_error;              /* something could not be stored, even on the retry */
@@ -46,7 +46,7 @@ struct gl_run_loop {
     int ci;
     long long session;
     const struct gl_config *c;
-    struct gl_sched sched;
+    struct gl_handout handout;
     unsigned char *attempt;         /* per job of the config: times redone */
     int unit_job[GL_GPUS_MAX][GL_BATCH_MAX];   /* each worker's unit: job indices */
     double unit_t0[GL_GPUS_MAX];    /* gl_now() when it was handed out */

@@ -3,13 +3,14 @@
  * worker per GPU, each seeing only its own), expand every config against that device,
  * compile every distinct user kernel point (kernel sections) through the GPU
  * plugin and every C reference (verify = c:FILE:FUNC) with cc, validate metric names on the GPU, and classify each job (run, done,
- * rejected by check, no GPU, run by another process).
+ * rejected by check, no GPU, run by another process, another shard's: shard.h).
  * Must not print progress or results: the commands do. */
 #ifndef GL_SWEEP_H
 #define GL_SWEEP_H
 
 #include "config.h"
 #include "devlock.h"
+#include "shard.h"
 #include "store.h"
 #include "worker.h"
 
@@ -18,10 +19,11 @@ enum gl_job_state {
     GL_JOB_DONE,       /* an ok result with the same key is stored */
     GL_JOB_REJECTED,   /* the variant's check() refused the launch: stored as skipped */
     GL_JOB_NO_GPU,     /* GPU variant, no usable GPU here */
-    GL_JOB_ELSEWHERE   /* another process runs it (a live claim), or ran it since this
+    GL_JOB_ELSEWHERE,  /* another process runs it (a live claim), or ran it since this
                           sweep's survey (gl_sweep_survey) */
+    GL_JOB_OTHER_SHARD /* another shard's (--shard I/N, shard.h): not run, not stored */
 };
-#define GL_JOB_STATES 5
+#define GL_JOB_STATES 6
 
 struct gl_sweep {
     int nconfigs;
@@ -51,6 +53,8 @@ struct gl_sweep {
     int arch;                      /* compute capability compiled for (90 = sm_90); 0 = none */
     int nkernels;                  /* distinct kernel points that needed a compilation */
     int nkernels_cached;           /* of which the kernel cache had */
+    int nprograms;                 /* programs compiled now (the points of one program -
+                                      source, options, -D list - compile together) */
     char kernels_why[GL_REASON_MAX];   /* why kernel points were not compiled ("" = they were) */
     int ncrefs;                    /* C references (verify = c:FILE.c:FUNC) built or found */
     int ncrefs_cached;             /* of which the kernel cache had */
@@ -58,20 +62,49 @@ struct gl_sweep {
                                       configs in order; NULL before the survey */
     long long surveyed_last;       /* the highest run id stored at the survey */
     struct gl_devlocks locks;      /* the devices this sweep measures (gl_sweep_lock) */
+    struct gl_shard shard;         /* the slice of the plan this process runs (count 0:
+                                      all); set by the command after gl_sweep_prepare */
+};
+
+/* How far compiling the users' kernels is (gl_sweep_watch), told about once a
+ * second while it takes more than a second, and once more at its end. */
+struct gl_compile_status {
+    int kernels_done;              /* kernel points answered (compiled or from the cache) */
+    int kernels_total;
+    int programs_left;             /* compilations (programs, C references) not finished */
+    double seconds;                /* since compiling began */
+    int final;                     /* 1: the last call (compiling is over) */
+};
+struct gl_sweep_watch {
+    void (*fn)(void *ctx, const struct gl_compile_status *st);
+    void *ctx;
 };
 
 /* Everything up to the first run. arch: the compute capability to compile
  * user kernels for when no GPU is here (0 = 90). gpus: `run --gpus` ("all" or
  * "0,2": CUDA's ordinals as this process's environment shows them), NULL for
- * one worker on GPU 0. Returns 0, or 2 (config/usage error, or a user kernel
- * that does not compile: err has "file:line: ..." and the compiler's log; a
- * GPU --gpus names that is not here: err has "gpulab: --gpus ..."), or 1 (other
- * failure, a GPU of --gpus that does not initialise: err says what). */
+ * one worker on GPU 0. watch (may be NULL) hears how compiling goes. Returns 0,
+ * or 2 (config/usage error, or a user kernel that does not compile: err has
+ * "file:line: ..." and the compiler's log; a GPU --gpus names that is not here:
+ * err has "gpulab: --gpus ..."), or 1 (other failure, a GPU of --gpus that does
+ * not initialise: err says what). */
 int gl_sweep_prepare(struct gl_sweep *sw, int npaths, char **paths, const char *only,
-                     int force, int arch, const char *gpus, gl_store *store, char *err,
-                     size_t errlen);
+                     int force, int arch, const char *gpus, gl_store *store,
+                     const struct gl_sweep_watch *watch, char *err, size_t errlen);
 /* The syntax of a --gpus value: 0, or -1 with err. */
 int gl_sweep_gpus_syntax(const char *gpus, char *err, size_t errlen);
+/* sweep_compile.c: step 3b of gl_sweep_prepare - every distinct user kernel
+ * point (not rejected) and C reference compiled or found in the kernel cache,
+ * the points of one program together, distinct programs in parallel child
+ * processes (GPULAB_JOBS at most, else the cores). Fills nkernels,
+ * nkernels_cached, nprograms, ncrefs, ncrefs_cached or kernels_why. 0, 2 (a
+ * kernel or C reference does not compile, an option is refused, GPULAB_JOBS is
+ * wrong: err has the config's file:line and the log) or 1 (out of memory, a
+ * compile process died). */
+int gl_sweep_compile(struct gl_sweep *sw, const struct gl_sweep_watch *watch, char *err,
+                     size_t errlen);
+/* A job's state now; another shard's job is GL_JOB_OTHER_SHARD before anything
+ * else (its rejection is stored by its own shard). */
 enum gl_job_state gl_sweep_state(struct gl_sweep *sw, gl_store *store, const struct gl_job *job);
 /* The state of every job now (gl_sweep_state), kept as the sweep's starting
  * point; *need_cpu / *need_gpu say whether some job will run on that device
@@ -79,7 +112,8 @@ enum gl_job_state gl_sweep_state(struct gl_sweep *sw, gl_store *store, const str
 int gl_sweep_survey(struct gl_sweep *sw, gl_store *store, int *need_cpu, int *need_gpu);
 /* Just before job ji of config ci runs on worker `slot`: claim it in the store
  * (gl_store_claim) under the key of that worker's device (gl_sweep_key_on).
- * GL_JOB_RUN when the claim is ours; GL_JOB_DONE when it was done before the
+ * GL_JOB_OTHER_SHARD, without a claim, for another shard's job; GL_JOB_RUN when
+ * the claim is ours; GL_JOB_DONE when it was done before the
  * survey; GL_JOB_ELSEWHERE when another process holds its claim or has stored
  * it (whatever its status, --force or not) since the survey; the rejected and no-GPU states as gl_sweep_state. -1 on
  * a store error (gl_store_errmsg). */

@@ -1,5 +1,5 @@
 /* sweep_cost.c - what each job of a config is expected to cost, so that
- * `run --gpus` hands the largest out first and sizes its batches (sched.h).
+ * `run --gpus` hands the largest out first and sizes its batches (handout.h).
  * A job's cost, in seconds: its kernel's time (the latest ok run of its key, or
  * the analytic FLOP and byte counts against the device's FP32 peak and
  * bandwidth; for a user's kernel without either, the bytes of its buffers)

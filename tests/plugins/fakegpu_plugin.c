@@ -250,7 +250,7 @@ static double fake_copy_bandwidth(void)
 
 static const struct gl_device_ops ops = {
     fake_init, fake_profiler_setup, fake_batch_begin, fake_batch_end, fake_list, fake_shutdown,
-    NULL, NULL, fake_copy_bandwidth, fake_count,
+    NULL, NULL, fake_copy_bandwidth, NULL, fake_count,
 };
 
 static const char *fake_check(const struct gl_variant *v, const struct gl_params *p,

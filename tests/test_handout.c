@@ -1,4 +1,4 @@
-/* test_sched.c - the hand-out of a config's jobs to workers (src/sched.c): plan
+/* test_handout.c - the hand-out of a config's jobs to workers (src/handout.c): plan
  * order with one worker gathers GPU jobs with counters into batches of one spec
  * and runs the others at once, ahead of the batch (today's order); by cost, the
  * jobs that do not run come first, CPU jobs go alone, GPU jobs largest first in
@@ -6,7 +6,7 @@
  * together; every job is handed out exactly once, claims that refuse drop a
  * job, and jobs to redo go first on their worker. Pure: no process, no store. */
 #include "t.h"
-#include "sched.h"
+#include "handout.h"
 
 #include <stdlib.h>
 
@@ -38,80 +38,80 @@ static int same(const int *a, const int *b, int n)
 /* Plan order: G0 G1 C2 G3 (spec 0), G4 (spec 1), N5 (GPU without counters), G6. */
 static void test_plan_order(void)
 {
-    struct gl_sched s;
-    struct gl_sched_job j[7] = {
-        { 0, 5, 0, GL_SCHED_BATCH }, { 1, 1, 0, GL_SCHED_BATCH }, { 2, 9, 0, GL_SCHED_CPU },
-        { 3, 2, 0, GL_SCHED_BATCH }, { 4, 1, 1, GL_SCHED_BATCH }, { 5, 3, 1, 0 },
-        { 6, 7, 1, GL_SCHED_BATCH },
+    struct gl_handout s;
+    struct gl_handout_job j[7] = {
+        { 0, 5, 0, GL_HANDOUT_BATCH }, { 1, 1, 0, GL_HANDOUT_BATCH }, { 2, 9, 0, GL_HANDOUT_CPU },
+        { 3, 2, 0, GL_HANDOUT_BATCH }, { 4, 1, 1, GL_HANDOUT_BATCH }, { 5, 3, 1, 0 },
+        { 6, 7, 1, GL_HANDOUT_BATCH },
     };
     int out[GL_BATCH_MAX];
     reset();
-    CHECK(gl_sched_init(&s, j, 7, 1, 64, 0, 0, claim, NULL) == 0);
-    CHECK(gl_sched_next(&s, 0, out) == 1 && out[0] == 2);   /* the CPU job at once */
+    CHECK(gl_handout_init(&s, j, 7, 1, 64, 0, 0, claim, NULL) == 0);
+    CHECK(gl_handout_next(&s, 0, out) == 1 && out[0] == 2);   /* the CPU job at once */
     int b1[] = { 0, 1, 3 };
-    CHECK(gl_sched_next(&s, 0, out) == 3 && same(out, b1, 3));   /* spec changes at 4 */
-    CHECK(gl_sched_next(&s, 0, out) == 1 && out[0] == 5);   /* no counters: at once */
+    CHECK(gl_handout_next(&s, 0, out) == 3 && same(out, b1, 3));   /* spec changes at 4 */
+    CHECK(gl_handout_next(&s, 0, out) == 1 && out[0] == 5);   /* no counters: at once */
     int b2[] = { 4, 6 };
-    CHECK(gl_sched_next(&s, 0, out) == 2 && same(out, b2, 2));
-    CHECK(gl_sched_empty(&s));
-    CHECK(gl_sched_next(&s, 0, out) == 0);
+    CHECK(gl_handout_next(&s, 0, out) == 2 && same(out, b2, 2));
+    CHECK(gl_handout_empty(&s));
+    CHECK(gl_handout_next(&s, 0, out) == 0);
     for (int i = 0; i < 7; i++)
         CHECK(claimed[i] == 1);
-    gl_sched_free(&s);
+    gl_handout_free(&s);
 
     /* batch_max 2, job 1 refused by its claim (done elsewhere) */
     reset();
     refuse[1] = 1;
-    CHECK(gl_sched_init(&s, j, 7, 1, 2, 0, 0, claim, NULL) == 0);
-    CHECK(gl_sched_next(&s, 0, out) == 1 && out[0] == 2);
+    CHECK(gl_handout_init(&s, j, 7, 1, 2, 0, 0, claim, NULL) == 0);
+    CHECK(gl_handout_next(&s, 0, out) == 1 && out[0] == 2);
     int b3[] = { 0, 3 };
-    CHECK(gl_sched_next(&s, 0, out) == 2 && same(out, b3, 2));
-    gl_sched_free(&s);
+    CHECK(gl_handout_next(&s, 0, out) == 2 && same(out, b3, 2));
+    gl_handout_free(&s);
 }
 
 /* By cost: what does not run first, the CPU job alone, then the GPU largest first. */
 static void test_cost_order(void)
 {
-    struct gl_sched s;
-    struct gl_sched_job j[6] = {
-        { 0, 1, 0, GL_SCHED_BATCH }, { 1, 0, 0, GL_SCHED_NORUN }, { 2, 50, 0, GL_SCHED_CPU },
-        { 3, 100, 0, GL_SCHED_BATCH }, { 4, 10, 0, GL_SCHED_BATCH },
-        { 5, 0, 0, GL_SCHED_NORUN | GL_SCHED_CPU },
+    struct gl_handout s;
+    struct gl_handout_job j[6] = {
+        { 0, 1, 0, GL_HANDOUT_BATCH }, { 1, 0, 0, GL_HANDOUT_NORUN }, { 2, 50, 0, GL_HANDOUT_CPU },
+        { 3, 100, 0, GL_HANDOUT_BATCH }, { 4, 10, 0, GL_HANDOUT_BATCH },
+        { 5, 0, 0, GL_HANDOUT_NORUN | GL_HANDOUT_CPU },
     };
     int out[GL_BATCH_MAX];
     reset();
-    CHECK(gl_sched_init(&s, j, 6, 2, 64, 1, 0, claim, NULL) == 0);
+    CHECK(gl_handout_init(&s, j, 6, 2, 64, 1, 0, claim, NULL) == 0);
     refuse[1] = refuse[5] = 1;   /* as the claim of a done or rejected job says */
-    CHECK(gl_sched_next(&s, 0, out) == 1 && out[0] == 2);   /* the CPU job, alone */
+    CHECK(gl_handout_next(&s, 0, out) == 1 && out[0] == 2);   /* the CPU job, alone */
     CHECK(claimed[1] == 1 && claimed[5] == 1);
-    CHECK(gl_sched_next(&s, 1, out) == 0);   /* nothing beside it */
-    gl_sched_finished(&s, 0);
+    CHECK(gl_handout_next(&s, 1, out) == 0);   /* nothing beside it */
+    gl_handout_finished(&s, 0);
     /* 2 workers: budget (100 + 10 + 1) / 4 < 100: the largest alone; then
      * (10 + 1) / 4 < 10: the next alone too, and the last */
-    CHECK(gl_sched_next(&s, 1, out) == 1 && out[0] == 3);
-    CHECK(gl_sched_next(&s, 0, out) == 1 && out[0] == 4);
-    CHECK(gl_sched_next(&s, 0, out) == 1 && out[0] == 0);
-    CHECK(gl_sched_empty(&s));
-    gl_sched_free(&s);
+    CHECK(gl_handout_next(&s, 1, out) == 1 && out[0] == 3);
+    CHECK(gl_handout_next(&s, 0, out) == 1 && out[0] == 4);
+    CHECK(gl_handout_next(&s, 0, out) == 1 && out[0] == 0);
+    CHECK(gl_handout_empty(&s));
+    gl_handout_free(&s);
 
     /* one worker: one batch of everything, largest first */
     reset();
     refuse[1] = refuse[5] = 1;
-    CHECK(gl_sched_init(&s, j, 6, 1, 64, 1, 0, claim, NULL) == 0);
-    CHECK(gl_sched_next(&s, 0, out) == 1 && out[0] == 2);
-    gl_sched_finished(&s, 0);
+    CHECK(gl_handout_init(&s, j, 6, 1, 64, 1, 0, claim, NULL) == 0);
+    CHECK(gl_handout_next(&s, 0, out) == 1 && out[0] == 2);
+    gl_handout_finished(&s, 0);
     int b[] = { 3, 4, 0 };
-    CHECK(gl_sched_next(&s, 0, out) == 3 && same(out, b, 3));
-    gl_sched_free(&s);
+    CHECK(gl_handout_next(&s, 0, out) == 3 && same(out, b, 3));
+    gl_handout_free(&s);
 
     /* a CPU job after GPU jobs in flight waits for them (plan had it after) */
-    struct gl_sched_job k[2] = { { 0, 1, 0, GL_SCHED_BATCH }, { 1, 1, 0, GL_SCHED_CPU } };
+    struct gl_handout_job k[2] = { { 0, 1, 0, GL_HANDOUT_BATCH }, { 1, 1, 0, GL_HANDOUT_CPU } };
     reset();
-    CHECK(gl_sched_init(&s, k, 2, 2, 64, 1, 0, claim, NULL) == 0);
-    CHECK(gl_sched_next(&s, 0, out) == 1 && out[0] == 1);   /* CPU first */
-    gl_sched_finished(&s, 0);
-    CHECK(gl_sched_next(&s, 0, out) == 1 && out[0] == 0);
-    gl_sched_free(&s);
+    CHECK(gl_handout_init(&s, k, 2, 2, 64, 1, 0, claim, NULL) == 0);
+    CHECK(gl_handout_next(&s, 0, out) == 1 && out[0] == 1);   /* CPU first */
+    gl_handout_finished(&s, 0);
+    CHECK(gl_handout_next(&s, 0, out) == 1 && out[0] == 0);
+    gl_handout_free(&s);
 }
 
 /* Simulated workers: 200 GPU jobs whose costs differ 100x, taken by 2 and 3
@@ -120,28 +120,28 @@ static void test_cost_order(void)
 static void test_balance(int nworkers, double min_unit)
 {
     enum { N = 200 };
-    struct gl_sched s;
-    struct gl_sched_job j[N];
-    double busy[GL_SCHED_SLOTS] = { 0 }, maxc = 0;
+    struct gl_handout s;
+    struct gl_handout_job j[N];
+    double busy[GL_HANDOUT_SLOTS] = { 0 }, maxc = 0;
     int seen[N] = { 0 }, units = 0, out[GL_BATCH_MAX];
     srand(7);
     for (int i = 0; i < N; i++) {
         j[i].job = i;
         j[i].cost = 1.0 + (double)(rand() % 100);   /* 1 .. 100 */
         j[i].spec = 0;
-        j[i].flags = GL_SCHED_BATCH;
+        j[i].flags = GL_HANDOUT_BATCH;
         if (j[i].cost > maxc)
             maxc = j[i].cost;
     }
     reset();
-    CHECK(gl_sched_init(&s, j, N, nworkers, 64, 1, min_unit, claim, NULL) == 0);
+    CHECK(gl_handout_init(&s, j, N, nworkers, 64, 1, min_unit, claim, NULL) == 0);
     double first_cost = -1;
     for (;;) {
         int w = 0;   /* the worker that is free first takes the next unit */
         for (int i = 1; i < nworkers; i++)
             if (busy[i] < busy[w])
                 w = i;
-        int k = gl_sched_next(&s, w, out);
+        int k = gl_handout_next(&s, w, out);
         if (k <= 0)
             break;
         units++;
@@ -151,7 +151,7 @@ static void test_balance(int nworkers, double min_unit)
             if (first_cost < 0)
                 first_cost = j[out[m]].cost;
         }
-        gl_sched_finished(&s, w);
+        gl_handout_finished(&s, w);
     }
     int once = 1;
     for (int i = 0; i < N; i++)
@@ -169,39 +169,39 @@ static void test_balance(int nworkers, double min_unit)
     CHECK(units < N / 3);
     /* the floor: no unit but the last few below it */
     CHECK(min_unit == 0 || units <= (int)(busy[0] * nworkers / min_unit) + 2 * nworkers);
-    gl_sched_free(&s);
+    gl_handout_free(&s);
 }
 
 /* Redo: jobs given back go first on their worker, as one unit or one at a time. */
 static void test_redo(void)
 {
-    struct gl_sched s;
-    struct gl_sched_job j[3] = { { 0, 3, 0, GL_SCHED_BATCH }, { 1, 2, 0, GL_SCHED_BATCH },
-                                 { 2, 1, 0, GL_SCHED_BATCH } };
+    struct gl_handout s;
+    struct gl_handout_job j[3] = { { 0, 3, 0, GL_HANDOUT_BATCH }, { 1, 2, 0, GL_HANDOUT_BATCH },
+                                 { 2, 1, 0, GL_HANDOUT_BATCH } };
     int out[GL_BATCH_MAX], again[2] = { 0, 1 };
     reset();
-    CHECK(gl_sched_init(&s, j, 3, 1, 2, 1, 0, claim, NULL) == 0);
-    CHECK(gl_sched_next(&s, 0, out) == 2);
-    gl_sched_finished(&s, 0);
-    gl_sched_redo(&s, 0, again, 2, 0);
-    CHECK(!gl_sched_empty(&s));
-    CHECK(gl_sched_next(&s, 0, out) == 2 && same(out, again, 2));
+    CHECK(gl_handout_init(&s, j, 3, 1, 2, 1, 0, claim, NULL) == 0);
+    CHECK(gl_handout_next(&s, 0, out) == 2);
+    gl_handout_finished(&s, 0);
+    gl_handout_redo(&s, 0, again, 2, 0);
+    CHECK(!gl_handout_empty(&s));
+    CHECK(gl_handout_next(&s, 0, out) == 2 && same(out, again, 2));
     CHECK(claimed[0] == 1 && claimed[1] == 1);   /* not claimed twice */
-    gl_sched_finished(&s, 0);
-    gl_sched_redo(&s, 1, again, 2, 1);
-    CHECK(gl_sched_next(&s, 1, out) == 1 && out[0] == 0);
-    CHECK(gl_sched_next(&s, 1, out) == 1 && out[0] == 1);
-    CHECK(gl_sched_next(&s, 1, out) == 1 && out[0] == 2);
-    CHECK(gl_sched_empty(&s));
-    gl_sched_free(&s);
+    gl_handout_finished(&s, 0);
+    gl_handout_redo(&s, 1, again, 2, 1);
+    CHECK(gl_handout_next(&s, 1, out) == 1 && out[0] == 0);
+    CHECK(gl_handout_next(&s, 1, out) == 1 && out[0] == 1);
+    CHECK(gl_handout_next(&s, 1, out) == 1 && out[0] == 2);
+    CHECK(gl_handout_empty(&s));
+    gl_handout_free(&s);
 
     /* a claim that says stop stops the hand-out */
     reset();
     claim_stop_at = 1;
-    CHECK(gl_sched_init(&s, j, 3, 1, 64, 0, 0, claim, NULL) == 0);
-    CHECK(gl_sched_next(&s, 0, out) == -1);
-    CHECK(gl_sched_next(&s, 0, out) == -1);
-    gl_sched_free(&s);
+    CHECK(gl_handout_init(&s, j, 3, 1, 64, 0, 0, claim, NULL) == 0);
+    CHECK(gl_handout_next(&s, 0, out) == -1);
+    CHECK(gl_handout_next(&s, 0, out) == -1);
+    gl_handout_free(&s);
 }
 
 int main(void)
@@ -213,5 +213,5 @@ int main(void)
     test_balance(2, 1000);
     test_balance(3, 1000);
     test_redo();
-    return t_done("sched");
+    return t_done("handout");
 }

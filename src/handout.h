@@ -1,4 +1,4 @@
-/* sched.h - the hand-out of one config's jobs to the workers of `gpulab run`,
+/* handout.h - the hand-out of one config's jobs to the workers of `gpulab run`,
  * one unit at a time: one job, or a batch of GPU jobs with the same metrics
  * spec that the worker profiles together (at most batch_max).
  *
@@ -20,35 +20,35 @@
  *
  * Either way a job is claimed (the caller's claim function) only when it is
  * handed out, and the jobs to run again on one worker (runs whose counters
- * another run of their batch took: sched_redo) go before anything else on
+ * another run of their batch took: gl_handout_redo) go before anything else on
  * that worker.
  * Must not know the store, the workers or the configs: the caller's claim does. */
-#ifndef GL_SCHED_H
-#define GL_SCHED_H
+#ifndef GL_HANDOUT_H
+#define GL_HANDOUT_H
 
 #include "worker.h"   /* GL_BATCH_MAX */
 
-#define GL_SCHED_SLOTS GL_GPUS_MAX   /* workers at most (GPUs of one sweep) */
+#define GL_HANDOUT_SLOTS GL_GPUS_MAX   /* workers at most (GPUs of one sweep) */
 
 enum {
-    GL_SCHED_CPU = 1,    /* runs on the host CPU: alone, when by cost */
-    GL_SCHED_BATCH = 2,  /* a GPU job that profiles counters: batched with its spec */
-    GL_SCHED_NORUN = 4   /* will not run (done, rejected, no GPU): only its claim is called */
+    GL_HANDOUT_CPU = 1,    /* runs on the host CPU: alone, when by cost */
+    GL_HANDOUT_BATCH = 2,  /* a GPU job that profiles counters: batched with its spec */
+    GL_HANDOUT_NORUN = 4   /* will not run (done, rejected, no GPU): only its claim is called */
 };
 
-struct gl_sched_job {
+struct gl_handout_job {
     int job;        /* the caller's index */
     double cost;    /* expected cost (seconds, or any unit every job shares); >= 0 */
     int spec;       /* metrics spec: a batch holds one */
-    unsigned flags; /* GL_SCHED_* */
+    unsigned flags; /* GL_HANDOUT_* */
 };
 
 /* 1: the job is the caller's to run (claimed); 0: it does not run (done,
  * claimed elsewhere, rejected: the caller has said and counted so); -1: stop. */
-typedef int (*gl_sched_claim_fn)(void *arg, int job, int slot);
+typedef int (*gl_handout_claim_fn)(void *arg, int job, int slot);
 
-struct gl_sched {
-    struct gl_sched_job *q;   /* hand-out order (owned) */
+struct gl_handout {
+    struct gl_handout_job *q;   /* hand-out order (owned) */
     unsigned char *taken;     /* q[i] handed out or dropped (owned) */
     int n, cursor;            /* q[0..cursor) are all taken */
     int nworkers, batch_max, by_cost;
@@ -58,28 +58,28 @@ struct gl_sched {
     int alone_slot;           /* the worker running a CPU unit alone, or -1 */
     int stopped;              /* a claim said stop */
     int pend[GL_BATCH_MAX], npend, pend_spec;   /* plan order: the batch being gathered */
-    int redo[GL_SCHED_SLOTS][GL_BATCH_MAX];     /* caller's job indices to run again */
-    int nredo[GL_SCHED_SLOTS], redo_single[GL_SCHED_SLOTS];
-    gl_sched_claim_fn claim;
+    int redo[GL_HANDOUT_SLOTS][GL_BATCH_MAX];     /* caller's job indices to run again */
+    int nredo[GL_HANDOUT_SLOTS], redo_single[GL_HANDOUT_SLOTS];
+    gl_handout_claim_fn claim;
     void *arg;
 };
 
 /* Order jobs[0..n) (copied) for handing out. 0, or -1 (out of memory). */
-int gl_sched_init(struct gl_sched *s, const struct gl_sched_job *jobs, int n, int nworkers,
-                  int batch_max, int by_cost, double min_unit, gl_sched_claim_fn claim,
+int gl_handout_init(struct gl_handout *s, const struct gl_handout_job *jobs, int n, int nworkers,
+                  int batch_max, int by_cost, double min_unit, gl_handout_claim_fn claim,
                   void *arg);
 /* The next unit for worker `slot`: the caller's job indices in out[0..k)
  * (out has room for GL_BATCH_MAX). k > 0: a unit (counted in flight until
- * gl_sched_finished); 0: nothing for this worker now (everything handed out,
+ * gl_handout_finished); 0: nothing for this worker now (everything handed out,
  * or a CPU job waits to run alone); -1: a claim said stop. */
-int gl_sched_next(struct gl_sched *s, int slot, int *out);
+int gl_handout_next(struct gl_handout *s, int slot, int *out);
 /* The unit handed to `slot` is over (stored, or dropped). */
-void gl_sched_finished(struct gl_sched *s, int slot);
+void gl_handout_finished(struct gl_handout *s, int slot);
 /* Jobs (already claimed) to run again on `slot` before anything else: as one
  * unit, or one at a time (single). n <= GL_BATCH_MAX, once per unit. */
-void gl_sched_redo(struct gl_sched *s, int slot, const int *jobs, int n, int single);
+void gl_handout_redo(struct gl_handout *s, int slot, const int *jobs, int n, int single);
 /* 1 when nothing is left to hand out (units may still be in flight). */
-int gl_sched_empty(const struct gl_sched *s);
-void gl_sched_free(struct gl_sched *s);
+int gl_handout_empty(const struct gl_handout *s);
+void gl_handout_free(struct gl_handout *s);
 
 #endif
