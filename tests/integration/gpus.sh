@@ -6,6 +6,7 @@
 # the largest first and the work balanced (no GPU over the mean + the largest
 # run), each run's counters from its own GPU; without --gpus everything runs on
 # GPU 0 in plan order; a run's stored cost orders it before its analytic size;
+# with --shard I/N each shard's slice spreads over the GPUs;
 # CPU baselines run alone, before the GPU runs; a worker
 # killed with kill -9 in the middle of a batch has that batch's runs redone on
 # a fresh worker while the other GPU's worker goes on untouched; a batch whose
@@ -76,6 +77,15 @@ $G query --write --db "$T/a2.db" "update run set median_ms = 10000 where n = 500
 GPULAB_FAKE_GPUS=2 GPULAB_FAKE_LOG="$T/a2f.log" $G run "$T/a.conf" --db "$T/a2.db" --gpus all --force >"$T/a2f.out" 2>&1
 firsts=$(grep '^run ' "$T/a2f.log" | head -n 2 | sed 's/.* n=\([0-9]*\) .*/\1/' | tr '\n' ' ')
 check 'echo " $firsts" | grep -q " 5000 "' "stored cost: the first runs were $firsts (want 5000, stored as 10 s, among them)"
+
+# --gpus with --shard: each shard's slice spread over the GPUs; the two make the plan
+for i in 0 1; do
+    GPULAB_FAKE_GPUS=2 $G run "$T/a.conf" --db "$T/sh$i.db" --gpus all --shard $i/2 >"$T/sh$i.out" 2>&1
+    check '[ $? -eq 0 ] && [ "$(sq "$T/sh$i.db" "select count(distinct device_id) from run")" = 2 ]' \
+        "--gpus all --shard $i/2: $(tail -1 "$T/sh$i.out"), GPUs $(sq "$T/sh$i.db" "select group_concat(distinct device_id) from run")"
+done
+check '[ "$(sqlite3 "$T/sh0.db" "attach '"'$T/sh1.db'"' as b; select count(*), count(distinct n) from (select n from run union all select n from b.run)")" = "12|12" ]' \
+    "--gpus all with two shards: not the plan once: $(sq "$T/sh0.db" "select group_concat(n) from run") / $(sq "$T/sh1.db" "select group_concat(n) from run")"
 
 # (b) without --gpus: GPU 0 only, in plan order, as always
 GPULAB_FAKE_GPUS=3 GPULAB_FAKE_LOG="$T/b.log" $G run "$T/a.conf" --db "$T/b.db" >"$T/b.out" 2>&1
