@@ -134,6 +134,11 @@ struct gl_result {
     double busy_ms;                /* device or CPU time of the kernels it executed
                                       (verification, warm-up, samples, replays) and
                                       their flushes; the rest of the wall is overhead */
+    /* what ran beneath the variant (stored as run.code_path): a built-in CPU
+     * baseline's instruction-set level ("x86-64-v3 (AVX2, FMA)"), or the library
+     * and its build it called ("OpenBLAS 0.3.21 ... Haswell ..."); empty: not
+     * recorded (GPU kernels, users' plugins) */
+    char code_path[GL_REASON_MAX];
 };
 
 /* A device description: the CPU for baselines, or a GPU. Fields that do not
