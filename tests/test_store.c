@@ -245,7 +245,7 @@ static const char *const results_columns =
     "dram_read_bytes,dram_write_bytes,dram_write_drain_bytes,dram_write_total_bytes,"
     "sm_throughput_pct,mem_throughput_pct,inst_executed,smem_wavefronts_ld,smem_wavefronts_st,"
     "global_ld_bytes,global_st_bytes,measured_flop_per_byte,dram_gbs,is_latest,created_at,uparams,"
-    "code_hash,started_at";
+    "code_hash,started_at,code_path";
 
 static void test_create(void)
 {
@@ -257,11 +257,12 @@ static void test_create(void)
         printf("open: %s\n", err);
         return;
     }
-    CHECK(gl_schema_version == 5);
-    CHECK(gl_nmigrations == 4 && gl_sql_migrations[0] && gl_sql_migrations[1] &&
-          gl_sql_migrations[2] && gl_sql_migrations[3] && !gl_sql_migrations[4]);
+    CHECK(gl_schema_version == 6);
+    CHECK(gl_nmigrations == 5 && gl_sql_migrations[0] && gl_sql_migrations[1] &&
+          gl_sql_migrations[2] && gl_sql_migrations[3] && gl_sql_migrations[4] &&
+          !gl_sql_migrations[5]);
     sqlite3 *db = raw_open(path);
-    CHECK(qi(db, "PRAGMA user_version") == 5);
+    CHECK(qi(db, "PRAGMA user_version") == 6);
     CHECK_STR(q(db, "PRAGMA journal_mode").s, "wal");
     CHECK_STR(q(db, "SELECT value FROM meta WHERE key = 'application'").s, "gpulab");
     const char *objs[] = { "table:meta", "table:device", "table:session", "table:run",
@@ -389,6 +390,7 @@ static void test_migrate(void)
     CHECK(qnull(db, "SELECT uparams FROM run WHERE id = 11"));
     CHECK(qnull(db, "SELECT code_hash FROM run WHERE id = 11"));
     CHECK(qnull(db, "SELECT started_at FROM run WHERE id = 11"));
+    CHECK(qnull(db, "SELECT code_path FROM run WHERE id = 11"));
     CHECK(qnull(db, "SELECT load1 FROM session WHERE id = 3"));
     CHECK(qnull(db, "SELECT gpu_procs FROM session WHERE id = 3"));
     CHECK(qi(db, "SELECT count(*) FROM session WHERE gpu_procs_reason LIKE 'not recorded%'") ==
@@ -421,10 +423,12 @@ static void test_migrate(void)
     res.nsamples = 2;
     res.samples_ms[0] = 1.0;
     res.samples_ms[1] = 3.0;
+    snprintf(res.code_path, sizeof res.code_path, "x86-64-v3 (AVX2, FMA)");
     CHECK(store_run_in(s, "old", 3, 7, "matmul", "shared", &p, -1, -1) > 11);
     gl_store_close(s);
     db = raw_open(path);
     CHECK(qi(db, "SELECT count(*) FROM sample") == 2);
+    CHECK_STR(q(db, "SELECT code_path FROM results WHERE run_id > 11").s, "x86-64-v3 (AVX2, FMA)");
     CHECK(qi(db, "SELECT is_latest FROM results WHERE run_id = 11") == 0);
     sqlite3_close(db);
 
@@ -455,14 +459,14 @@ static void test_refuse(void)
      * rollback-journal mode also shows that WAL was not switched on. */
     path_of(path, sizeof path, "future.db");
     sqlite3 *db = raw_open(path);
-    raw_exec(db, "CREATE TABLE run (id INTEGER PRIMARY KEY, future TEXT); PRAGMA user_version = 6;");
+    raw_exec(db, "CREATE TABLE run (id INTEGER PRIMARY KEY, future TEXT); PRAGMA user_version = 7;");
     sqlite3_close(db);
     char *before = read_all(path);
     struct stat st0, st1;
     CHECK(stat(path, &st0) == 0);
     err[0] = '\0';
     CHECK(gl_store_open(path, &s, err, sizeof err) == -1 && s == NULL);
-    CHECK(strstr(err, "newer") != NULL && strstr(err, "version 6") != NULL);
+    CHECK(strstr(err, "newer") != NULL && strstr(err, "version 7") != NULL);
     char *after = read_all(path);
     CHECK(stat(path, &st1) == 0);
     CHECK(before && after && st0.st_size == st1.st_size &&
@@ -471,7 +475,7 @@ static void test_refuse(void)
     free(after);
     db = raw_open(path);
     CHECK_STR(q(db, "PRAGMA journal_mode").s, "delete");
-    CHECK(qi(db, "PRAGMA user_version") == 6);
+    CHECK(qi(db, "PRAGMA user_version") == 7);
     sqlite3_close(db);
 
     /* Not ours: user_version 0 but tables present. */
@@ -737,7 +741,7 @@ static void test_fixture(void)
     }
     columns_of(db, "SELECT * FROM results", 0, ca, sizeof ca);
     CHECK_STR(ca, results_columns);
-    snprintf(sql, sizeof sql, "%s,uparams,code_hash,started_at", cb);
+    snprintf(sql, sizeof sql, "%s,uparams,code_hash,started_at,code_path", cb);
     CHECK_STR(ca, sql);
     snprintf(sql, sizeof sql, "SELECT %s FROM results", cb);
     rows_of(db, sql, after, len);
@@ -1709,7 +1713,7 @@ static void test_readonly(void)
                  "ALTER TABLE session DROP COLUMN lock_wait_s; ALTER TABLE session DROP COLUMN "
                  "gpu_procs; ALTER TABLE session DROP COLUMN gpu_procs_reason; "
                  "ALTER TABLE run DROP COLUMN check_method; ALTER TABLE run DROP COLUMN "
-                 "check_points; PRAGMA user_version = 2;");
+                 "check_points; ALTER TABLE run DROP COLUMN code_path; PRAGMA user_version = 2;");
     sqlite3_close(db);
     before = slurp(path, &len0);
     if (CHECK(gl_store_open_readonly(path, &s, err, sizeof err) == 0)) {

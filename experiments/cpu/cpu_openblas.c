@@ -87,7 +87,7 @@ const struct gl_openblas *gl_openblas_get(char *err, size_t errlen)
     } else {
         char dir[4000];
         if (own_folder(dir, sizeof dir) == 0) {
-            snprintf(path, sizeof path, "%s/%s/%s", dir, GL_OPENBLAS_DIR, GL_OPENBLAS_SONAME);
+            snprintf(path, sizeof path, "%s/%s", dir, GL_OPENBLAS_COPY);
             h = try_open(path, why, sizeof why);
         }
         if (!h)

@@ -16,7 +16,7 @@
 
 #define GL_OPENBLAS_ENV "GPULAB_OPENBLAS"
 #define GL_OPENBLAS_SONAME "libopenblas.so.0"
-#define GL_OPENBLAS_DIR "openblas"   /* beside the CPU plugin */
+#define GL_OPENBLAS_COPY "openblas/libopenblas.so.0"   /* beside the CPU plugin */
 
 /* The CBLAS values of the one call gpulab makes (cblas.h's enums, fixed by
  * the CBLAS standard). */
