@@ -140,7 +140,7 @@ CREATE TABLE run (
     reason             TEXT,
     max_rel_err        REAL,
     -- how the output was checked: 'full' | 'sampled' | 'written', and the
-    -- elements compared with the reference (README "What verified means")
+    -- elements compared with the reference (docs/measurement.md, what "verified" means)
     check_method       TEXT,
     check_points       INTEGER,
     -- timing policy applied

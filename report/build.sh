@@ -4,7 +4,7 @@
 # and the notes. The studies are data, not code here: every report/studies/NN_<study>.md
 # is one section, in the order of NN, whose `@table`, `@figure` and `@foreach`
 # lines this script expands (the language and the naming convention are in
-# README.md, "Report"); a study's runs are those whose config says `study = <study>`
+# docs/report.md); a study's runs are those whose config says `study = <study>`
 # (by default the config's base name), and its "no data" line names that config.
 # Every table is one SQL file in report/tables/ run through `gpulab query`
 # (Markdown into report.md and report/out/tables/NAME.md, LaTeX into

@@ -74,7 +74,7 @@ struct gl_config {
 int gl_config_load(const char *path, struct gl_config *c, char *err, size_t errlen);
 int gl_config_parse(const char *path, const char *text, struct gl_config *c, char *err, size_t errlen);
 void gl_config_free(struct gl_config *c);
-/* The timing policy used when a config says nothing (documented in README). */
+/* The timing policy used when a config says nothing (documented in docs/measurement.md). */
 void gl_timing_defaults(struct gl_timing *t);
 /* The time cap of CPU baselines when their section sets none (seconds): a CPU
  * run of a second needs no 2 s of samples, and a sweep's CPU rows would

@@ -27,7 +27,9 @@ static const char *usage_main =
     "  gpulab COMMAND --help   help for one command;  gpulab --version\n"
     "exit codes: 0 ok, 1 some runs failed or were wrong, 2 usage or config error,\n"
     "            3 storage error, 4 a device is busy (run --no-wait),\n"
-    "            130 interrupted (SIGINT), 143 (SIGTERM)\n";
+    "            130 interrupted (SIGINT), 143 (SIGTERM)\n"
+    "documentation: README.md; docs/cli.md (commands), docs/configs.md (configs),\n"
+    "               docs/kernels.md (your own kernels), docs/database.md (the results view)\n";
 
 static const char *usage_run =
     "usage: gpulab run CONFIG... [--db PATH] [--force] [--only VARIANT] [--arch N] [--dry-run]\n"

@@ -128,7 +128,7 @@ struct gl_result {
     /* where the run's wall time went (gpulab run --profile-self), ms; the
      * harness fills what it did, the worker the whole run */
     double phase_ms[GL_PHASES];
-    /* how the output was checked (stored; README "What verified means") */
+    /* how the output was checked (stored; docs/measurement.md, what "verified" means) */
     char check[16];                /* GL_CHECK_*; empty: not checked */
     long long check_points;        /* output elements compared with the reference */
     double busy_ms;                /* device or CPU time of the kernels it executed

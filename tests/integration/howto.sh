@@ -1,5 +1,5 @@
 #!/bin/sh
-# tests/integration/howto.sh - follows the README's "How to add a variant" in a
+# tests/integration/howto.sh - follows docs/extending.md's "A variant" in a
 # temporary copy of the tree: one edit to one file (a CPU baseline and its row in
 # experiments/cpu/cpu_vecadd.c), `make`, and the new variant is in `gpulab list`,
 # planned by `gpulab plan` and run, verified, by `gpulab run`. Must not touch the

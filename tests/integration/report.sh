@@ -22,7 +22,7 @@
 # CPU-only sweeps of every study, so that the S1..S5 tables meet real rows.
 # Must not write into the repository (everything goes under a temporary folder) and
 # must not need sqlite3 (only ./build/gpulab query).
-# The study file convention itself is in README.md, "Report".
+# The study file convention itself is in docs/report.md.
 G=./build/gpulab
 MAKE=${MAKE:-make}
 T=$(mktemp -d)

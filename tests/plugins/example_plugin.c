@@ -1,5 +1,5 @@
 /* example_plugin.c - a user's plugin written against src/core/plugin.h only,
- * as the README shows it: family saxpy, variant saxpy_cpu, z = a*x + y on the
+ * as docs/plugins.md shows it: family saxpy, variant saxpy_cpu, z = a*x + y on the
  * host CPU with OpenMP, run through gpulab's CPU harness (gl_host.cpu_execute):
  * gpulab allocates x, y (random from the seed) and z (poisoned), times the
  * run, and checks z against the float64 reference below.
