@@ -7,9 +7,9 @@
 # the copies find each other in DIR before the system's. The libraries every
 # machine that runs gpulab's CPU plugin already has (glibc's, libgomp,
 # libgcc_s: the plugin needs them itself) stay the system's.
-# Without LIB: a note, DIR removed, exit 0 (the rows then look for the system's
-# library at run time). Without patchelf: an error naming the package. Does
-# nothing when DIR holds a copy of LIB newer than LIB. Must not touch anything outside DIR.
+# Without LIB or without patchelf: a note naming the package, DIR removed, exit 0
+# (the rows then look for the system's library at run time). Does nothing when
+# DIR holds a copy of LIB newer than LIB. Must not touch anything outside DIR.
 set -u
 lib=$1
 dir=$2
@@ -20,8 +20,9 @@ if [ ! -e "$lib" ]; then
 fi
 [ -f "$dir/stamp" ] && [ "$dir/stamp" -nt "$lib" ] && [ "$(cat "$dir/stamp")" = "$lib" ] && exit 0
 command -v patchelf >/dev/null 2>&1 || {
-    echo "gpulab: patchelf is needed to carry OpenBLAS in build/ (Debian: apt-get install patchelf, or make deps)" >&2
-    exit 1
+    rm -rf "$dir"
+    echo "gpulab: note: no patchelf (Debian: patchelf, or make deps): build/ carries no OpenBLAS; the openblas rows use the system's, if any, where they run"
+    exit 0
 }
 tmp=$dir.tmp
 rm -rf "$tmp"
