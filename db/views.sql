@@ -56,7 +56,7 @@
 --                            instruction-set level ("x86-64-v3 (AVX2, FMA)"), or the
 --                            library it called and its build ("OpenBLAS 0.3.21 ...
 --                            Haswell ... (path)"); NULL: not recorded (GPU kernels,
---                            users' variants, runs before schema version 6)
+--                            users' variants, runs before schema version 9)
 
 DROP VIEW IF EXISTS results;
 DROP VIEW IF EXISTS device_model;

@@ -257,12 +257,13 @@ static void test_create(void)
         printf("open: %s\n", err);
         return;
     }
-    CHECK(gl_schema_version == 6);
-    CHECK(gl_nmigrations == 5 && gl_sql_migrations[0] && gl_sql_migrations[1] &&
+    CHECK(gl_schema_version == 9);
+    CHECK(gl_nmigrations == 8 && gl_sql_migrations[0] && gl_sql_migrations[1] &&
           gl_sql_migrations[2] && gl_sql_migrations[3] && gl_sql_migrations[4] &&
-          !gl_sql_migrations[5]);
+          gl_sql_migrations[5] && gl_sql_migrations[6] && gl_sql_migrations[7] &&
+          !gl_sql_migrations[8]);
     sqlite3 *db = raw_open(path);
-    CHECK(qi(db, "PRAGMA user_version") == 6);
+    CHECK(qi(db, "PRAGMA user_version") == 9);
     CHECK_STR(q(db, "PRAGMA journal_mode").s, "wal");
     CHECK_STR(q(db, "SELECT value FROM meta WHERE key = 'application'").s, "gpulab");
     const char *objs[] = { "table:meta", "table:device", "table:session", "table:run",
@@ -459,14 +460,14 @@ static void test_refuse(void)
      * rollback-journal mode also shows that WAL was not switched on. */
     path_of(path, sizeof path, "future.db");
     sqlite3 *db = raw_open(path);
-    raw_exec(db, "CREATE TABLE run (id INTEGER PRIMARY KEY, future TEXT); PRAGMA user_version = 7;");
+    raw_exec(db, "CREATE TABLE run (id INTEGER PRIMARY KEY, future TEXT); PRAGMA user_version = 10;");
     sqlite3_close(db);
     char *before = read_all(path);
     struct stat st0, st1;
     CHECK(stat(path, &st0) == 0);
     err[0] = '\0';
     CHECK(gl_store_open(path, &s, err, sizeof err) == -1 && s == NULL);
-    CHECK(strstr(err, "newer") != NULL && strstr(err, "version 7") != NULL);
+    CHECK(strstr(err, "newer") != NULL && strstr(err, "version 10") != NULL);
     char *after = read_all(path);
     CHECK(stat(path, &st1) == 0);
     CHECK(before && after && st0.st_size == st1.st_size &&
@@ -475,7 +476,7 @@ static void test_refuse(void)
     free(after);
     db = raw_open(path);
     CHECK_STR(q(db, "PRAGMA journal_mode").s, "delete");
-    CHECK(qi(db, "PRAGMA user_version") == 7);
+    CHECK(qi(db, "PRAGMA user_version") == 10);
     sqlite3_close(db);
 
     /* Not ours: user_version 0 but tables present. */
