@@ -129,12 +129,18 @@ static size_t elems(long rows, long cols)
     return (size_t)rows * (size_t)cols;
 }
 
-/* What a variant's row points at: its kernel, whether it reads M and P,
- * and whether it calls OpenBLAS. */
+/* What a variant's row points at: its kernel, whether it reads M and P, and
+ * what else its run needs. */
+enum mm_kind {
+    MM_LOOPS,     /* the seeds' loops: nothing */
+    MM_BLOCKED,   /* scratch for the packed panels */
+    MM_OPENBLAS   /* the library, loaded */
+};
+
 struct mm_impl {
     gl_cpu_kernel kernel;
     int rect;
-    int openblas;
+    enum mm_kind kind;
 };
 
 /* The sizes variant v computes at point p. */
@@ -183,12 +189,13 @@ static int mm_run(const struct gl_variant *v, const struct gl_params *p, const s
                  "M, N and P must be >= 1 and fit in memory (M=%ld N=%ld P=%ld)", k.m, k.n, k.p);
         return gl_cpu_execute(&j);
     }
-    if (im->openblas) {
+    if (im->kind == MM_OPENBLAS) {
+        /* refused as check() refuses it; else the library is loaded */
         if (!mm_check_openblas(v, p, NULL, j.size_err, sizeof j.size_err)) {
             k.ob = gl_openblas_get(j.size_err, sizeof j.size_err);
             j.library = k.ob->describe;
         }
-    } else if (im->kernel == mm_omp_blocked) {
+    } else if (im->kind == MM_BLOCKED) {
         j.work_count = gl_mm_blocked_work(&k);
     }
     j.nin = 2;
@@ -209,14 +216,14 @@ static int mm_run(const struct gl_variant *v, const struct gl_params *p, const s
     return 0;
 }
 
-static const struct mm_impl im_seq_ijk = { mm_seq_ijk, 0, 0 };
-static const struct mm_impl im_omp_ijk = { mm_omp_ijk, 0, 0 };
-static const struct mm_impl im_omp_ikj = { mm_omp_ikj, 0, 0 };
-static const struct mm_impl im_omp_rect = { mm_omp_ikj, 1, 0 };
-static const struct mm_impl im_omp_blocked = { mm_omp_blocked, 0, 0 };
-static const struct mm_impl im_omp_blocked_rect = { mm_omp_blocked, 1, 0 };
-static const struct mm_impl im_openblas = { mm_openblas, 0, 1 };
-static const struct mm_impl im_openblas_rect = { mm_openblas, 1, 1 };
+static const struct mm_impl im_seq_ijk = { mm_seq_ijk, 0, MM_LOOPS };
+static const struct mm_impl im_omp_ijk = { mm_omp_ijk, 0, MM_LOOPS };
+static const struct mm_impl im_omp_ikj = { mm_omp_ikj, 0, MM_LOOPS };
+static const struct mm_impl im_omp_rect = { mm_omp_ikj, 1, MM_LOOPS };
+static const struct mm_impl im_omp_blocked = { mm_omp_blocked, 0, MM_BLOCKED };
+static const struct mm_impl im_omp_blocked_rect = { mm_omp_blocked, 1, MM_BLOCKED };
+static const struct mm_impl im_openblas = { mm_openblas, 0, MM_OPENBLAS };
+static const struct mm_impl im_openblas_rect = { mm_openblas, 1, MM_OPENBLAS };
 
 #define PB(x) GL_PBIT(GL_P_##x)
 #define SQUARE (PB(N) | PB(THREADS) | PB(SEED))
