@@ -20,8 +20,9 @@ CFLAGS   ?= -O2 -g
 CFLAGS   += -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -fopenmp -fPIC
 # The CPU baselines (experiments/cpu/) are compiled on top of CFLAGS with the
 # loop vectoriser (-O3) and a*b+c fused into FMA where the instruction set has
-# it; each kernel is compiled for every x86-64 level (x86-64, -v3, -v4) and the
-# level the CPU supports is picked at run time (experiments/cpu/cpu_dispatch.h).
+# it; the matmul and vecadd loops are compiled for every x86-64 level (x86-64,
+# -v3, -v4) and the level the CPU supports is picked at run time
+# (experiments/cpu/cpu_dispatch.h).
 CPU_KFLAGS ?= -O3 -ffp-contract=fast
 CXXFLAGS ?= -O2 -g
 CXXFLAGS += -std=c++17 -Wall -Wextra -Werror -fPIC -I$(CUDA_HOME)/include -I$(CUPTI_INC)

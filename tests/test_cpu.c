@@ -2,8 +2,9 @@
  * and as the loader needs it; every CPU baseline variant runs, times and
  * verifies on small sizes (the blocked kernel also across its blocks and
  * edges, at every instruction-set level this CPU has) and records what ran
- * (code_path: the level picked, or OpenBLAS's build); GPULAB_CPU_ISA forces a
- * level or skips with a reason; OpenBLAS is found, runs with the run's
+ * (code_path: the level picked, the lowest for the stencil, which is not
+ * dispatched, or OpenBLAS's build); GPULAB_CPU_ISA forces a level of the
+ * dispatched rows or skips them with a reason; OpenBLAS is found, runs with the run's
  * threads, and without it (GPULAB_OPENBLAS at a missing file, or at a library
  * that is not OpenBLAS) check() and run() say why; impossible sizes and thread
  * counts are skipped and internal errors fail, always with a reason and with
@@ -341,6 +342,12 @@ static void test_stencil(void)
         p.seed = 42;
         CHECK(v->check(v, &p, NULL, buf, sizeof buf) == NULL);
         check_ok(v->name, run(v, &p), 49);
+        /* not dispatched: built for the lowest level, whatever GPULAB_CPU_ISA says */
+        CHECK_STR(res.code_path, gl_isa_label(GL_ISA_BASE));
+        setenv(GL_CPU_ISA_ENV, "x86-64-v9", 1);
+        check_ok("stencil, level forced", run(v, &p), 49);
+        CHECK_STR(res.code_path, gl_isa_label(GL_ISA_BASE));
+        unsetenv(GL_CPU_ISA_ENV);
         p.n = 7;   /* one output */
         check_ok("stencil 7 3", run(v, &p), 49);
         p.n = 12;
@@ -372,6 +379,7 @@ static void test_vecadd(void)
         p.n = 1000;
         p.seed = 42;
         check_ok(v->name, run(v, &p), 1);
+        CHECK_STR(res.code_path, gl_isa_label(gl_isa_best()));
         p.n = 1;
         p.threads = 4;
         check_ok("vecadd N=1", run(v, &p), 1);
@@ -624,11 +632,17 @@ static void test_execute(void)
     j = copy_job(&p);
     j.kernel = scratch_kernel;
     j.work_count = 1000;
+    j.dispatched = 1;
     scratch_ok = 0;
     check_ok("scratch", gl_cpu_execute(&j), 1);
     CHECK(scratch_ok && j.work == NULL);
     CHECK_STR(res.code_path, gl_isa_label(gl_isa_best()));
     CHECK(j.isa == (int)gl_isa_best());
+    /* one that is not dispatched runs and records the lowest level */
+    j = copy_job(&p);
+    check_ok("not dispatched", gl_cpu_execute(&j), 1);
+    CHECK_STR(res.code_path, gl_isa_label(GL_ISA_BASE));
+    CHECK(j.isa == GL_ISA_BASE);
     /* scratch that cannot be had: out of memory, reported */
     j = copy_job(&p);
     j.work_count = SIZE_MAX / 2;
@@ -641,8 +655,13 @@ static void test_execute(void)
     check_ok("library", gl_cpu_execute(&j), 1);
     CHECK_STR(res.code_path, "SomeBLAS 1.0 (here)");
     j = copy_job(&p);
+    j.dispatched = 1;
     check_not_run("dispatched, level unknown", gl_cpu_execute(&j), GL_SKIPPED);
     CHECK(res.code_path[0] == '\0' && strstr(res.reason, "nonsense") != NULL);
+    /* a job that is not dispatched ignores it */
+    j = copy_job(&p);
+    check_ok("not dispatched, level unknown", gl_cpu_execute(&j), 1);
+    CHECK_STR(res.code_path, gl_isa_label(GL_ISA_BASE));
     unsetenv(GL_CPU_ISA_ENV);
 }
 

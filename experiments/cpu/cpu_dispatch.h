@@ -1,5 +1,6 @@
 /* cpu_dispatch.h - how the CPU baselines use the CPU's vector units without
- * giving up portability: each kernel's loops are compiled once per x86-64
+ * giving up portability: each dispatched kernel's loops (matmul, vecadd; the
+ * stencil's are not: it does not help them) are compiled once per x86-64
  * instruction-set level (the psABI levels: x86-64 = SSE2, every x86-64 CPU;
  * x86-64-v3 = AVX2 + FMA; x86-64-v4 = AVX-512) through GCC's target attribute,
  * and the run picks the highest level this CPU supports (or the one

@@ -271,11 +271,11 @@ int gl_cpu_execute(struct gl_cpu_job *j)
                           GL_CPU_MAX_THREADS, j->p->threads);
     if (j->size_err[0])
         return set_status(r, GL_SKIPPED, "%s", j->size_err);
+    j->isa = GL_ISA_BASE;
     if (j->library) {
         snprintf(r->code_path, sizeof r->code_path, "%s", j->library);
     } else {
-        j->isa = gl_isa_pick(err, sizeof err);
-        if (j->isa < 0)
+        if (j->dispatched && (j->isa = gl_isa_pick(err, sizeof err)) < 0)
             return set_status(r, GL_SKIPPED, "%s", err);
         snprintf(r->code_path, sizeof r->code_path, "%s", gl_isa_label((enum gl_isa)j->isa));
     }

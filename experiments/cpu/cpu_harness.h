@@ -69,12 +69,15 @@ struct gl_cpu_job {
     size_t work_count;                         /* scratch floats per thread (packing):
                                                   thread t's are j->work + t * work_count;
                                                   0: none */
-    /* NULL: the kernel is dispatched (cpu_dispatch.h): the harness picks the
-     * instruction-set level (j->isa) and records it as the run's code path.
-     * Else the kernel calls a library and this says what it is (its name,
-     * version and build, where it was loaded from): recorded as the code path;
-     * no level is picked (GPULAB_CPU_ISA does not apply). */
+    /* What ran, for the run's code path. A kernel that calls a library: library
+     * says what it is (its name, version and build, where it was loaded from).
+     * Else dispatched = 1: the kernel's loops exist for every level
+     * (cpu_dispatch.h), and the harness picks one (j->isa; GPULAB_CPU_ISA may
+     * force it) and records it; dispatched = 0: they are compiled once, for the
+     * build's target, recorded as the lowest level (j->isa = GL_ISA_BASE, and
+     * GPULAB_CPU_ISA does not apply). */
     const char *library;
+    int dispatched;
     /* Non-empty when the sizes are out of range: the run is skipped with this
      * reason (after the thread check, before anything is allocated); the
      * counts above are then ignored. */

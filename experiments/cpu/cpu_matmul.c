@@ -183,6 +183,7 @@ static int mm_run(const struct gl_variant *v, const struct gl_params *p, const s
     j.reference = mm_reference;
     j.ref_at = mm_ref_at;
     j.ctx = &k;
+    j.dispatched = 1;
     size_t na = elems(k.m, k.p), nb = elems(k.p, k.n), nc = elems(k.m, k.n);
     if (!na || !nb || !nc) {
         snprintf(j.size_err, sizeof j.size_err,

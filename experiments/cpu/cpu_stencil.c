@@ -1,8 +1,8 @@
 /* cpu_stencil.c - the CPU baselines of the radius-R box sum (OUT[N-2R][N-2R],
  * each the float sum of the (2R+1)^2 inputs around it) and their
  * declarations: seq, the seed's four nested loops, and omp, the same loops
- * with the rows in parallel (the seed's baselines), compiled for every
- * instruction-set level and dispatched at run time (cpu_dispatch.h).
+ * with the rows in parallel (the seed's baselines), compiled once for the
+ * build's target (no instruction-set dispatch: it does not help them).
  * Must not time, verify or allocate by itself: cpu_harness.c does that. */
 #include "cpu.h"
 
@@ -23,11 +23,12 @@ struct st_impl {
     gl_cpu_kernel kernel;
 };
 
-/* The seed's four loops on output rows [i0, i1). The sum is a reduction in a
- * fixed order, which the compiler does not vectorise: the levels change little
- * here (bench/README), but every built-in baseline is dispatched alike. */
-static inline __attribute__((always_inline)) void box_rows(const struct gl_cpu_job *job,
-                                                           long i0, long i1)
+/* The seed's four loops on output rows [i0, i1). Not dispatched: the sum is a
+ * reduction in a fixed order, which the compiler does not vectorise, and the
+ * AVX2 and AVX-512 builds of these loops measured no faster at R = 8 and
+ * slower at R = 2 (bench/README, "CPU rows"); compiled once, for the build's
+ * target. */
+static void box_rows(const struct gl_cpu_job *job, long i0, long i1)
 {
     const struct st_ctx *k = job->ctx;
     const float *in = job->in[0];
@@ -43,10 +44,9 @@ static inline __attribute__((always_inline)) void box_rows(const struct gl_cpu_j
         }
 }
 
-static void box_base(const struct gl_cpu_job *j, long i0, long i1) { box_rows(j, i0, i1); }
-GL_TARGET_V3 static void box_v3(const struct gl_cpu_job *j, long i0, long i1) { box_rows(j, i0, i1); }
-GL_TARGET_V4 static void box_v4(const struct gl_cpu_job *j, long i0, long i1) { box_rows(j, i0, i1); }
-static const struct gl_cpu_rows box = { { box_base, box_v3, box_v4 } };
+/* (one function for every level: the job is not dispatched, its level is always
+ * GL_ISA_BASE) */
+static const struct gl_cpu_rows box = { { box_rows, box_rows, box_rows } };
 
 static long out_rows(const struct gl_cpu_job *job)
 {

@@ -60,6 +60,7 @@ static int va_run(const struct gl_variant *v, const struct gl_params *p, const s
     j.kernel = im->kernel;
     j.reference = va_reference;
     j.ref_at = va_ref_at;
+    j.dispatched = 1;
     if (p->n < 1 || (unsigned long)p->n > (size_t)PTRDIFF_MAX / sizeof(double)) {
         snprintf(j.size_err, sizeof j.size_err, "N must be >= 1 and fit in memory (N=%ld)", p->n);
         return gl_cpu_execute(&j);
