@@ -1,4 +1,4 @@
--- db/schema.sql - the gpulab results database, current version (4; the store sets
+-- db/schema.sql - the gpulab results database, current version (6; the store sets
 -- PRAGMA user_version, db/migrations/ bring older files here). Compiled into the
 -- binary by db/embed.sh and run by src/store_open.c on a new file, inside one
 -- transaction, once src/store_sql.c has expanded its @params: ...@ list from the C
@@ -28,7 +28,9 @@
 --          gl_param_table, NULL when the variant does not read it) + the named
 --          parameters of a user's kernel (uparams, "BLOCK_ROWS=8 TILE=16" as
 --          gl_params_user_format writes them) + the kernel's hash (code_hash); both
---          NULL for built-in variants. status: ok | wrong | skipped | failed,
+--          NULL for built-in variants. A kernel section's run also records its
+--          compiler ('nvrtc' | 'nvcc') and its `options` as written ('' for none:
+--          compile_options); NULL for built-in and plugin variants. status: ok | wrong | skipped | failed,
 --          with reason for the last three. Then the timing policy
 --          that was applied (warmup, min_samples, max_samples, max_noise, max_seconds),
 --          the summary of the samples (count in `samples`; median, mean, min, max,
@@ -135,6 +137,8 @@ CREATE TABLE run (
     -- a user's kernel (NULL for built-in variants): named parameters, kernel hash
     uparams            TEXT,
     code_hash          TEXT,
+    compiler           TEXT,    -- 'nvrtc' | 'nvcc' (a kernel section's run)
+    compile_options    TEXT,    -- the section's `options` as written ('' for none)
     -- outcome
     status             TEXT NOT NULL CHECK (status IN ('ok', 'wrong', 'skipped', 'failed')),
     reason             TEXT,

@@ -48,10 +48,14 @@
 --   created_at               when the run was stored (ISO-8601 UTC)
 --   uparams                  a user kernel's named parameters, "BLOCK_ROWS=8 TILE=16"
 --                            (NULL: none, built-in variants)
---   code_hash                the user kernel's hash (source, headers, section text);
---                            NULL for built-in variants
+--   code_hash                the user kernel's hash (source, the user headers it
+--                            includes, section text, C reference); NULL for built-in variants
 --   started_at               when the run's timing began (ISO-8601 UTC; a GPU batch's
 --                            start for each run of it); NULL before schema version 4
+--   compiler                 a kernel section's compiler: nvrtc | nvcc (NULL: built-in or
+--                            plugin variants, and runs before schema version 6)
+--   compile_options          the section's `options` as written ('' for none; NULL as
+--                            compiler)
 --   code_path                what ran beneath the variant: a built-in CPU baseline's
 --                            instruction-set level ("x86-64-v3 (AVX2, FMA)"), or the
 --                            library it called and its build ("OpenBLAS 0.3.21 ...
@@ -115,7 +119,7 @@ SELECT
     flops / (dram_read_bytes + dram_write_bytes + dram_write_drain_bytes) AS measured_flop_per_byte,
     (dram_read_bytes + dram_write_bytes + dram_write_drain_bytes) / gpu_time_ns AS dram_gbs,
     CASE WHEN newest THEN 1 ELSE 0 END AS is_latest,
-    created_at, uparams, code_hash, started_at, code_path
+    created_at, uparams, code_hash, started_at, compiler, compile_options, code_path
 FROM x
 ORDER BY run_id;
 

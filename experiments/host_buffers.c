@@ -129,9 +129,11 @@ void gl_hb_check(struct gl_result *r, const struct gl_host_buffer *b, const void
     size_t n = b->count;
     if (!want && b->init != GL_KI_POISON)   /* no reference, and no poison to find */
         return;
+    if (!(tol > 0.0))
+        tol = gl_ty_default_tol(b->type);
     for (size_t i = 0; i < n; i++) {
         double err = 0.0;
-        int bad = want ? gl_ty_bad(got, b->type, i, want, 1, tol, &err)
+        int bad = want ? gl_ty_bad(got, b->type, i, want, GL_KT_DOUBLE, tol, &err)
                        : gl_ty_unwritten(got, b->type, i);
         if (err > f.maxerr)
             f.maxerr = err;

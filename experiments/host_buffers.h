@@ -51,7 +51,8 @@ void gl_hb_verdict(struct gl_result *r, const char *name, enum gl_ktype t, size_
                    const char *ref, double tol, const struct gl_hb_found *f);
 
 /* Check output b (got, count elements, just computed) against want (count
- * doubles), within tol relative (typed.h's gl_ty_bad). Without want, an output
+ * doubles), within tol relative (typed.h's gl_ty_bad; tol 0: the type's
+ * default, gl_ty_default_tol). Without want, an output
  * without init only has to be written (no poison left). Through gl_hb_verdict. */
 void gl_hb_check(struct gl_result *r, const struct gl_host_buffer *b, const void *got,
                  const double *want, double tol);

@@ -3,15 +3,25 @@
  * the CPU plugin path's fill and check) and for the GPU (gpu/harness_typed.cu:
  * users' kernels filled and checked on the device), so that both sides make the
  * same inputs from a seed and give the same verdict on the same output.
+ * 16-bit floats (half, bfloat16) are read and written with ktype.h's bit-level
+ * conversions (no cuda_fp16.h on either side: rounded to nearest, ties to even;
+ * read back exactly). Every value below passes through a double, which holds
+ * every float, half and bfloat16 exactly.
  * Inputs: random elements are rng.h's stream (floats in [0, 1), integers that
- * value times 2^24); const and ramp are converted from a double as C converts.
- * Verdict of output element i against the reference's want:
+ * value times 2^24; half and bfloat16 get the float rounded, so 1.0 can occur);
+ * const and ramp are converted from a double as C converts (16-bit floats:
+ * rounded as above, so a ramp is exact up to 2048 in half, 256 in bfloat16, and
+ * half's reaches infinity at 65520).
+ * Verdict of output element i (type t) against the reference's want (an array
+ * of type wt: the reference kernel's output, of t, or a host reference's
+ * doubles), each read as a double:
  *   floats   bad unless got == want or |got - want| <= tol/10 + tol |want|
  *            (NaN on either side always bad); error |got - want| / |want|
  *            (|got - want| where want is 0), infinite for NaN;
- *   integers bad unless equal (bit for bit against a typed reference array, by
- *            value against a double one); the error of a bad element as above,
+ *   integers bad unless equal (bit for bit against an array of the same type,
+ *            by value against another); the error of a bad element as above,
  *            infinite where the difference does not show in a double.
+ * Each floating-point output type has a default tolerance (gl_ty_default_tol).
  * Must not hold state, allocate or know about runs. */
 #ifndef GL_TYPED_H
 #define GL_TYPED_H
@@ -20,6 +30,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "ktype.h"
 #include "plugin.h"
 #include "rng.h"
 
@@ -29,26 +40,18 @@
 #define GL_TY_FN static inline
 #endif
 
-/* Bytes per element of t (0 for a type gpulab does not know). */
+/* Bytes per element of t (0 for a type gpulab does not know): ktype.h's. */
 GL_TY_FN size_t gl_ty_esize(int t)
 {
-    switch (t) {
-    case GL_KT_FLOAT:
-    case GL_KT_INT:
-    case GL_KT_UINT:
-        return 4;
-    case GL_KT_DOUBLE:
-    case GL_KT_INT64:
-    case GL_KT_UINT64:
-        return 8;
-    }
-    return 0;
+    return gl_ktype_size(t);
 }
 
 GL_TY_FN int gl_ty_is_float(int t)
 {
-    return t == GL_KT_FLOAT || t == GL_KT_DOUBLE;
+    return t == GL_KT_FLOAT || t == GL_KT_DOUBLE || t == GL_KT_HALF || t == GL_KT_BF16;
 }
+
+/* ---- elements ------------------------------------------------------------------ */
 
 /* Element i as a double (64-bit integers above 2^53 round). */
 GL_TY_FN double gl_ty_get(const void *a, int t, size_t i)
@@ -66,6 +69,10 @@ GL_TY_FN double gl_ty_get(const void *a, int t, size_t i)
         return (double)((const int64_t *)a)[i];
     case GL_KT_UINT64:
         return (double)((const uint64_t *)a)[i];
+    case GL_KT_HALF:
+        return gl_from_half(((const uint16_t *)a)[i]);
+    case GL_KT_BF16:
+        return gl_from_bf16(((const uint16_t *)a)[i]);
     }
     return 0.0;
 }
@@ -91,13 +98,27 @@ GL_TY_FN void gl_ty_set(void *a, int t, size_t i, double v)
     case GL_KT_UINT64:
         ((uint64_t *)a)[i] = (uint64_t)v;
         break;
+    case GL_KT_HALF:
+        ((uint16_t *)a)[i] = gl_to_half(v);
+        break;
+    case GL_KT_BF16:
+        ((uint16_t *)a)[i] = gl_to_bf16(v);
+        break;
     }
 }
 
 /* The raw bits of element i (widened), for exact integer comparison. */
 GL_TY_FN uint64_t gl_ty_bits(const void *a, int t, size_t i)
 {
-    return gl_ty_esize(t) == 8 ? ((const uint64_t *)a)[i] : ((const uint32_t *)a)[i];
+    switch (gl_ty_esize(t)) {
+    case 2:
+        return ((const uint16_t *)a)[i];
+    case 4:
+        return ((const uint32_t *)a)[i];
+    case 8:
+        return ((const uint64_t *)a)[i];
+    }
+    return 0;
 }
 
 /* 1 when element i still holds the poison (every bit set; NaN for floats). */
@@ -105,12 +126,13 @@ GL_TY_FN int gl_ty_unwritten(const void *a, int t, size_t i)
 {
     if (gl_ty_is_float(t) && isnan(gl_ty_get(a, t, i)))
         return 1;
-    return gl_ty_esize(t) == 8 ? gl_ty_bits(a, t, i) == UINT64_MAX
-                               : gl_ty_bits(a, t, i) == UINT32_MAX;
+    size_t es = gl_ty_esize(t);
+    return gl_ty_bits(a, t, i) == (es == 8 ? UINT64_MAX : es == 4 ? UINT32_MAX : 0xFFFFu);
 }
 
 /* Element i of a buffer whose init is const (value), ramp (i) or random
- * (element i of the stream that starts at s0 = gl_rng_state(seed, stream)). */
+ * (element i of the stream that starts at s0 = gl_rng_state(seed, stream)),
+ * before its conversion to t. */
 GL_TY_FN double gl_ty_init_value(int t, int init, double value, unsigned long long s0, size_t i)
 {
     if (init == GL_KI_CONST)
@@ -121,21 +143,36 @@ GL_TY_FN double gl_ty_init_value(int t, int init, double value, unsigned long lo
     return gl_ty_is_float(t) ? u : u * 16777216.0;
 }
 
-/* Element i of a reference's expected values: a typed array of type t
- * (want_double 0) or doubles (1). */
-GL_TY_FN double gl_ty_want(const void *want, int want_double, int t, size_t i)
+/* ---- verdicts ------------------------------------------------------------------- */
+
+/* The relative tolerance of a floating-point output of type t when the config
+ * or plugin gives none: four units of its rounding (unit roundoff u = 2^-p for
+ * p significant bits): half 2^-9 (about 2.0e-3), bfloat16 2^-6 (1.6e-2). That
+ * covers an output computed in float (or a few operations in the type) and
+ * rounded once, against a reference in double or one rounded to the type too
+ * (the two then differ by up to 2 u). An output accumulated over K terms in the
+ * 16-bit type itself drifts by about u sqrt(K) (up to u K): such a kernel needs
+ * `tolerance =` for its largest K (the reference can tell no K). float and
+ * double keep 1e-5. */
+GL_TY_FN double gl_ty_default_tol(int t)
 {
-    return want_double ? ((const double *)want)[i] : gl_ty_get(want, t, i);
+    switch (t) {
+    case GL_KT_HALF:
+        return 1.0 / 512.0;
+    case GL_KT_BF16:
+        return 1.0 / 64.0;
+    }
+    return 1e-5;
 }
 
-/* The verdict on got[i] (type t) against want[i]: a typed array of the same
- * type (want_double 0: a reference kernel's output) or doubles (1: a host
- * reference's expected values). 1 when bad; *err its relative error. */
-GL_TY_FN int gl_ty_bad(const void *got, int t, size_t i, const void *want, int want_double,
-                       double tol, double *err)
+/* The verdict on got[i] (type t) against want[i] (type wt: t for a reference
+ * kernel's output, GL_KT_DOUBLE for a host reference's expected values). 1 when
+ * bad; *err its relative error. */
+GL_TY_FN int gl_ty_bad(const void *got, int t, size_t i, const void *want, int wt, double tol,
+                       double *err)
 {
     double g = gl_ty_get(got, t, i);
-    double w = gl_ty_want(want, want_double, t, i);
+    double w = gl_ty_get(want, wt, i);
     double d = fabs(g - w);
     int bad;
     if (gl_ty_is_float(t)) {
@@ -143,7 +180,7 @@ GL_TY_FN int gl_ty_bad(const void *got, int t, size_t i, const void *want, int w
         *err = isnan(g) || isnan(w) ? INFINITY : g == w ? 0.0 : w != 0.0 ? d / fabs(w) : d;
         return bad;
     }
-    bad = want_double ? isnan(w) || g != w : gl_ty_bits(got, t, i) != gl_ty_bits(want, t, i);
+    bad = wt == t ? gl_ty_bits(got, t, i) != gl_ty_bits(want, wt, i) : isnan(w) || g != w;
     *err = !bad ? 0.0 : w != 0.0 ? d / fabs(w) : d;
     if (bad && !(*err > 0.0))
         *err = INFINITY;   /* NaN expected, or a difference beyond a double's precision */

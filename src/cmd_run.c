@@ -6,6 +6,7 @@
  * (the worker does). */
 #include "commands.h"
 #include "interrupt.h"
+#include "kernel_variant.h"
 #include "metric_sets.h"
 #include "nearest.h"
 #include "progress.h"
@@ -90,12 +91,33 @@ static void print_kernels(const struct gl_sweep *sw, FILE *out)
 {
     if (sw->kernels_why[0])
         fprintf(out, "gpulab: user kernels not compiled: %s\n", sw->kernels_why);
+    else if (sw->nkernels && sw->nprograms)
+        fprintf(out, "compiled %d kernel%s, %d from the cache (sm_%d; %d program%s compiled)\n",
+                sw->nkernels, sw->nkernels == 1 ? "" : "s", sw->nkernels_cached, sw->arch,
+                sw->nprograms, sw->nprograms == 1 ? "" : "s");
     else if (sw->nkernels)
         fprintf(out, "compiled %d kernel%s, %d from the cache (sm_%d)\n", sw->nkernels,
                 sw->nkernels == 1 ? "" : "s", sw->nkernels_cached, sw->arch);
     if (sw->ncrefs)
         fprintf(out, "compiled %d C reference%s, %d from the cache\n", sw->ncrefs,
                 sw->ncrefs == 1 ? "" : "s", sw->ncrefs_cached);
+}
+
+/* The sweep's watch on compiling (sweep.h): on stderr, a line rewritten in
+ * place on a terminal, else a line each time (about once a second, after the
+ * first second). */
+static void compile_progress(void *ctx, const struct gl_compile_status *st)
+{
+    int tty = *(const int *)ctx;
+    if (st->final) {
+        if (tty)
+            fputs("\r\033[K", stderr);
+        return;
+    }
+    fprintf(stderr, "%scompiling kernels: %d/%d (%d program%s left, %.1f s)%s",
+            tty ? "\r\033[K" : "", st->kernels_done, st->kernels_total, st->programs_left,
+            st->programs_left == 1 ? "" : "s", st->seconds, tty ? "" : "\n");
+    fflush(stderr);
 }
 
 /* The jobs that will run (not done, rejected or without their GPU) as the
@@ -167,6 +189,17 @@ static void report_lost(struct run_state *st, const struct gl_job *job, const st
     st->n_lost++;
 }
 
+/* A user kernel's compiler and options, for its run row (nothing for a
+ * built-in variant: NULL). */
+static void compile_info(const struct gl_job *job, struct gl_run_info *ri)
+{
+    const struct gl_kernel_variant *kv = gl_kernel_variant_of(job->v);
+    if (!kv)
+        return;
+    ri->compiler = kv->k->compiler == GL_KC_NVCC ? "nvcc" : "nvrtc";
+    ri->compile_options = kv->k->options_text;
+}
+
 /* Store a result, trying a second time when the first fails, and print its
  * line. 0, or -1 when both failed (said, and the run named as lost). */
 static int finish_job(struct run_state *st, const struct gl_job *job, const struct gl_result *res,
@@ -178,7 +211,8 @@ static int finish_job(struct run_state *st, const struct gl_job *job, const stru
     struct gl_run_info ri = { st->session, st->c->study, st->c->sections[job->section].name,
                               &job->t, job->v->flops ? job->v->flops(job->v, &job->p) : -1,
                               job->v->min_bytes ? job->v->min_bytes(job->v, &job->p) : -1,
-                              st->started };
+                              st->started, NULL, NULL };
+    compile_info(job, &ri);
     /* A run the harness skipped (threads over the limit, a size it refuses) is
      * stored once: a rerun skips it again and adds no second row. */
     int ok = 0;
@@ -350,7 +384,9 @@ int gl_cmd_run(int npaths, char **paths, const struct gl_run_opts *o)
     double t_start = gl_now();
     if (o->dry_run)
         return gl_cmd_plan(npaths, paths, o, 1);
-    int rc = gl_sweep_prepare(&sw, npaths, paths, o->only, o->force, o->arch, NULL, err,
+    int tty = isatty(2);
+    struct gl_sweep_watch watch = { compile_progress, &tty };
+    int rc = gl_sweep_prepare(&sw, npaths, paths, o->only, o->force, o->arch, NULL, &watch, err,
                               sizeof err);
     if (rc != 0) {
         fprintf(stderr, "%s%s\n", rc == 2 ? "" : "gpulab: ", err);
@@ -446,7 +482,8 @@ int gl_cmd_run(int npaths, char **paths, const struct gl_run_opts *o)
             struct gl_run_info ri = { session, c->study, c->sections[job->section].name, &job->t,
                                       job->v->flops ? job->v->flops(job->v, &job->p) : -1,
                                       job->v->min_bytes ? job->v->min_bytes(job->v, &job->p) : -1,
-                                      0 };
+                                      0, NULL, NULL };
+            compile_info(job, &ri);
             job_label(job, label, sizeof label);
             int js = gl_sweep_claim(&sw, store, ci, ji);   /* claimed before it runs */
             if (js < 0) {
@@ -572,7 +609,9 @@ int gl_cmd_plan(int npaths, char **paths, const struct gl_run_opts *o, int list_
     static char err[80 * 1024];   /* a compiler log fits */
     gl_store *store = NULL;
     struct gl_sweep sw;
-    int rc = gl_sweep_prepare(&sw, npaths, paths, o->only, o->force, o->arch, NULL, err,
+    int tty = isatty(2);
+    struct gl_sweep_watch watch = { compile_progress, &tty };
+    int rc = gl_sweep_prepare(&sw, npaths, paths, o->only, o->force, o->arch, NULL, &watch, err,
                               sizeof err);
     if (rc != 0) {
         fprintf(stderr, "%s%s\n", rc == 2 ? "" : "gpulab: ", err);

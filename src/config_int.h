@@ -1,8 +1,9 @@
-/* config_int.h - what the four parts of the config reader share, and nothing
+/* config_int.h - what the five parts of the config reader share, and nothing
  * else includes: config_read.c (text -> blocks of key = value lines, with the
  * keys a config may have), config_values.c (one value list, range or timing
  * value), config.c (the section rules: defaults, variants, parameters, zip,
- * where) and config_kernel.c (kernel sections: `source =`).
+ * where), config_kernel.c (kernel sections: `source =`) and config_options.c
+ * (a kernel section's `compiler` and `options`).
  * Must not be included outside src/config*.c. */
 #ifndef GL_CONFIG_INT_H
 #define GL_CONFIG_INT_H
@@ -90,4 +91,8 @@ const struct gl_values *cfg_bit_values(const struct gl_section *s, int bit, cons
 int cfg_kernel_section(struct ctx *x, const struct block *b, const struct block *top,
                        struct top_use *use, struct gl_section *s);
 void cfg_kernel_free(struct gl_section *s);
+/* config_options.c: a kernel section's `compiler` and `options` keys, and the
+ * config's folder (k->config_dir, which the -I folders are found from). 0, or
+ * -1 (cfg_err). */
+int cfg_kernel_compile_keys(struct ctx *x, const struct block *b, struct gl_kernel *k);
 #endif

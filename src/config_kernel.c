@@ -1,17 +1,19 @@
 /* config_kernel.c - a kernel section: a [section] with `source =`, read into a
  * struct gl_kernel and one struct gl_kernel_variant per item of `variants`
  * (src/core/kernel.h), owned by the section. Keys: source, family, variants,
- * defines, buffer.NAME, args, grid, block, smem, verify, tolerance, flops,
- * bytes, the built-in parameters, where, zip, metrics and the timing keys; any
+ * defines, buffer.NAME, args, grid, block, smem, verify, verify_reads,
+ * tolerance, flops, bytes, the built-in parameters, where, zip, metrics and the timing keys; any
  * other identifier is a named parameter (integer values, lists and ranges as
  * usual) - unless it is a near miss of a known key (a typo), or nothing reads
- * it. The source file is read from the config's folder and hashed with the
- * headers beside it and the section's own lines (kernel->hash, part of every
+ * it; `options` and `compiler` are config_options.c's. The source file is read
+ * from the config's folder and hashed with the user headers it includes
+ * (src/core/deps.h) and the section's own lines (kernel->hash, part of every
  * run's resume key), with `verify = c:FILE:FUNC`'s file (a C reference).
  * Every mistake is "path:line: message" naming the text.
  * Must not compile, run or check launches (src/kernel_variant.c checks them
  * per point; the GPU plugin compiles and runs). */
 #include "config_int.h"
+#include "deps.h"
 #include "kernel_variant.h"
 #include "nearest.h"
 #include "registry.h"
@@ -19,15 +21,12 @@
 #include "util.h"
 
 #include <ctype.h>
-#include <dirent.h>
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const type_names[] = { "float", "double", "int", "uint", "int64", "uint64",
-                                          NULL };
 static const char *const init_names[] = { "random", "zero", "const", "ramp", "output", NULL };
 static const char *const function_names[] = { "ceil", "cdiv", "div", "min", "max", NULL };
 
@@ -477,18 +476,29 @@ static int section_defines(struct kread *r)
     return 0;
 }
 
+/* Every element type's name (ktype.h), NULL-terminated, and as a list for messages. */
+static const char *const *type_names(void)
+{
+    static const char *names[GL_KT_COUNT + 1];
+    for (int i = 0; i < GL_KT_COUNT; i++)
+        names[i] = gl_ktype_name(i);
+    names[GL_KT_COUNT] = NULL;
+    return names;
+}
+
 static int parse_type(struct kread *r, int line, const char *what, const char *word,
                       enum gl_ktype *t)
 {
-    int i = list_index(type_names, word);
+    int i = list_index(type_names(), word);
     if (i >= 0) {
         *t = (enum gl_ktype)i;
         return 0;
     }
-    char sug[96];
-    suggest(sug, sizeof sug, nearest_in(type_names, word));
-    return cfg_err(r->x, line, "%s: unknown type '%s'%s (types: float, double, int, uint, int64, "
-                   "uint64)", what, word, sug);
+    char sug[96], list[256] = "";
+    suggest(sug, sizeof sug, nearest_in(type_names(), word));
+    for (int k = 0; k < GL_KT_COUNT; k++)
+        add_to_list(list, sizeof list, gl_ktype_name(k));
+    return cfg_err(r->x, line, "%s: unknown type '%s'%s (types: %s)", what, word, sug, list);
 }
 
 /* buffer.NAME = TYPE[COUNT] [INIT] [output] */
@@ -619,8 +629,8 @@ static int section_args(struct kread *r)
             gl_nearest_init(&near, item);
             for (int i = 0; i < k->nbuffers; i++)
                 gl_nearest_offer(&near, k->buffers[i].name);
-            for (int i = 0; type_names[i]; i++)
-                gl_nearest_offer(&near, type_names[i]);
+            for (int i = 0; i < GL_KT_COUNT; i++)
+                gl_nearest_offer(&near, gl_ktype_name(i));
             char sug[96];
             suggest(sug, sizeof sug, near.best);
             return cfg_err(r->x, e->line, "args: '%s' is not a buffer (buffers: %s) nor 'TYPE "
@@ -806,6 +816,72 @@ static int section_verify(struct kread *r)
     return 0;
 }
 
+/* `verify_reads = PER, N`: the parameters the C reference reads besides its
+ * buffers. They count as read, and the reference is handed only them
+ * (experiments/cref.h). Without the key a C reference reads every parameter
+ * (verify_reads_all: the safe default; its expected outputs are then shared
+ * only by the variants of one point). Only a C reference reads parameters. */
+static int section_verify_reads(struct kread *r)
+{
+    const struct entry *e = cfg_find(r->b, "verify_reads");
+    struct gl_kernel *k = r->k;
+    struct gl_section *s = r->s;
+    if (!k->verify_c_func[0]) {
+        if (!e)
+            return 0;
+        if (k->verify[0])
+            return cfg_err(r->x, e->line, "verify_reads: only a C reference (verify = "
+                           "c:FILE:FUNC) is handed parameters; section [%s] is verified against "
+                           "variant '%s', which reads what its kernel reads", s->name, k->verify);
+        return cfg_err(r->x, e->line, "verify_reads: section [%s] has no C reference (verify = "
+                       "c:FILE:FUNC) to read parameters", s->name);
+    }
+    if (!e) {
+        k->verify_reads_all = 1;
+        return 0;
+    }
+    char buf[1024];
+    if (strlen(e->val) >= sizeof buf)
+        return cfg_err(r->x, e->line, "verify_reads list is too long");
+    snprintf(buf, sizeof buf, "%s", e->val);
+    for (char *p = buf; p;) {
+        char *name = next_item(&p, 0);
+        if (!*name)
+            return cfg_err(r->x, e->line, "empty item in verify_reads '%s'", e->val);
+        const struct gl_param_def *d = gl_param_by_name(name);
+        int u = -1;
+        for (int i = 0; i < s->nuser; i++)
+            if (strcmp(s->uname[i], name) == 0)
+                u = i;
+        if ((!d || d->is_text) && u < 0) {
+            struct gl_nearest near;
+            gl_nearest_init(&near, name);
+            for (int i = 0; i < s->nuser; i++)
+                gl_nearest_offer(&near, s->uname[i]);
+            for (int i = 0; i < GL_NPARAMS; i++)
+                if (!gl_param_table[i].is_text && i != GL_P_GRID)
+                    gl_nearest_offer(&near, gl_param_table[i].name);
+            char sug[96];
+            suggest(sug, sizeof sug, near.best);
+            return cfg_err(r->x, e->line, "verify_reads: '%s' is not an integer parameter of "
+                           "section [%s]%s", name, s->name, sug);
+        }
+        if (d) {
+            if (k->verify_reads_params & GL_PBIT(d->id))
+                return cfg_err(r->x, e->line, "verify_reads: '%s' is named twice", name);
+            k->verify_reads_params |= GL_PBIT(d->id);
+            r->sc.used_params |= GL_PBIT(d->id);
+            continue;
+        }
+        for (int i = 0; i < k->nverify_reads; i++)
+            if (strcmp(k->verify_reads[i], name) == 0)
+                return cfg_err(r->x, e->line, "verify_reads: '%s' is named twice", name);
+        snprintf(k->verify_reads[k->nverify_reads++], GL_UPARAM_NAME, "%s", name);
+        r->sc.used_names |= 1u << u;
+    }
+    return 0;
+}
+
 /* ---- built-in parameters --------------------------------------------------- */
 
 /* The section's own built-in parameters, and the defaults' that its
@@ -837,7 +913,9 @@ static int unused_params(struct kread *r, unsigned *reads)
 {
     struct gl_section *s = r->s;
     unsigned always = GL_PBIT(GL_P_SEED) | GL_PBIT(GL_P_CACHE);
-    if (r->k->all_defines) {
+    /* `defines = all` passes, and a C reference without verify_reads reads,
+     * every parameter the section sets */
+    if (r->k->all_defines || r->k->verify_reads_all) {
         r->sc.used_names = s->nuser ? (1u << s->nuser) - 1 : 0;
         for (int i = 0; i < GL_NPARAMS; i++)
             if (s->values[i].set && !gl_param_table[i].is_text)
@@ -848,7 +926,7 @@ static int unused_params(struct kread *r, unsigned *reads)
         if (s->values[i].set && !(r->sc.used_params & GL_PBIT(i)) && !(always & GL_PBIT(i)))
             return cfg_err(r->x, s->values[i].line, "parameter '%s' is read by nothing in kernel "
                            "section [%s] (defines, args, grid, block, smem, buffer counts, flops, "
-                           "bytes, where or template arguments)", d->name, s->name);
+                           "bytes, where, template arguments or verify_reads)", d->name, s->name);
         if ((r->sc.used_params & GL_PBIT(i)) && !s->values[i].set && !d->deflt)
             return cfg_err(r->x, r->b->line, "kernel section [%s] reads %s, which it does not set",
                            s->name, d->name);
@@ -856,80 +934,26 @@ static int unused_params(struct kread *r, unsigned *reads)
     for (int u = 0; u < s->nuser; u++)
         if (!(r->sc.used_names & (1u << u)))
             return cfg_err(r->x, r->uline[u], "named parameter '%s' is read by nothing (defines, "
-                           "args, grid, block, smem, buffer counts, flops, bytes, where or template "
-                           "arguments)", s->uname[u]);
+                           "args, grid, block, smem, buffer counts, flops, bytes, where, template "
+                           "arguments or verify_reads)", s->uname[u]);
     *reads = (r->sc.used_params | always) & ~GL_PBIT(GL_P_MEM) & ~GL_PBIT(GL_P_GRID);
     return 0;
 }
 
 /* ---- hash ------------------------------------------------------------------ */
 
-static int cmp_names(const void *a, const void *b)
-{
-    return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-static int is_header(const char *n)
-{
-    size_t l = strlen(n);
-    return (l > 2 && strcmp(n + l - 2, ".h") == 0) || (l > 4 && strcmp(n + l - 4, ".cuh") == 0) ||
-           (l > 4 && strcmp(n + l - 4, ".hpp") == 0);
-}
-
-/* sha256 of the source, the headers beside it (by name) and the section's lines. */
+/* sha256 of the source, the user headers it includes (src/core/deps.h: one scan
+ * with the GPU plugin's cache key) and the section's lines. */
 static int kernel_hash(struct kread *r)
 {
     struct gl_kernel *k = r->k;
     struct gl_sha256 h;
     unsigned char d[32];
-    char dir[1024], path[2048], err[600];
-    const char *slash = strrchr(k->source, '/');
-    snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash - k->source) : 1,
-             slash ? k->source : ".");
+    char err[1200];
     gl_sha256_init(&h);
     gl_sha256_update(&h, k->text, strlen(k->text) + 1);
-    DIR *dp = opendir(dir);
-    if (!dp)
-        return cfg_err(r->x, k->source_line, "source: cannot list %s: %s", dir, strerror(errno));
-    char **names = NULL;
-    int n = 0, cap = 0, rc = 0;
-    struct dirent *de;
-    while ((de = readdir(dp)) && rc == 0) {
-        if (!is_header(de->d_name))
-            continue;
-        if (n == cap) {
-            cap = cap ? 2 * cap : 16;
-            char **nn = realloc(names, (size_t)cap * sizeof *nn);
-            if (!nn) {
-                rc = cfg_err(r->x, k->source_line, "out of memory");
-                break;
-            }
-            names = nn;
-        }
-        if (!(names[n] = strdup(de->d_name)))
-            rc = cfg_err(r->x, k->source_line, "out of memory");
-        else
-            n++;
-    }
-    closedir(dp);
-    if (rc == 0 && n > 0)
-        qsort(names, (size_t)n, sizeof *names, cmp_names);
-    for (int i = 0; i < n && rc == 0; i++) {
-        snprintf(path, sizeof path, "%s/%s", dir, names[i]);
-        char *text = gl_read_file(path, err, sizeof err);
-        if (!text) {
-            rc = cfg_err(r->x, k->source_line, "source: cannot read the header %s", err);
-            break;
-        }
-        gl_sha256_update(&h, names[i], strlen(names[i]) + 1);
-        gl_sha256_update(&h, text, strlen(text) + 1);
-        free(text);
-    }
-    for (int i = 0; i < n; i++)
-        free(names[i]);
-    free(names);
-    if (rc != 0)
-        return rc;
+    if (gl_kernel_deps_hash(k, &h, NULL, err, sizeof err) != 0)
+        return cfg_err(r->x, k->source_line, "source: %s", err);
     for (int i = 0; i < r->b->n; i++) {
         const struct entry *e = &r->b->e[i];
         gl_sha256_update(&h, e->key, strlen(e->key));
@@ -962,7 +986,8 @@ int cfg_kernel_section(struct ctx *x, const struct block *b, const struct block 
     for (int i = 0; i < GL_NPARAMS; i++)
         if (!gl_param_table[i].is_text)
             r.sc.params |= GL_PBIT(i);
-    if (section_family(&r) != 0 || read_source(&r) != 0 || named_params(&r) != 0)
+    if (section_family(&r) != 0 || read_source(&r) != 0 ||
+        cfg_kernel_compile_keys(x, b, r.k) != 0 || named_params(&r) != 0)
         return -1;
     r.sc.nnames = s->nuser;
     r.sc.names = (const char (*)[GL_UPARAM_NAME])s->uname;
@@ -976,7 +1001,8 @@ int cfg_kernel_section(struct ctx *x, const struct block *b, const struct block 
         shape(&r, "grid", k->grid, &k->ngrid) != 0 ||
         shape(&r, "block", k->block, &k->nblock) != 0 || optional_expr(&r, "smem", k->smem) != 0 ||
         optional_expr(&r, "flops", k->flops) != 0 || optional_expr(&r, "bytes", k->bytes) != 0 ||
-        section_verify(&r) != 0 || builtin_params(&r, top, use) != 0 ||
+        section_verify(&r) != 0 || section_verify_reads(&r) != 0 ||
+        builtin_params(&r, top, use) != 0 ||
         cfg_section_zip(x, b, top, use, s) != 0 || cfg_section_where(x, b, top, use, s, &r.sc) != 0 ||
         unused_params(&r, &reads) != 0 || kernel_hash(&r) != 0 ||
         cfg_section_timing(x, b, top, s) != 0)

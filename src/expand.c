@@ -4,8 +4,11 @@
  * filtered by the section's where-expressions on the section's own values, then
  * per variant completed with defaults and masked to what it reads, de-duplicated,
  * and check()ed against the device. A kernel section's named parameters are axes
- * like the built-in ones (after them) and every point carries them in p.user. Job order: sections, variants as listed,
- * points in product order.
+ * like the built-in ones (after them) and every point carries them in p.user.
+ * Job order: sections; in each, variants as listed, each variant's points in
+ * product order - except a kernel section with a C reference, whose points
+ * come in product order with every variant of a point after the other (its
+ * expected outputs are cached per point: points_outer).
  * Must not parse files, run anything or touch the database. */
 #include "config.h"
 
@@ -157,6 +160,17 @@ static int filter_points(const struct gl_config *c, const struct gl_section *s,
     return 0;
 }
 
+/* Points outer, variants inner for a kernel section verified against a C
+ * reference: its expected outputs are computed once per point (more exactly,
+ * per key: experiments/cref.h) and kept in a cache of one or two entries in
+ * the worker (gpu/harness_expected.cu), which only sees them again if the
+ * variants of a point run one after the other. Everywhere else variants are
+ * outer (a variant's points together). */
+static int points_outer(const struct gl_section *s)
+{
+    return s->kernel && s->kernel->verify_c_func[0];
+}
+
 static int expand_section(const struct gl_config *c, int si, const struct gl_device *gpu,
                           const char *only, struct gl_expansion *e, int *cap, char *err,
                           size_t errlen)
@@ -168,11 +182,14 @@ static int expand_section(const struct gl_config *c, int si, const struct gl_dev
     for (int a = 0; a < nax; a++)
         npoints *= ax[a].len;   /* the parser capped this at 1e6 */
     int *fails = malloc((size_t)npoints * sizeof *fails);
-    size_t nslots = 16;
-    while (nslots < 2 * (size_t)npoints)
+    size_t njobs_max = (size_t)npoints * (size_t)(s->nvariants > 0 ? s->nvariants : 1), nslots = 16;
+    if (njobs_max > MAX_JOBS + 1)   /* more stops the expansion */
+        njobs_max = MAX_JOBS + 1;
+    while (nslots < 2 * njobs_max)
         nslots *= 2;
-    int *slots = malloc(nslots * sizeof *slots);   /* job index + 1, 0 = empty */
-    int rc = -1;
+    int *slots = calloc(nslots, sizeof *slots);   /* job index + 1, 0 = empty */
+    int rc = -1, outer = points_outer(s);
+    const struct gl_variant *vs[GL_MAX_VARIANTS];
     if (!fails || !slots) {
         set_err(c, s->line, err, errlen, "out of memory expanding the sweep");
         goto out;
@@ -180,67 +197,73 @@ static int expand_section(const struct gl_config *c, int si, const struct gl_dev
     if (filter_points(c, s, ax, nax, npoints, fails, err, errlen) != 0)
         goto out;
     for (int vi = 0; vi < s->nvariants; vi++) {
-        const struct gl_variant *v = gl_section_variant(s, vi);
-        if (!v) {
+        if (!(vs[vi] = gl_section_variant(s, vi))) {
             char msg[256];
             snprintf(msg, sizeof msg, "unknown variant '%s' of family %s", s->variants[vi],
                      s->family);
             set_err(c, s->variants_line, err, errlen, msg);
             goto out;
         }
+    }
+    /* variant vi at point i, in either order: step k of nvariants * npoints */
+    long nsteps = (long)s->nvariants * npoints;
+    for (long step = 0; step < nsteps; step++) {
+        int vi = (int)(outer ? step % s->nvariants : step / npoints);
+        long i = outer ? step / s->nvariants : step % npoints;
+        const struct gl_variant *v = vs[vi];
         if (only && strcmp(only, v->name) != 0)
             continue;
-        memset(slots, 0, nslots * sizeof *slots);
-        for (long i = 0; i < npoints; i++) {
-            if (fails[i] >= 0) {
-                if (add_reject(e, si, v->name, s->where[fails[i]]) != 0) {
-                    set_err(c, s->line, err, errlen, "out of memory");
-                    goto out;
-                }
-                continue;
-            }
-            struct gl_job j;
-            memset(&j, 0, sizeof j);
-            j.section = si;
-            j.v = v;
-            j.t = s->timing;
-            if (!s->time_cap_given && strcmp(v->device, "cpu") == 0)
-                j.t.max_seconds = GL_TIME_CAP_CPU;
-            j.metrics = s->metrics;
-            j.study = c->study;
-            point_at(s, ax, nax, i, &j.p);
-            gl_variant_complete(v, &j.p);
-            size_t h = (size_t)hash_params(&j.p) & (nslots - 1);
-            int dup = 0;
-            while (slots[h]) {
-                if (memcmp(&e->jobs[slots[h] - 1].p, &j.p, sizeof j.p) == 0) {
-                    dup = 1;
-                    break;
-                }
-                h = (h + 1) & (nslots - 1);
-            }
-            if (dup) {
-                e->nduplicates++;
-                continue;
-            }
-            if (v->check) {
-                char buf[GL_REASON_MAX];
-                const char *why = v->check(v, &j.p, gpu, buf, sizeof buf);
-                if (why)
-                    snprintf(j.skip, sizeof j.skip, "%s", why);
-            }
-            if (e->njobs >= MAX_JOBS) {
-                char msg[128];
-                snprintf(msg, sizeof msg, "the sweep has more than %d jobs", MAX_JOBS);
-                set_err(c, s->line, err, errlen, msg);
-                goto out;
-            }
-            if (add_job(e, cap, &j) != 0) {
+        if (fails[i] >= 0) {
+            if (add_reject(e, si, v->name, s->where[fails[i]]) != 0) {
                 set_err(c, s->line, err, errlen, "out of memory");
                 goto out;
             }
-            slots[h] = e->njobs;
+            continue;
         }
+        struct gl_job j;
+        memset(&j, 0, sizeof j);
+        j.section = si;
+        j.v = v;
+        j.t = s->timing;
+        if (!s->time_cap_given && strcmp(v->device, "cpu") == 0)
+            j.t.max_seconds = GL_TIME_CAP_CPU;
+        j.metrics = s->metrics;
+        j.study = c->study;
+        point_at(s, ax, nax, i, &j.p);
+        gl_variant_complete(v, &j.p);
+        /* a variant's points that its parameters make equal are one job */
+        size_t h = (size_t)(hash_params(&j.p) ^ ((uint64_t)vi * 0x9E3779B97F4A7C15ull)) &
+                   (nslots - 1);
+        int dup = 0;
+        while (slots[h]) {
+            const struct gl_job *o = &e->jobs[slots[h] - 1];
+            if (o->v == v && memcmp(&o->p, &j.p, sizeof j.p) == 0) {
+                dup = 1;
+                break;
+            }
+            h = (h + 1) & (nslots - 1);
+        }
+        if (dup) {
+            e->nduplicates++;
+            continue;
+        }
+        if (v->check) {
+            char buf[GL_REASON_MAX];
+            const char *why = v->check(v, &j.p, gpu, buf, sizeof buf);
+            if (why)
+                snprintf(j.skip, sizeof j.skip, "%s", why);
+        }
+        if (e->njobs >= MAX_JOBS) {
+            char msg[128];
+            snprintf(msg, sizeof msg, "the sweep has more than %d jobs", MAX_JOBS);
+            set_err(c, s->line, err, errlen, msg);
+            goto out;
+        }
+        if (add_job(e, cap, &j) != 0) {
+            set_err(c, s->line, err, errlen, "out of memory");
+            goto out;
+        }
+        slots[h] = e->njobs;
     }
     rc = 0;
 out:

@@ -40,17 +40,6 @@ static long smem_max(const struct gl_device *d)
     return d && d->smem_per_block > 0 ? d->smem_per_block : STATIC_SMEM;
 }
 
-static size_t type_size(enum gl_ktype t)
-{
-    return t == GL_KT_DOUBLE || t == GL_KT_INT64 || t == GL_KT_UINT64 ? 8 : 4;
-}
-
-static const char *type_name(enum gl_ktype t)
-{
-    static const char *const names[] = { "float", "double", "int", "uint", "int64", "uint64" };
-    return names[t];
-}
-
 /* Evaluate what (its text e) at p; NULL with *out, or the reason in buf. */
 static const char *value(const char *what, const char *e, const struct gl_params *p,
                          long long *out, char *buf, size_t len)
@@ -140,7 +129,7 @@ static const char *kv_check(const struct gl_variant *v, const struct gl_params *
                      bf->count, n);
             return buf;
         }
-        total += (double)n * (double)type_size(bf->type);
+        total += (double)n * (double)gl_ktype_size(bf->type);
     }
     if (dev && dev->mem_bytes > 0 && total > (double)dev->mem_bytes) {
         snprintf(buf, len, "the buffers take %.0f MiB, more than the GPU's %lld MiB",
@@ -153,12 +142,14 @@ static const char *kv_check(const struct gl_variant *v, const struct gl_params *
             continue;
         if ((why = value("args", a->expr, p, &n, buf, len)))
             return why;
+        /* half: beyond its largest finite value, 65504, it would be infinite */
         int bad = (a->type == GL_KT_INT && (n < INT32_MIN || n > INT32_MAX)) ||
                   (a->type == GL_KT_UINT && (n < 0 || n > (long long)UINT32_MAX)) ||
-                  (a->type == GL_KT_UINT64 && n < 0);
+                  (a->type == GL_KT_UINT64 && n < 0) ||
+                  (a->type == GL_KT_HALF && (n < -65504 || n > 65504));
         if (bad) {
-            snprintf(buf, len, "args: %s %s = %lld does not fit in %s", type_name(a->type), a->expr,
-                     n, type_name(a->type));
+            snprintf(buf, len, "args: %s %s = %lld does not fit in %s", gl_ktype_name(a->type),
+                     a->expr, n, gl_ktype_name(a->type));
             return buf;
         }
     }
@@ -329,14 +320,25 @@ int gl_kernel_defines(const struct gl_kernel_variant *kv, const struct gl_params
     return 0;
 }
 
+int gl_kernel_program_key(const struct gl_kernel_variant *kv, const struct gl_params *p,
+                          char *buf, size_t len)
+{
+    char defs[2048];
+    if (gl_kernel_defines(kv, p, defs, sizeof defs) != 0)
+        return -1;
+    int w = snprintf(buf, len, "%s|%s|%s|%s", kv->k->source,
+                     kv->k->compiler == GL_KC_NVCC ? "nvcc" : "nvrtc", kv->k->options_text, defs);
+    return w < 0 || (size_t)w >= len ? -1 : 0;
+}
+
 int gl_kernel_compile_key(const struct gl_kernel_variant *kv, const struct gl_params *p, char *buf,
                           size_t len)
 {
-    char name[1024], defs[2048];
+    char name[1024], prog[3500];
     if (gl_kernel_name_expr(kv, p, name, sizeof name) != 0 ||
-        gl_kernel_defines(kv, p, defs, sizeof defs) != 0)
+        gl_kernel_program_key(kv, p, prog, sizeof prog) != 0)
         return -1;
-    int w = snprintf(buf, len, "%s|%s|%s", kv->k->source, name, defs);
+    int w = snprintf(buf, len, "%s|%s", prog, name);
     return w < 0 || (size_t)w >= len ? -1 : 0;
 }
 

@@ -28,8 +28,13 @@ int gl_kernel_name_expr(const struct gl_kernel_variant *kv, const struct gl_para
  * has (built-in in table order, then named). 0, or -1 as above. */
 int gl_kernel_defines(const struct gl_kernel_variant *kv, const struct gl_params *p, char *buf,
                       size_t len);
-/* What one compilation is: the source file, name expression and -D list
- * at p (distinct keys, distinct compilations). 0, or -1 as above. */
+/* What one program is: the source file, compiler, options and -D list at p
+ * (the points of one program differ in their name expressions only, and
+ * compile together). 0, or -1 as above. */
+int gl_kernel_program_key(const struct gl_kernel_variant *kv, const struct gl_params *p,
+                          char *buf, size_t len);
+/* What one compilation is: the program and the name expression at p
+ * (distinct keys, distinct compilations). 0, or -1 as above. */
 int gl_kernel_compile_key(const struct gl_kernel_variant *kv, const struct gl_params *p, char *buf,
                           size_t len);
 

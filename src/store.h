@@ -104,6 +104,11 @@ struct gl_run_info {
     double flops;              /* analytic, <0 unknown */
     double min_bytes;          /* analytic, <0 unknown */
     double started;            /* Unix time its timing began (run.started_at); <= 0 unknown */
+    /* A user kernel's compiler ("nvrtc" | "nvcc") and its section's `options` as
+     * written ("" for none): run.compiler, run.compile_options. NULL for a
+     * built-in variant (stored as NULL). */
+    const char *compiler;
+    const char *compile_options;
 };
 /* Store one result (run row, one run_param row per named parameter, samples,
  * metrics, launch info) in one transaction, which also deletes this process's

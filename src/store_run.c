@@ -1,5 +1,5 @@
 /* store_run.c - writing one run: its run row (key, every parameter, a user
- * kernel's named parameters and hash, outcome, timing policy and summary,
+ * kernel's named parameters, hash, compiler and options, outcome, timing policy and summary,
  * analytic counts, launch shape and resources), its run_param rows (the named
  * parameters one by one), its samples and its metrics, in one transaction.
  * Values are bound by column name through the row builder (store_bind.c); the
@@ -44,6 +44,8 @@ static int insert_run(gl_store *s, const struct gl_run_key *k, const char *upara
     row_params(&w, k->p);
     row_text(&w, "uparams", uparams);
     row_text(&w, "code_hash", k->code_hash);
+    row_text(&w, "compiler", ri->compiler);
+    row_text(&w, "compile_options", ri->compile_options);
 
     row_text(&w, "status", status_text(r->status));
     row_textn(&w, "reason", r->reason, sizeof r->reason);

@@ -39,6 +39,8 @@ struct gl_sweep {
     int arch;                      /* compute capability compiled for (90 = sm_90); 0 = none */
     int nkernels;                  /* distinct kernel points that needed a compilation */
     int nkernels_cached;           /* of which the kernel cache had */
+    int nprograms;                 /* programs compiled now (the points of one program -
+                                      source, options, -D list - compile together) */
     char kernels_why[GL_REASON_MAX];   /* why kernel points were not compiled ("" = they were) */
     int ncrefs;                    /* C references (verify = c:FILE.c:FUNC) built or found */
     int ncrefs_cached;             /* of which the kernel cache had */
@@ -48,12 +50,38 @@ struct gl_sweep {
     struct gl_devlocks locks;      /* the devices this sweep measures (gl_sweep_lock) */
 };
 
+/* How far compiling the users' kernels is (gl_sweep_watch), told about once a
+ * second while it takes more than a second, and once more at its end. */
+struct gl_compile_status {
+    int kernels_done;              /* kernel points answered (compiled or from the cache) */
+    int kernels_total;
+    int programs_left;             /* compilations (programs, C references) not finished */
+    double seconds;                /* since compiling began */
+    int final;                     /* 1: the last call (compiling is over) */
+};
+struct gl_sweep_watch {
+    void (*fn)(void *ctx, const struct gl_compile_status *st);
+    void *ctx;
+};
+
 /* Everything up to the first run. arch: the compute capability to compile
- * user kernels for when no GPU is here (0 = 90). Returns 0, or 2 (config/usage
- * error, or a user kernel that does not compile: err has "file:line: ..." and
- * the compiler's log), or 1 (other failure: err says what). */
+ * user kernels for when no GPU is here (0 = 90). watch (may be NULL) hears
+ * how compiling goes. Returns 0, or 2 (config/usage error, or a user kernel
+ * that does not compile: err has "file:line: ..." and the compiler's log), or 1
+ * (other failure: err says what). */
 int gl_sweep_prepare(struct gl_sweep *sw, int npaths, char **paths, const char *only,
-                     int force, int arch, gl_store *store, char *err, size_t errlen);
+                     int force, int arch, gl_store *store, const struct gl_sweep_watch *watch,
+                     char *err, size_t errlen);
+/* sweep_compile.c: step 3b of gl_sweep_prepare - every distinct user kernel
+ * point (not rejected) and C reference compiled or found in the kernel cache,
+ * the points of one program together, distinct programs in parallel child
+ * processes (GPULAB_JOBS at most, else the cores). Fills nkernels,
+ * nkernels_cached, nprograms, ncrefs, ncrefs_cached or kernels_why. 0, 2 (a
+ * kernel or C reference does not compile, an option is refused, GPULAB_JOBS is
+ * wrong: err has the config's file:line and the log) or 1 (out of memory, a
+ * compile process died). */
+int gl_sweep_compile(struct gl_sweep *sw, const struct gl_sweep_watch *watch, char *err,
+                     size_t errlen);
 enum gl_job_state gl_sweep_state(struct gl_sweep *sw, gl_store *store, const struct gl_job *job);
 /* The state of every job now (gl_sweep_state), kept as the sweep's starting
  * point; *need_cpu / *need_gpu say whether some job will run on that device

@@ -1,7 +1,8 @@
 /* test_expand.c - sweep expansion (src/expand.c), the where language
  * (src/expr.c) and the variant registry (src/registry.c and its plugins): product order,
  * zip, where filtering and reject counts, de-duplication, defaults and masking,
- * check() skips with their reasons, analytic counts, and every shipped config
+ * check() skips with their reasons, analytic counts, the points-outer order of
+ * a kernel section with a C reference, and every shipped config
  * (every configs/NAME.conf, run from the repository root) parsing and expanding.
  * Must not run any variant. */
 #include <glob.h>
@@ -667,6 +668,43 @@ static void test_named_params(void)
         CHECK(strstr(ex.jobs[1].skip, "block x = 2048 threads exceeds the device limit") != NULL);
     }
     done();
+    /* a C reference: points outer, the variants of a point one after the other
+     * (its expected outputs are cached per point in the worker); rejects,
+     * duplicates and --only as before */
+    char so[96];
+    snprintf(so, sizeof so, "%s/ref.so", dir);
+    f = fopen(so, "w");
+    if (!CHECK(f != NULL))
+        return;
+    fputs("not loaded here\n", f);
+    fclose(f);
+    const char *cbody = "[k]\nsource = %s\nvariants = plain, t = tiled<TILE>, u = tiled<TILE>\n"
+                        "N = 64, 128\nTILE = 16, 32, 16\nbuffer.o = float[N] output\n"
+                        "args = o, int N\ngrid = 1\nblock = TILE\nverify = c:%s:f\n"
+                        "where = N > 64 || TILE < 32\n";
+    snprintf(text, sizeof text, cbody, src, so);
+    if (CHECK(load(text) == 0)) {
+        /* points (64,16) (64,32: rejected) (64,16: duplicate) (128,16) (128,32) (128,16) */
+        static const char *const order[][2] = {
+            { "plain", "N=64 seed=42 cache=cold TILE=16" }, { "t", "N=64 seed=42 cache=cold TILE=16" },
+            { "u", "N=64 seed=42 cache=cold TILE=16" }, { "plain", "N=128 seed=42 cache=cold TILE=16" },
+            { "t", "N=128 seed=42 cache=cold TILE=16" }, { "u", "N=128 seed=42 cache=cold TILE=16" },
+            { "plain", "N=128 seed=42 cache=cold TILE=32" }, { "t", "N=128 seed=42 cache=cold TILE=32" },
+            { "u", "N=128 seed=42 cache=cold TILE=32" },
+        };
+        CHECK(ex.njobs == 9 && ex.nduplicates == 6 && ex.nrejects == 3 &&
+              ex.rejects[0].count == 1);
+        for (int i = 0; i < 9 && i < ex.njobs; i++)
+            if (!CHECK(strcmp(ex.jobs[i].v->name, order[i][0]) == 0 &&
+                       strcmp(label(&ex.jobs[i]), order[i][1]) == 0))
+                printf("  job %d: %s %s\n", i, ex.jobs[i].v->name, label(&ex.jobs[i]));
+        done();
+    }
+    CHECK(gl_config_parse("t.conf", text, &cfg, err, sizeof err) == 0);
+    CHECK(gl_expand(&cfg, NULL, "u", &ex, err, sizeof err) == 0);
+    CHECK(ex.njobs == 3 && count_variant(&ex, "gpu", "u") == 3 && ex.nrejects == 1);
+    done();
+    remove(so);
     remove(src);
     rmdir(dir);
 }

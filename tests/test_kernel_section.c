@@ -1,8 +1,12 @@
 /* test_kernel_section.c - kernel sections (src/config_kernel.c) and the driver's
  * side of a user kernel variant (src/kernel_variant.c): every key read into
- * struct gl_kernel / gl_kernel_variant, named parameters, the source's hash,
- * every error path with its "path:line:" prefix and suggestion, the per-point
- * check against static and device limits, counts, name expressions, -D lists.
+ * struct gl_kernel / gl_kernel_variant, named parameters, the source's hash
+ * (the user headers it includes, in subfolders and -I folders, and nothing
+ * else), `options` and `compiler`, every error path with its "path:line:"
+ * prefix and suggestion, the per-point check against static and device
+ * limits, counts, name expressions, -D lists, 16-bit buffers and scalars,
+ * verify_reads and what a C reference is handed (experiments/cref.c: its
+ * parameters and the key of its expected outputs).
  * Writes its kernel files into a temporary folder. Must not compile or run a
  * kernel (the GPU plugin does; tests/integration/kernels.sh covers that). */
 #include <stdio.h>
@@ -11,6 +15,8 @@
 #include <unistd.h>
 
 #include "config.h"
+#include "cref.h"
+#include "deps.h"
 #include "kernel_variant.h"
 #include "t.h"
 
@@ -232,6 +238,174 @@ static void test_hash(void)
     CHECK(parse(with(0, NULL, NULL)) == 0);
     CHECK_STR(cfg.sections[0].kernel->hash, h1);
     gl_config_free(&cfg);
+}
+
+/* The hash covers the user headers the source includes (src/core/deps.h), in
+ * subfolders and -I folders, and nothing else beside it. */
+static void test_headers(void)
+{
+    char sub[400], h1[65], h2[65], h3[65];
+    snprintf(sub, sizeof sub, "%s/inc/deep", dir);
+    char cmd[1100];
+    snprintf(cmd, sizeof cmd, "mkdir -p '%s' '%s/extra'", sub, dir);
+    if (!CHECK(system(cmd) == 0))
+        return;
+    write_file("hk.cu", "#include \"inc/util.cuh\"\n#include <cub/block/block_reduce.cuh>\n"
+                        "#include <more.cuh>\n"
+                        "__global__ void copy(float *out, const float *in, int n) { }\n");
+    write_file("inc/util.cuh", "#pragma once\n#include \"deep/d.h\"\n#define U 1\n");
+    write_file("inc/deep/d.h", "#include \"../util.cuh\"\n#define D 1\n");  /* a cycle */
+    write_file("extra/more.cuh", "#define M 1\n");
+    write_file("unrelated.h", "#define Z 1\n");
+    const char *conf = "study = t\n[h]\nsource = hk.cu\noptions = -I extra --use_fast_math\n"
+                       "variants = copy\nN = 64\nbuffer.out = float[N] output\n"
+                       "args = out, out, int N\ngrid = 1\nblock = N\n";
+    char t2[1024];
+    snprintf(t2, sizeof t2, "%s", conf);
+    if (!CHECK(parse(t2) == 0)) {
+        printf("  %s\n", err);
+        return;
+    }
+    const struct gl_kernel *k = cfg.sections[0].kernel;
+    snprintf(h1, sizeof h1, "%s", k->hash);
+    /* the scan itself: three user files, named from the config's folder */
+    {
+        const char *dirs[4];
+        int nd = gl_kernel_include_dirs(k, dirs, 4);
+        struct gl_deps d;
+        char e[600];
+        CHECK(nd == 1 && strstr(dirs[0], "/extra") && dirs[0][0] == '/');
+        if (CHECK(gl_deps_scan(k->source, k->text, dirs, nd, k->config_dir, &d, e, sizeof e) ==
+                  0)) {
+            CHECK(d.n == 3);
+            if (d.n == 3) {
+                CHECK_STR(d.d[0].rel, "extra/more.cuh");
+                CHECK_STR(d.d[1].rel, "inc/deep/d.h");
+                CHECK_STR(d.d[2].rel, "inc/util.cuh");
+            }
+        } else {
+            printf("  %s\n", e);
+        }
+        gl_deps_free(&d);
+    }
+    gl_config_free(&cfg);
+    /* an unrelated header beside the source: the same hash */
+    write_file("unrelated.h", "#define Z 2\n");
+    CHECK(parse(t2) == 0);
+    CHECK_STR(cfg.sections[0].kernel->hash, h1);
+    gl_config_free(&cfg);
+    /* a header two folders down, reached through another: a new hash for the
+     * section that includes it, the same for one that does not */
+    char two[2048], other[65];
+    snprintf(two, sizeof two, "%s[o]\nsource = k.cu\nvariants = copy\nN = 64\n"
+             "buffer.out = float[N] output\nargs = out, out, int N\ngrid = 1\nblock = N\n", conf);
+    CHECK(parse(two) == 0 && cfg.nsections == 2);
+    if (cfg.nsections == 2) {
+        CHECK_STR(cfg.sections[0].kernel->hash, h1);
+        snprintf(other, sizeof other, "%s", cfg.sections[1].kernel->hash);
+    }
+    gl_config_free(&cfg);
+    write_file("inc/deep/d.h", "#include \"../util.cuh\"\n#define D 2\n");
+    CHECK(parse(two) == 0 && cfg.nsections == 2);
+    if (cfg.nsections == 2) {
+        CHECK(strcmp(cfg.sections[0].kernel->hash, h1) != 0);
+        CHECK_STR(cfg.sections[1].kernel->hash, other);
+    }
+    gl_config_free(&cfg);
+    CHECK(parse(t2) == 0);
+    snprintf(h2, sizeof h2, "%s", cfg.sections[0].kernel->hash);
+    CHECK(strcmp(h2, h1) != 0);
+    gl_config_free(&cfg);
+    /* a header found through -I with <...> */
+    write_file("extra/more.cuh", "#define M 2\n");
+    CHECK(parse(t2) == 0);
+    snprintf(h3, sizeof h3, "%s", cfg.sections[0].kernel->hash);
+    CHECK(strcmp(h3, h2) != 0 && strcmp(h3, h1) != 0);
+    gl_config_free(&cfg);
+    /* the options are in it (a line of the section) */
+    char t3[1024];
+    snprintf(t3, sizeof t3, "%s", conf);
+    char *o = strstr(t3, " --use_fast_math");
+    memmove(o, o + 16, strlen(o + 16) + 1);
+    CHECK(parse(t3) == 0 && strcmp(cfg.sections[0].kernel->hash, h3) != 0);
+    gl_config_free(&cfg);
+    /* a source that includes nothing of the user's: no dependency */
+    {
+        struct gl_deps d;
+        char e[600], src[700];
+        snprintf(src, sizeof src, "%s/k0.cu", dir);
+        write_file("k0.cu", "#include <cuda/std/type_traits>\n#include \"nothere.h\"\n");
+        CHECK(gl_deps_scan(src, NULL, NULL, 0, NULL, &d, e, sizeof e) == 0 && d.n == 0);
+        gl_deps_free(&d);
+    }
+}
+
+/* options = (shell words, include folders made absolute, gpulab's own options
+ * refused) and compiler = nvrtc | nvcc; both part of the compile keys. */
+static void test_options(void)
+{
+    const char *conf = "study = t\n[o]\nsource = k.cu\n"
+                       "variants = copy\nN = 64\nbuffer.out = float[N] output\n"
+                       "args = out, out, int N\ngrid = 1\nblock = N\n";   /* lines 1-9 */
+    char t2[2048];
+    snprintf(t2, sizeof t2, "%soptions = --use_fast_math  -maxrregcount=64 -I inc "
+             "'-DNAME=a b' \"-DQ=\\\"x\\\"\" -Iinc/deep --include-path=extra\ncompiler = nvcc\n", conf);
+    if (CHECK(parse(t2) == 0)) {
+        const struct gl_kernel *k = cfg.sections[0].kernel;
+        char want[1200];
+        CHECK(k->noptions == 7 && k->options_line == 10 && k->compiler == GL_KC_NVCC &&
+              k->compiler_line == 11);
+        CHECK_STR(k->options[0], "--use_fast_math");
+        CHECK_STR(k->options[1], "-maxrregcount=64");
+        snprintf(want, sizeof want, "-I%s/inc", k->config_dir);
+        CHECK_STR(k->options[2], want);
+        CHECK_STR(k->options[3], "-DNAME=a b");
+        CHECK_STR(k->options[4], "-DQ=\"x\"");
+        snprintf(want, sizeof want, "-I%s/inc/deep", k->config_dir);
+        CHECK_STR(k->options[5], want);
+        snprintf(want, sizeof want, "-I%s/extra", k->config_dir);
+        CHECK_STR(k->options[6], want);
+        CHECK(strstr(k->options_text, "--use_fast_math") == k->options_text);
+        /* the compile key names the compiler and the options */
+        struct gl_params p;
+        char key[4096];
+        gl_params_init(&p);
+        gl_params_set(&p, GL_P_N, 64);
+        CHECK(gl_kernel_compile_key(&cfg.sections[0].kvs[0], &p, key, sizeof key) == 0 &&
+              strstr(key, "|nvcc|--use_fast_math") && strstr(key, "|copy"));
+        CHECK(gl_kernel_program_key(&cfg.sections[0].kvs[0], &p, key, sizeof key) == 0 &&
+              !strstr(key, "|copy"));
+        gl_config_free(&cfg);
+    } else {
+        printf("  %s\n", err);
+    }
+    /* the default compiler; no options */
+    snprintf(t2, sizeof t2, "%s", conf);
+    if (CHECK(parse(t2) == 0)) {
+        const struct gl_kernel *k = cfg.sections[0].kernel;
+        CHECK(k->compiler == GL_KC_NVRTC && k->noptions == 0 && k->options_text[0] == '\0' &&
+              k->config_dir[0] == '/');
+        gl_config_free(&cfg);
+    }
+    snprintf(t2, sizeof t2, "%soptions = -I nothere\n", conf);
+    FAILS(t2, 10, "include folder 'nothere'", "No such file or directory");
+    snprintf(t2, sizeof t2, "%soptions = -I k.cu\n", conf);
+    FAILS(t2, 10, "include folder 'k.cu'", "Not a directory");
+    snprintf(t2, sizeof t2, "%soptions = -O3 -arch=sm_80\n", conf);
+    FAILS(t2, 10, "'-arch=sm_80' is gpulab's to set", NULL);
+    snprintf(t2, sizeof t2, "%soptions = --gpu-architecture sm_80\n", conf);
+    FAILS(t2, 10, "gpulab's to set", NULL);
+    snprintf(t2, sizeof t2, "%soptions = -o x.cubin\n", conf);
+    FAILS(t2, 10, "'-o' is gpulab's to set", NULL);
+    snprintf(t2, sizeof t2, "%soptions = '-DX=1\n", conf);
+    FAILS(t2, 10, "quote is not closed", NULL);
+    snprintf(t2, sizeof t2, "%soptions = -I\n", conf);
+    FAILS(t2, 10, "'-I' needs a folder", NULL);
+    snprintf(t2, sizeof t2, "%scompiler = nvccc\n", conf);
+    FAILS(t2, 10, "compiler = 'nvccc': unknown", "did you mean 'nvcc'?");
+    /* kernel keys only in a kernel section */
+    FAILS("study = t\noptions = -O3\n[o]\nsource = k.cu\n", 2, "belongs in a kernel section",
+          NULL);
 }
 
 static void test_errors(void)
@@ -529,6 +703,153 @@ static void test_verify_c(void)
     unsetenv("GPULAB_CACHE");
 }
 
+/* half and bfloat16 buffers and scalars: read, sized two bytes, a half scalar
+ * beyond 65504 rejected by the plan's check. */
+static void test_16bit(void)
+{
+    snprintf(text, sizeof text, HEAD "%s", body_with(12, "args = out, in, w, b, int N, half TILE*1000, bfloat16 N"));
+    strcat(text, "buffer.w = bfloat16[N] const(0.5)\nbuffer.b = bfloat16[N] output\n");
+    char *in = strstr(text, "buffer.in = float[N*N]");
+    if (in)
+        memcpy(in, "buffer.in = half [N*N]", 22);
+    CHECK(parse(text) == 0);
+    if (cfg.nsections != 1)
+        return;
+    const struct gl_section *s = &cfg.sections[0];
+    const struct gl_kernel *k = s->kernel;
+    CHECK(k->nbuffers == 4 && k->buffers[0].type == GL_KT_HALF && k->buffers[2].type == GL_KT_BF16 &&
+          k->buffers[2].init == GL_KI_CONST && k->buffers[2].value == 0.5 &&
+          k->buffers[3].type == GL_KT_BF16 && k->buffers[3].output);
+    CHECK(k->nargs == 7 && k->args[5].type == GL_KT_HALF && k->args[6].type == GL_KT_BF16);
+    const struct gl_variant *v = &s->kvs[0].v;
+    struct gl_params p;
+    char buf[512];
+    gl_params_init(&p);
+    p.n = 64;
+    gl_params_user_set(&p, "TILE", 16);
+    gl_params_user_set(&p, "BLOCK_ROWS", 8);
+    gl_variant_complete(v, &p);
+    CHECK(v->check(v, &p, NULL, buf, sizeof buf) == NULL);   /* half 16000 fits */
+    gl_params_user_set(&p, "TILE", 66);
+    const char *why = v->check(v, &p, NULL, buf, sizeof buf);
+    CHECK(why && strstr(why, "args: half TILE*1000 = 66000 does not fit in half"));
+    gl_config_free(&cfg);
+    FAILS(with(10, "buffer.in = hlf[N*N] random", NULL), 10, "unknown type 'hlf'",
+          "did you mean 'half'?");
+    FAILS(with(10, "buffer.in = bfloat61[N*N] random", NULL), 10, "unknown type 'bfloat61'",
+          "did you mean 'bfloat16'?");
+}
+
+/* verify_reads: what a C reference reads counts as read (no `where` needed);
+ * without it the reference reads every parameter; mistakes name file:line.
+ * What the reference is handed (gl_cref_params) and the key of its expected
+ * outputs (gl_cref_key) at points of the parsed section. */
+static void test_verify_reads(void)
+{
+    write_file("ref.c", "int naive_ref(void) { return 0; }\n");
+    setenv("GPULAB_CACHE", dir, 1);
+    /* PER is read by nothing but the reference: without verify_reads it counts */
+    CHECK(parse(with(15, "verify = c:ref.c:naive_ref", "PER = 3, 5\n")) == 0);
+    if (cfg.nsections == 1) {
+        const struct gl_kernel *k = cfg.sections[0].kernel;
+        CHECK(k->verify_reads_all == 1 && k->nverify_reads == 0);
+        CHECK(cfg.sections[0].kvs[0].v.params & GL_PBIT(GL_P_N));
+    }
+    gl_config_free(&cfg);
+    /* a variant reference still finds PER read by nothing */
+    FAILS(with(0, NULL, "PER = 3, 5\n"), 17, "named parameter 'PER' is read by nothing",
+          "verify_reads");
+    /* declared: PER and N (BLOCK_ROWS and TILE are read by the kernel, not the reference) */
+    CHECK(parse(with(15, "verify = c:ref.c:naive_ref", "PER = 3, 5\nverify_reads = PER, N\n")) == 0);
+    if (cfg.nsections == 1) {
+        const struct gl_section *s = &cfg.sections[0];
+        const struct gl_kernel *k = s->kernel;
+        CHECK(k->verify_reads_all == 0 && k->nverify_reads == 1);
+        CHECK_STR(k->verify_reads[0], "PER");
+        CHECK(k->verify_reads_params == GL_PBIT(GL_P_N));
+        /* what the reference is handed: PER and N, nothing else */
+        struct gl_params p, q;
+        gl_params_init(&p);
+        p.n = 1024;
+        p.seed = 7;
+        gl_params_user_set(&p, "TILE", 16);
+        gl_params_user_set(&p, "BLOCK_ROWS", 8);
+        gl_params_user_set(&p, "PER", 3);
+        gl_variant_complete(&s->kvs[0].v, &p);
+        gl_cref_params(k, &p, &q);
+        CHECK(q.n == 1024 && q.seed == GL_UNSET && q.bs == GL_UNSET && q.nuser == 1);
+        CHECK(gl_param_value(&q, "PER") == 3 && gl_param_value(&q, "TILE") == GL_UNSET);
+        /* the key: the reference, every buffer at the point, the seed, what it reads */
+        char k1[GL_CREF_KEY_MAX], k2[GL_CREF_KEY_MAX], e[256];
+        CHECK(gl_cref_key(k, &p, k1, sizeof k1, e, sizeof e) == 0);
+        char want[2048];
+        snprintf(want, sizeof want, "cref %s:naive_ref sha256=%s; buffers in=float[1048576] "
+                 "random(stream 0), out=float[1048576] poison output, seed=7; reads N=1024 PER=3",
+                 k->verify_c_so, k->verify_c_hash);
+        CHECK_STR(k1, want);
+        /* TILE and BLOCK_ROWS are not read: the same key; PER, N, seed are */
+        struct gl_params p2 = p;
+        gl_params_user_set(&p2, "TILE", 32);
+        CHECK(gl_cref_key(k, &p2, k2, sizeof k2, e, sizeof e) == 0 && strcmp(k1, k2) == 0);
+        gl_params_user_set(&p2, "PER", 5);
+        CHECK(gl_cref_key(k, &p2, k2, sizeof k2, e, sizeof e) == 0 && strcmp(k1, k2) != 0);
+        p2 = p;
+        p2.seed = 8;
+        CHECK(gl_cref_key(k, &p2, k2, sizeof k2, e, sizeof e) == 0 && strcmp(k1, k2) != 0);
+        p2 = p;
+        p2.n = 2048;
+        CHECK(gl_cref_key(k, &p2, k2, sizeof k2, e, sizeof e) == 0 && strcmp(k1, k2) != 0);
+        /* a key that does not fit */
+        CHECK(gl_cref_key(k, &p, k2, 40, e, sizeof e) == -1 && strstr(e, "longer than 39"));
+    }
+    gl_config_free(&cfg);
+    /* without verify_reads every parameter is in the key */
+    snprintf(text, sizeof text, HEAD "%s", body_with(12, "args = out, in, c, int N"));
+    strcat(text, "buffer.c = half[4] const(1.5) output\n");
+    {
+        char *v = strstr(text, "verify = naive");
+        char tail[4096];
+        if (v) {
+            snprintf(tail, sizeof tail, "%s", v + strlen("verify = naive"));
+            snprintf(v, sizeof text - (size_t)(v - text), "verify = c:ref.c:naive_ref%s", tail);
+        }
+    }
+    CHECK(parse(text) == 0);
+    if (cfg.nsections == 1) {
+        const struct gl_section *s = &cfg.sections[0];
+        struct gl_params p, q;
+        char k1[GL_CREF_KEY_MAX], e[256];
+        gl_params_init(&p);
+        p.n = 64;
+        gl_params_user_set(&p, "TILE", 16);
+        gl_params_user_set(&p, "BLOCK_ROWS", 8);
+        gl_variant_complete(&s->kvs[0].v, &p);
+        gl_cref_params(s->kernel, &p, &q);
+        CHECK(memcmp(&p, &q, sizeof p) == 0);
+        CHECK(gl_cref_key(s->kernel, &p, k1, sizeof k1, e, sizeof e) == 0);
+        CHECK(strstr(k1, " c=half[4] const(0x1.8p+0) output,") != NULL);
+        CHECK(strstr(k1, "; reads N=64 seed=42 cache=cold BLOCK_ROWS=8 TILE=16") != NULL);
+    }
+    gl_config_free(&cfg);
+    /* mistakes */
+    FAILS(with(0, NULL, "verify_reads = N\n"), 17, "verify_reads: only a C reference",
+          "variant 'naive'");
+    FAILS(with(15, NULL, "verify_reads = N\n"), 16, "verify_reads: section [tr] has no C reference",
+          NULL);
+    FAILS(with(15, "verify = c:ref.c:naive_ref", "PER = 3\nverify_reads = PERR\n"), 18,
+          "verify_reads: 'PERR' is not an integer parameter of section [tr]",
+          "did you mean 'PER'?");
+    FAILS(with(15, "verify = c:ref.c:naive_ref", "verify_reads = mem\n"), 17,
+          "'mem' is not an integer parameter", NULL);
+    FAILS(with(15, "verify = c:ref.c:naive_ref", "verify_reads = N, N\n"), 17, "'N' is named twice",
+          NULL);
+    FAILS(with(15, "verify = c:ref.c:naive_ref", "PER = 3\nverify_reads = N\n"), 17,
+          "named parameter 'PER' is read by nothing", "verify_reads");
+    FAILS(with(15, "verify = c:ref.c:naive_ref", "verify_read = N\n"), 17,
+          "unknown key 'verify_read'", "did you mean 'verify_reads'?");
+    unsetenv("GPULAB_CACHE");
+}
+
 int main(void)
 {
     if (!t_load_plugins())
@@ -543,11 +864,15 @@ int main(void)
     write_file("tile.h", "#define X 1\n");
     test_every_key();
     test_hash();
+    test_headers();
+    test_options();
     test_errors();
     test_nesting();
     test_check();
     test_counts_and_keys();
     test_verify_c();
+    test_16bit();
+    test_verify_reads();
     char cmd[600];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
     if (system(cmd) != 0)

@@ -218,7 +218,7 @@ static long long store_run_in(gl_store *s, const char *study, long long session,
                               double flops, double bytes)
 {
     struct gl_run_key k = { dev, family, variant, p, study, NULL, NULL };
-    struct gl_run_info ri = { session, study, "sec", &timing, flops, bytes, 0 };
+    struct gl_run_info ri = { session, study, "sec", &timing, flops, bytes, 0, NULL, NULL };
     long long id = gl_store_result(s, &k, &ri, &res);
     if (id < 0 && !expect_refusal)
         printf("gl_store_result: %s\n", gl_store_errmsg(s));
@@ -245,7 +245,7 @@ static const char *const results_columns =
     "dram_read_bytes,dram_write_bytes,dram_write_drain_bytes,dram_write_total_bytes,"
     "sm_throughput_pct,mem_throughput_pct,inst_executed,smem_wavefronts_ld,smem_wavefronts_st,"
     "global_ld_bytes,global_st_bytes,measured_flop_per_byte,dram_gbs,is_latest,created_at,uparams,"
-    "code_hash,started_at,code_path";
+    "code_hash,started_at,compiler,compile_options,code_path";
 
 static void test_create(void)
 {
@@ -460,14 +460,18 @@ static void test_refuse(void)
      * rollback-journal mode also shows that WAL was not switched on. */
     path_of(path, sizeof path, "future.db");
     sqlite3 *db = raw_open(path);
-    raw_exec(db, "CREATE TABLE run (id INTEGER PRIMARY KEY, future TEXT); PRAGMA user_version = 10;");
+    char future[160], newer[32];
+    snprintf(future, sizeof future, "CREATE TABLE run (id INTEGER PRIMARY KEY, future TEXT); "
+             "PRAGMA user_version = %d;", gl_schema_version + 1);
+    snprintf(newer, sizeof newer, "version %d", gl_schema_version + 1);
+    raw_exec(db, future);
     sqlite3_close(db);
     char *before = read_all(path);
     struct stat st0, st1;
     CHECK(stat(path, &st0) == 0);
     err[0] = '\0';
     CHECK(gl_store_open(path, &s, err, sizeof err) == -1 && s == NULL);
-    CHECK(strstr(err, "newer") != NULL && strstr(err, "version 10") != NULL);
+    CHECK(strstr(err, "newer") != NULL && strstr(err, newer) != NULL);
     char *after = read_all(path);
     CHECK(stat(path, &st1) == 0);
     CHECK(before && after && st0.st_size == st1.st_size &&
@@ -476,7 +480,7 @@ static void test_refuse(void)
     free(after);
     db = raw_open(path);
     CHECK_STR(q(db, "PRAGMA journal_mode").s, "delete");
-    CHECK(qi(db, "PRAGMA user_version") == 10);
+    CHECK(qi(db, "PRAGMA user_version") == gl_schema_version + 1);
     sqlite3_close(db);
 
     /* Not ours: user_version 0 but tables present. */
@@ -726,6 +730,8 @@ static void test_fixture(void)
     CHECK(qi(db, "PRAGMA user_version") == gl_schema_version);
     CHECK(qi(db, "SELECT count(*) FROM run") == runs && runs > 0);
     CHECK(qi(db, "SELECT count(*) FROM run WHERE uparams IS NULL AND code_hash IS NULL") == runs);
+    CHECK(qi(db, "SELECT count(*) FROM run WHERE compiler IS NULL AND compile_options IS NULL") ==
+          runs);   /* not recorded before version 6: NULL, not guessed */
     CHECK(qi(db, "SELECT count(*) FROM run_param") == 0);
     CHECK(qi(db, "SELECT count(*) FROM sqlite_master WHERE name LIKE 'results\\_%' ESCAPE '\\'") ==
           0);
@@ -742,7 +748,8 @@ static void test_fixture(void)
     }
     columns_of(db, "SELECT * FROM results", 0, ca, sizeof ca);
     CHECK_STR(ca, results_columns);
-    snprintf(sql, sizeof sql, "%s,uparams,code_hash,started_at,code_path", cb);
+    snprintf(sql, sizeof sql, "%s,uparams,code_hash,started_at,compiler,compile_options,code_path",
+             cb);
     CHECK_STR(ca, sql);
     snprintf(sql, sizeof sql, "SELECT %s FROM results", cb);
     rows_of(db, sql, after, len);
@@ -1281,7 +1288,8 @@ static long long store_user(gl_store *s, const char *study, long long session, l
                             const char *hash, double ms)
 {
     struct gl_run_key k = { dev, "transpose", variant, p, study, uparams, hash };
-    struct gl_run_info ri = { session, study, "transpose", &timing, -1, 8.0 * 1024 * 1024, 0 };
+    struct gl_run_info ri = { session, study, "transpose", &timing, -1, 8.0 * 1024 * 1024, 0,
+                              "nvrtc", strcmp(variant, "tiled") == 0 ? "-I inc" : "" };
     reset_result(GL_OK);
     res.nsamples = 1;
     res.samples_ms[0] = ms;
@@ -1335,6 +1343,11 @@ static void test_named(void)
                               "ORDER BY id", a, b);
     rows_of(db, sql, row, sizeof row);
     CHECK_STR(row, "BLOCK_ROWS=8 TILE=16|hashA;BLOCK_ROWS=8 TILE=32|hashA");
+    /* how it was compiled: in the run row and the results view */
+    snprintf(sql, sizeof sql, "SELECT compiler, compile_options FROM results WHERE run_id IN "
+                              "(%lld, %lld) ORDER BY run_id", a, b);
+    rows_of(db, sql, row, sizeof row);
+    CHECK_STR(row, "nvrtc|-I inc;nvrtc|-I inc");
     snprintf(sql, sizeof sql, "SELECT run_id - %lld, name, value FROM run_param ORDER BY 1, 2", a);
     rows_of(db, sql, row, sizeof row);
     CHECK_STR(row, "0|BLOCK_ROWS|8;0|TILE|16;1|BLOCK_ROWS|8;1|TILE|32");
@@ -1714,7 +1727,9 @@ static void test_readonly(void)
                  "ALTER TABLE session DROP COLUMN lock_wait_s; ALTER TABLE session DROP COLUMN "
                  "gpu_procs; ALTER TABLE session DROP COLUMN gpu_procs_reason; "
                  "ALTER TABLE run DROP COLUMN check_method; ALTER TABLE run DROP COLUMN "
-                 "check_points; ALTER TABLE run DROP COLUMN code_path; PRAGMA user_version = 2;");
+                 "check_points; ALTER TABLE run DROP COLUMN compiler; ALTER TABLE run DROP "
+                 "COLUMN compile_options; ALTER TABLE run DROP COLUMN code_path; "
+                 "PRAGMA user_version = 2;");
     sqlite3_close(db);
     before = slurp(path, &len0);
     if (CHECK(gl_store_open_readonly(path, &s, err, sizeof err) == 0)) {

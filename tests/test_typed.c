@@ -5,6 +5,12 @@
  * verdict: floats within the relative tolerance or its absolute floor, NaN
  * never, integers exact (bit for bit against a typed array, past 2^53 too),
  * the written-only check, and the reason and stored check that follow.
+ * half and bfloat16: ktype.h's conversions bit for bit against independent
+ * ones (the compiler's _Float16 where it has one; bfloat16 as a float's top
+ * bits rounded by the classic integer trick; for doubles, the nearest value
+ * with ties to even found by search), every pattern read back, the inits
+ * (ramp past the exact integers, 65520 to infinity in half), the poison, the
+ * default tolerances and verdicts against doubles, the type itself and float.
  * The GPU side applies the same functions on the device (test_devcheck.cu).
  * Must not depend on timing. */
 #include <math.h>
@@ -18,7 +24,15 @@
 #include "t.h"
 
 static const int types[] = { GL_KT_FLOAT, GL_KT_DOUBLE, GL_KT_INT, GL_KT_UINT, GL_KT_INT64,
-                             GL_KT_UINT64 };
+                             GL_KT_UINT64, GL_KT_HALF, GL_KT_BF16 };
+
+/* v as element type t holds it (16-bit floats round). */
+static double as_type(int t, double v)
+{
+    unsigned char buf[8];
+    gl_ty_set(buf, t, 0, v);
+    return gl_ty_get(buf, t, 0);
+}
 
 static void test_sizes(void)
 {
@@ -26,9 +40,19 @@ static void test_sizes(void)
           gl_ty_esize(GL_KT_UINT) == 4);
     CHECK(gl_ty_esize(GL_KT_DOUBLE) == 8 && gl_ty_esize(GL_KT_INT64) == 8 &&
           gl_ty_esize(GL_KT_UINT64) == 8);
+    CHECK(gl_ty_esize(GL_KT_HALF) == 2 && gl_ty_esize(GL_KT_BF16) == 2);
     CHECK(gl_ty_esize(99) == 0);
     CHECK(gl_ty_is_float(GL_KT_FLOAT) && gl_ty_is_float(GL_KT_DOUBLE) &&
+          gl_ty_is_float(GL_KT_HALF) && gl_ty_is_float(GL_KT_BF16) &&
           !gl_ty_is_float(GL_KT_INT) && !gl_ty_is_float(GL_KT_UINT64));
+    /* ktype.h's names and sizes: one per type of the enum */
+    CHECK(strcmp(gl_ktype_name(GL_KT_HALF), "half") == 0 &&
+          strcmp(gl_ktype_name(GL_KT_BF16), "bfloat16") == 0 &&
+          strcmp(gl_ktype_name(GL_KT_UINT64), "uint64") == 0 && strcmp(gl_ktype_name(8), "?") == 0);
+    int sized = 1;
+    for (int t = 0; t < GL_KT_COUNT; t++)
+        sized &= gl_ktype_size(t) > 0 && gl_ty_esize(t) == gl_ktype_size(t);
+    CHECK(sized && gl_ktype_size(GL_KT_COUNT) == 0);
 }
 
 /* Every init kind of every type: random is the families' float stream (times
@@ -46,7 +70,7 @@ static void test_fill(void)
         int t = types[k], same = 1, ramp = 1, cnst = 1;
         CHECK(gl_hb_fill(a, t, N, GL_KI_RANDOM, 0.0, 42, 3) == 0);
         for (int i = 0; i < N; i++) {
-            double want = gl_ty_is_float(t) ? (double)u[i] : (double)u[i] * 16777216.0;
+            double want = gl_ty_is_float(t) ? as_type(t, u[i]) : (double)u[i] * 16777216.0;
             if (gl_ty_get(a, t, i) != want)
                 same = 0;
         }
@@ -54,8 +78,10 @@ static void test_fill(void)
         CHECK(gl_hb_fill(b, t, N, GL_KI_RANDOM, 0.0, 42, 4) == 0);
         CHECK(memcmp(a, b, N * gl_ty_esize(t)) != 0);
         CHECK(gl_hb_fill(a, t, N, GL_KI_RAMP, 0.0, 42, 3) == 0);
-        for (int i = 0; i < N; i++)
-            ramp &= gl_ty_get(a, t, i) == (double)i;
+        for (int i = 0; i < N; i++)   /* exact but in 16-bit floats past 2048 / 256 */
+            ramp &= gl_ty_get(a, t, i) == as_type(t, (double)i) &&
+                    (gl_ty_get(a, t, i) == (double)i || (t == GL_KT_HALF && i > 2048) ||
+                     (t == GL_KT_BF16 && i > 256));
         CHECK(ramp);
         CHECK(gl_hb_fill(a, t, N, GL_KI_CONST, 7.5, 42, 3) == 0);
         for (int i = 0; i < N; i++)
@@ -70,9 +96,242 @@ static void test_fill(void)
     unsigned long long s0 = gl_rng_state(42, 3);
     CHECK(gl_ty_init_value(GL_KT_FLOAT, GL_KI_RANDOM, 0.0, s0, 1234) == (double)u[1234]);
     CHECK(gl_ty_init_value(GL_KT_UINT, GL_KI_RANDOM, 0.0, s0, 99) == (double)u[99] * 16777216.0);
+    /* 16-bit random inputs: the float stream rounded to the type */
+    CHECK(gl_hb_fill(a, GL_KT_HALF, N, GL_KI_RANDOM, 0.0, 42, 3) == 0);
+    CHECK(((uint16_t *)a)[1234] == gl_to_half(u[1234]));
+    CHECK(gl_hb_fill(a, GL_KT_BF16, N, GL_KI_RANDOM, 0.0, 42, 3) == 0);
+    CHECK(((uint16_t *)a)[77] == gl_to_bf16(u[77]));
     free(u);
     free(a);
     free(b);
+}
+
+/* ---- half and bfloat16 ------------------------------------------------------------ */
+
+static double f32_of_bits(uint32_t b)
+{
+    float f;
+    memcpy(&f, &b, sizeof f);
+    return f;
+}
+
+/* Every pattern read back: half against the compiler's _Float16 where it has
+ * one (and by its definition: (-1)^s 2^(e-15) 1.f, subnormals 2^-14 0.f),
+ * bfloat16 as the float with those top bits. */
+static void test_16bit_read(void)
+{
+    int half_ok = 1, bf_ok = 1;
+    for (uint32_t u = 0; u < 65536; u++) {
+        double h = gl_from_half((uint16_t)u), b = gl_from_bf16((uint16_t)u);
+        int e = (u >> 10) & 31, f = u & 1023;
+        double def = e == 31 ? (f ? NAN : INFINITY)
+                             : e == 0 ? ldexp(f, -24) : ldexp(1024 + f, e - 25);
+        if (u & 0x8000)
+            def = -def;
+        half_ok &= (isnan(h) && isnan(def)) || h == def;
+#ifdef __FLT16_MAX__
+        _Float16 x;
+        uint16_t v = (uint16_t)u;
+        memcpy(&x, &v, 2);
+        half_ok &= (isnan(h) && isnan((double)x)) || h == (double)x;
+#endif
+        double fb = f32_of_bits(u << 16);
+        bf_ok &= (isnan(b) && isnan(fb)) || b == fb;
+    }
+    CHECK(half_ok);
+    CHECK(bf_ok);
+    CHECK(gl_from_half(0x3c00) == 1.0 && gl_from_half(0x7bff) == 65504.0 &&
+          gl_from_half(0x0001) == ldexp(1, -24) && isinf(gl_from_half(0xfc00)) &&
+          gl_from_half(0xfc00) < 0 && isnan(gl_from_half(0xffff)));
+    CHECK(gl_from_bf16(0x3f80) == 1.0 && isnan(gl_from_bf16(0xffff)));
+}
+
+/* The nearest 16-bit value to v, ties to the even pattern, found by search
+ * over the neighbours of typed.h's answer r: 1 when r is it. */
+static int nearest_even(double v, uint16_t r, double (*from)(uint16_t), double maxfin, uint16_t inf)
+{
+    if (isnan(v))
+        return isnan(from(r));
+    uint16_t sign = signbit(v) ? 0x8000 : 0;
+    double a = fabs(v);
+    double halfway_up = maxfin + (maxfin - from((uint16_t)((inf - 1) - 1))) / 2;   /* to infinity */
+    if (a >= halfway_up)
+        return r == (sign | inf);
+    if ((r & 0x7fff) >= inf)
+        return 0;
+    double got = fabs(from(r));
+    if ((r & 0x8000) != sign && got != 0.0)
+        return 0;
+    uint16_t m = r & 0x7fff;
+    double dn = m > 0 ? from((uint16_t)(m - 1)) : -1.0, up = m + 1 < inf ? from((uint16_t)(m + 1)) : INFINITY;
+    double d = fabs(a - got);
+    if (dn >= 0 && fabs(a - dn) < d)
+        return 0;
+    if (fabs(a - up) < d)
+        return 0;
+    if (dn >= 0 && fabs(a - dn) == d && (m & 1))
+        return 0;   /* a tie: the even one */
+    if (fabs(a - up) == d && (m & 1))
+        return 0;
+    return 1;
+}
+
+/* Rounding: from floats (every 127th pattern) against the compiler's _Float16
+ * and the classic bfloat16 trick; from doubles (ties between every pair of
+ * neighbours, just beside them, random bit patterns) against the search. */
+static void test_16bit_round(void)
+{
+    int half_f = 1, bf_f = 1, half_d = 1, bf_d = 1;
+    for (uint64_t b = 0; b < 0x100000000ull; b += 127) {
+        double f = f32_of_bits((uint32_t)b);
+        uint16_t h = gl_to_half(f), bf = gl_to_bf16(f);
+#ifdef __FLT16_MAX__
+        _Float16 x = (_Float16)(float)f;
+        uint16_t xv;
+        memcpy(&xv, &x, 2);
+        half_f &= isnan(f) ? isnan(gl_from_half(h)) : h == xv;
+#else
+        half_f &= nearest_even(f, h, gl_from_half, 65504.0, 0x7c00);
+#endif
+        uint32_t u = (uint32_t)b;
+        uint16_t want = (uint16_t)((u + 0x7fffu + ((u >> 16) & 1u)) >> 16);
+        bf_f &= isnan(f) ? isnan(gl_from_bf16(bf)) : bf == want;
+    }
+    CHECK(half_f);
+    CHECK(bf_f);
+    unsigned long long s0 = gl_rng_state(5, 5);
+    for (uint32_t u = 0; u < 65535; u++) {
+        double v[4];
+        int n = 0;
+        double a = gl_from_half((uint16_t)u), b = gl_from_half((uint16_t)(u + 1));
+        if (isfinite(a) && isfinite(b) && (u & 0x7fff) != 0x7fff) {
+            v[n++] = (a + b) / 2;
+            v[n++] = nextafter((a + b) / 2, INFINITY);
+        }
+        uint64_t bits = ((uint64_t)(gl_rng_float(s0, u) * 16777216.0f) << 40) ^
+                        ((uint64_t)(gl_rng_float(s0, u + 70000) * 16777216.0f) << 16) ^ u;
+        memcpy(&v[n++], &bits, sizeof v[0]);
+        for (int k = 0; k < n; k++) {
+            uint16_t h = gl_to_half(v[k]);
+            if (!nearest_even(v[k], h, gl_from_half, 65504.0, 0x7c00)) {
+                if (half_d)
+                    printf("  half of %a: %04x\n", v[k], h);
+                half_d = 0;
+            }
+#ifdef __FLT16_MAX__
+            _Float16 x = (_Float16)v[k];
+            uint16_t xv;
+            memcpy(&xv, &x, 2);
+            half_d &= isnan(v[k]) || h == xv;
+#endif
+        }
+        n = 0;
+        a = gl_from_bf16((uint16_t)u);
+        b = gl_from_bf16((uint16_t)(u + 1));
+        if (isfinite(a) && isfinite(b) && (u & 0x7fff) != 0x7fff) {
+            v[n++] = (a + b) / 2;
+            v[n++] = nextafter((a + b) / 2, -INFINITY);
+        }
+        memcpy(&v[n++], &bits, sizeof v[0]);
+        for (int k = 0; k < n; k++) {
+            uint16_t h = gl_to_bf16(v[k]);
+            if (!nearest_even(v[k], h, gl_from_bf16, gl_from_bf16(0x7f7f), 0x7f80)) {
+                if (bf_d)
+                    printf("  bfloat16 of %a: %04x\n", v[k], h);
+                bf_d = 0;
+            }
+        }
+    }
+    CHECK(half_d);
+    CHECK(bf_d);
+    /* by hand: ties to even, overflow, the smallest subnormal, NaN, signed zero */
+    CHECK(gl_to_half(1.0) == 0x3c00 && gl_to_half(1.0 + ldexp(1, -11)) == 0x3c00 &&
+          gl_to_half(1.0 + 3 * ldexp(1, -11)) == 0x3c02);
+    CHECK(gl_to_half(65504.0) == 0x7bff && gl_to_half(65519.99) == 0x7bff &&
+          gl_to_half(65520.0) == 0x7c00 && gl_to_half(-1e10) == 0xfc00);
+    CHECK(gl_to_half(ldexp(1, -24)) == 0x0001 && gl_to_half(ldexp(1, -25)) == 0x0000 &&
+          gl_to_half(ldexp(1.5, -25)) == 0x0001);
+    CHECK(isnan(gl_from_half(gl_to_half(NAN))) && gl_to_half(-0.0) == 0x8000);
+    CHECK(gl_to_bf16(1.0) == 0x3f80 && gl_to_bf16(1.0 + ldexp(1, -8)) == 0x3f80 &&
+          gl_to_bf16(1.0 + 3 * ldexp(1, -8)) == 0x3f82 && gl_to_bf16(1e39) == 0x7f80);
+    /* from a double, not through a float: 1 + 2^-11 + 2^-40 is above the tie in
+     * half, but as a float it would be the tie itself (and round down) */
+    CHECK(gl_to_half(1.0 + ldexp(1, -11) + ldexp(1, -40)) == 0x3c01);
+}
+
+/* The inits in 16-bit floats: const rounded, ramp exact up to 2048 (half) and
+ * 256 (bfloat16), rounded past them, half's infinite from 65520; the poison is
+ * every bit set, a NaN in both. */
+static void test_16bit_inits(void)
+{
+    enum { N = 70000 };
+    uint16_t *a = malloc(N * sizeof *a);
+    if (!CHECK(a))
+        return;
+    CHECK(gl_hb_fill(a, GL_KT_HALF, N, GL_KI_RAMP, 0.0, 42, 0) == 0);
+    CHECK(gl_ty_get(a, GL_KT_HALF, 2048) == 2048.0 && gl_ty_get(a, GL_KT_HALF, 2049) == 2048.0 &&
+          gl_ty_get(a, GL_KT_HALF, 2051) == 2052.0 && gl_ty_get(a, GL_KT_HALF, 65519) == 65504.0 &&
+          isinf(gl_ty_get(a, GL_KT_HALF, 65520)));
+    CHECK(gl_hb_fill(a, GL_KT_BF16, N, GL_KI_RAMP, 0.0, 42, 0) == 0);
+    CHECK(gl_ty_get(a, GL_KT_BF16, 256) == 256.0 && gl_ty_get(a, GL_KT_BF16, 257) == 256.0 &&
+          gl_ty_get(a, GL_KT_BF16, 259) == 260.0 && gl_ty_get(a, GL_KT_BF16, 69999) == 70144.0);
+    CHECK(gl_hb_fill(a, GL_KT_HALF, N, GL_KI_CONST, 0.1, 42, 0) == 0);
+    CHECK(a[0] == 0x2e66 && a[N - 1] == 0x2e66);
+    CHECK(gl_hb_fill(a, GL_KT_BF16, N, GL_KI_CONST, 0.1, 42, 0) == 0);
+    CHECK(a[5] == 0x3dcd);
+    CHECK(gl_hb_fill(a, GL_KT_BF16, N, GL_KI_POISON, 0.0, 42, 0) == 0);
+    CHECK(a[3] == 0xffff && gl_ty_unwritten(a, GL_KT_BF16, 3) && gl_ty_unwritten(a, GL_KT_HALF, 3));
+    a[3] = 0x7e00;   /* any NaN counts as unwritten, as for float */
+    CHECK(gl_ty_unwritten(a, GL_KT_HALF, 3) && !gl_ty_unwritten(a, GL_KT_BF16, 3));
+    a[3] = 0;
+    CHECK(!gl_ty_unwritten(a, GL_KT_HALF, 3));
+    free(a);
+}
+
+/* Verdicts on 16-bit outputs and their default tolerances. */
+static void test_16bit_rule(void)
+{
+    double err;
+    CHECK(gl_ty_default_tol(GL_KT_HALF) == ldexp(1, -9) &&
+          gl_ty_default_tol(GL_KT_BF16) == ldexp(1, -6) &&
+          gl_ty_default_tol(GL_KT_FLOAT) == 1e-5 && gl_ty_default_tol(GL_KT_DOUBLE) == 1e-5);
+    double tol = gl_ty_default_tol(GL_KT_HALF);
+    uint16_t g[4];
+    double want[4] = { 1.0 / 3, 1000.1, 2.0, 0.0 };
+    for (int i = 0; i < 4; i++)
+        gl_ty_set(g, GL_KT_HALF, i, want[i]);   /* correctly rounded: within a unit */
+    for (int i = 0; i < 4; i++)
+        CHECK(!gl_ty_bad(g, GL_KT_HALF, i, want, GL_KT_DOUBLE, tol, &err) &&
+              err <= ldexp(1, -11));
+    gl_ty_set(g, GL_KT_HALF, 2, 2.0 * (1 + 4 * tol));
+    CHECK(gl_ty_bad(g, GL_KT_HALF, 2, want, GL_KT_DOUBLE, tol, &err) && err > tol);
+    /* against a half reference (the same type: compared as values), and a float one */
+    uint16_t w16[4];
+    float wf[4];
+    for (int i = 0; i < 4; i++) {
+        gl_ty_set(w16, GL_KT_HALF, i, want[i] * (1 + ldexp(1, -10)));   /* two units off */
+        wf[i] = (float)want[i];
+    }
+    CHECK(!gl_ty_bad(g, GL_KT_HALF, 0, w16, GL_KT_HALF, tol, &err) && err > 0.0);
+    CHECK(gl_ty_bad(g, GL_KT_HALF, 2, w16, GL_KT_HALF, tol, &err));
+    CHECK(!gl_ty_bad(g, GL_KT_HALF, 1, wf, GL_KT_FLOAT, tol, &err));
+    CHECK(gl_ty_bad(g, GL_KT_HALF, 2, wf, GL_KT_FLOAT, tol, &err));
+    g[1] = 0x7e00;
+    CHECK(gl_ty_bad(g, GL_KT_HALF, 1, want, GL_KT_DOUBLE, 1.0, &err) && isinf(err));
+    /* bfloat16 within its default, not within half's */
+    uint16_t b[1];
+    double wb[1] = { 3.0 };
+    gl_ty_set(b, GL_KT_BF16, 0, 3.0 * (1 + 0.008));
+    CHECK(!gl_ty_bad(b, GL_KT_BF16, 0, wb, GL_KT_DOUBLE, gl_ty_default_tol(GL_KT_BF16), &err));
+    CHECK(gl_ty_bad(b, GL_KT_BF16, 0, wb, GL_KT_DOUBLE, tol, &err));
+    /* gl_hb_check: tolerance 0 is the type's default, named in the reason */
+    struct gl_host_buffer hb = { "h", GL_KT_HALF, 4, GL_KI_POISON, 0.0, 1 };
+    struct gl_result r;
+    memset(&r, 0, sizeof r);
+    r.status = GL_OK;
+    gl_hb_check(&r, &hb, g, want, 0.0);
+    CHECK(r.status == GL_WRONG && strstr(r.reason, "output 'h': 2 of 4 elements differ from the "
+                                                   "reference (tolerance 2.0e-03); first at 1") != NULL);
 }
 
 static void test_float_rule(void)
@@ -80,22 +339,22 @@ static void test_float_rule(void)
     double err;
     float got[6] = { 1.0f, 1.00001f, 1.001f, NAN, 0.0f, 1e-7f };
     double want[6] = { 1.0, 1.0, 1.0, 1.0, 1e-7, 0.0 };
-    CHECK(!gl_ty_bad(got, GL_KT_FLOAT, 0, want, 1, 1e-4, &err) && err == 0.0);
-    CHECK(!gl_ty_bad(got, GL_KT_FLOAT, 1, want, 1, 1e-4, &err) && err > 0.0 && err < 1e-4);
-    CHECK(gl_ty_bad(got, GL_KT_FLOAT, 2, want, 1, 1e-4, &err) && fabs(err - 1e-3) < 1e-6);
-    CHECK(gl_ty_bad(got, GL_KT_FLOAT, 3, want, 1, 1e-4, &err) && isinf(err));
+    CHECK(!gl_ty_bad(got, GL_KT_FLOAT, 0, want, GL_KT_DOUBLE, 1e-4, &err) && err == 0.0);
+    CHECK(!gl_ty_bad(got, GL_KT_FLOAT, 1, want, GL_KT_DOUBLE, 1e-4, &err) && err > 0.0 && err < 1e-4);
+    CHECK(gl_ty_bad(got, GL_KT_FLOAT, 2, want, GL_KT_DOUBLE, 1e-4, &err) && fabs(err - 1e-3) < 1e-6);
+    CHECK(gl_ty_bad(got, GL_KT_FLOAT, 3, want, GL_KT_DOUBLE, 1e-4, &err) && isinf(err));
     /* near zero: within the absolute floor tol/10 */
-    CHECK(!gl_ty_bad(got, GL_KT_FLOAT, 4, want, 1, 1e-4, &err));
-    CHECK(!gl_ty_bad(got, GL_KT_FLOAT, 5, want, 1, 1e-4, &err) && err > 0.0);
-    CHECK(gl_ty_bad(got, GL_KT_FLOAT, 5, want, 1, 1e-7, &err));
+    CHECK(!gl_ty_bad(got, GL_KT_FLOAT, 4, want, GL_KT_DOUBLE, 1e-4, &err));
+    CHECK(!gl_ty_bad(got, GL_KT_FLOAT, 5, want, GL_KT_DOUBLE, 1e-4, &err) && err > 0.0);
+    CHECK(gl_ty_bad(got, GL_KT_FLOAT, 5, want, GL_KT_DOUBLE, 1e-7, &err));
     /* a NaN expected value is never matched, not even by NaN */
     double nanw = NAN;
     float nang = NAN;
-    CHECK(gl_ty_bad(&nang, GL_KT_FLOAT, 0, &nanw, 1, 1.0, &err) && isinf(err));
+    CHECK(gl_ty_bad(&nang, GL_KT_FLOAT, 0, &nanw, GL_KT_DOUBLE, 1.0, &err) && isinf(err));
     /* against a typed array of the same type */
     double dg[2] = { 2.0, 3.0 }, dw[2] = { 2.0, 3.1 };
-    CHECK(!gl_ty_bad(dg, GL_KT_DOUBLE, 0, dw, 0, 1e-5, &err));
-    CHECK(gl_ty_bad(dg, GL_KT_DOUBLE, 1, dw, 0, 1e-5, &err) && err > 0.03 && err < 0.033);
+    CHECK(!gl_ty_bad(dg, GL_KT_DOUBLE, 0, dw, GL_KT_DOUBLE, 1e-5, &err));
+    CHECK(gl_ty_bad(dg, GL_KT_DOUBLE, 1, dw, GL_KT_DOUBLE, 1e-5, &err) && err > 0.03 && err < 0.033);
 }
 
 static void test_int_rule(void)
@@ -104,17 +363,17 @@ static void test_int_rule(void)
     int32_t g[3] = { 5, 6, -7 };
     int32_t w[3] = { 5, 7, -7 };
     double wd[3] = { 5.0, 6.5, NAN };
-    CHECK(!gl_ty_bad(g, GL_KT_INT, 0, w, 0, 1e-5, &err) && err == 0.0);
-    CHECK(gl_ty_bad(g, GL_KT_INT, 1, w, 0, 0.5, &err) && fabs(err - 1.0 / 7.0) < 1e-12);
-    CHECK(!gl_ty_bad(g, GL_KT_INT, 2, w, 0, 1e-5, &err));
-    CHECK(!gl_ty_bad(g, GL_KT_INT, 0, wd, 1, 1e-5, &err));
-    CHECK(gl_ty_bad(g, GL_KT_INT, 1, wd, 1, 1.0, &err));   /* no tolerance for integers */
-    CHECK(gl_ty_bad(g, GL_KT_INT, 2, wd, 1, 1e-5, &err) && isinf(err));
+    CHECK(!gl_ty_bad(g, GL_KT_INT, 0, w, GL_KT_INT, 1e-5, &err) && err == 0.0);
+    CHECK(gl_ty_bad(g, GL_KT_INT, 1, w, GL_KT_INT, 0.5, &err) && fabs(err - 1.0 / 7.0) < 1e-12);
+    CHECK(!gl_ty_bad(g, GL_KT_INT, 2, w, GL_KT_INT, 1e-5, &err));
+    CHECK(!gl_ty_bad(g, GL_KT_INT, 0, wd, GL_KT_DOUBLE, 1e-5, &err));
+    CHECK(gl_ty_bad(g, GL_KT_INT, 1, wd, GL_KT_DOUBLE, 1.0, &err));   /* no tolerance for integers */
+    CHECK(gl_ty_bad(g, GL_KT_INT, 2, wd, GL_KT_DOUBLE, 1e-5, &err) && isinf(err));
     /* 64-bit values one apart above 2^53: the same double, different bits */
     uint64_t a = (1ull << 60) + 1, b = (1ull << 60);
     CHECK((double)a == (double)b);
-    CHECK(gl_ty_bad(&a, GL_KT_UINT64, 0, &b, 0, 1e-5, &err) && isinf(err));
-    CHECK(!gl_ty_bad(&a, GL_KT_UINT64, 0, &a, 0, 1e-5, &err));
+    CHECK(gl_ty_bad(&a, GL_KT_UINT64, 0, &b, GL_KT_UINT64, 1e-5, &err) && isinf(err));
+    CHECK(!gl_ty_bad(&a, GL_KT_UINT64, 0, &a, GL_KT_UINT64, 1e-5, &err));
     /* poison: every bit set */
     uint32_t p32 = UINT32_MAX, z32 = 0;
     int64_t p64 = -1;
@@ -180,6 +439,10 @@ int main(void)
 {
     test_sizes();
     test_fill();
+    test_16bit_read();
+    test_16bit_round();
+    test_16bit_inits();
+    test_16bit_rule();
     test_float_rule();
     test_int_rule();
     test_check();

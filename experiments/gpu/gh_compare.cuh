@@ -65,14 +65,15 @@ struct gh_float_verdict {
     __device__ double want_at(size_t i) const { return want_fn(i); }
 };
 
-/* A user's output (typed.h's rule) against its expected values: a typed array
- * (a reference kernel's output) or doubles (want_double); want NULL: the
- * written-only check (poison left = unwritten). */
+/* A user's output (typed.h's rule) against its expected values: an array of
+ * want_type (the type itself: a reference kernel's output; GL_KT_DOUBLE: a host
+ * reference's values); want NULL: the written-only check (poison left =
+ * unwritten). */
 struct gh_typed_verdict {
     const void *got;
     int type;
     const void *want;
-    int want_double;
+    int want_type;
     double tol;
     __device__ int bad(size_t i, double *err) const
     {
@@ -80,13 +81,10 @@ struct gh_typed_verdict {
             *err = 0.0;
             return gl_ty_unwritten(got, type, i);
         }
-        return gl_ty_bad(got, type, i, want, want_double, tol, err);
+        return gl_ty_bad(got, type, i, want, want_type, tol, err);
     }
     __device__ double got_at(size_t i) const { return gl_ty_get(got, type, i); }
-    __device__ double want_at(size_t i) const
-    {
-        return want ? gl_ty_want(want, want_double, type, i) : 0.0;
-    }
+    __device__ double want_at(size_t i) const { return want ? gl_ty_get(want, want_type, i) : 0.0; }
 };
 
 /* Every element's verdict (V::bad) reduced into c: the bad count, the largest

@@ -124,17 +124,30 @@ struct gh_typed {
     int n;
     struct gh_tbuf b[GH_TYPED_MAX];
     /* The reference, once the inputs are made: sets the expected outputs with
-     * gh_typed_keep_outputs (a kernel run on the device's buffers) or
-     * gh_typed_host_done (a host reference's doubles, gh_host_view). NULL: none (an output
+     * gh_typed_keep_outputs (a kernel run on the device's buffers),
+     * gh_typed_host_done (a host reference's doubles, gh_host_view) or, with a
+     * want_key, gh_expected_done (gh_expected_view). NULL: none (an output
      * without init then only has to be written). 1, or 0 with j->r set. */
     int (*reference)(struct gh_job *j);
     int host_inputs;          /* the reference reads the inputs on the host: they are made
                                  there and copied, not made on the device */
-    double tol;               /* relative tolerance of float outputs */
+    /* The key of a host reference's expected outputs (a kernel section's C
+     * reference: experiments/cref.h), or NULL. With a key, the harness takes
+     * them from its cache when it holds the key, and reference is not called;
+     * else it allocates them before the run's own buffers, reference fills them
+     * through gh_expected_view / gh_expected_done, and they are kept for the
+     * runs that follow (harness_expected.cu). host_inputs stays 0: the inputs
+     * are made on the device and copied down for the reference. */
+    const char *want_key;
+    double tol;               /* relative tolerance of float outputs; 0: each output
+                                 type's default (typed.h gl_ty_default_tol) */
     const char *ref_name;     /* the reference as reasons name it: "the reference", "'naive'" */
     /* set by the harness */
-    int want_double;          /* want holds doubles (a host reference's) */
+    int want_double;          /* want holds doubles (a host reference's), else each output's
+                                 own type (a reference kernel's) */
     void *want[GH_MAX_OUT];   /* the expected outputs, device memory */
+    int want_ready;           /* want came from the cache: reference is not called */
+    int want_kept;            /* want is the cache's: not freed with the run */
 };
 
 /* Lay T's buffers out in j: counts and element sizes of j's inputs (the
@@ -147,20 +160,29 @@ int gh_typed_layout(struct gh_job *j, struct gh_typed *T);
 int gh_typed_prepare_outputs(struct gh_job *j);
 /* Keep the outputs the reference kernel just wrote as the expected ones. */
 int gh_typed_keep_outputs(struct gh_job *j);
-/* What a host reference (host_inputs) reads and writes: in[b], buffer b as it
- * starts (inputs and reset images: their host copies; an output that starts as
- * zeros, or with poison set as poison: memory of its own; else NULL), and
- * want[o], output o's expected values (out_count[o] doubles, NaN on entry). */
+/* What a host reference reads and writes: in[b], buffer b as it starts
+ * (inputs and reset images: their host copies; an output that starts as zeros:
+ * memory of its own; an output without init: NULL from gh_typed_host_view, a
+ * poisoned copy from gh_expected_view), and want[o], output o's expected
+ * values (out_count[o] doubles, NaN on entry). */
 struct gh_host_view {
     const void *in[GH_TYPED_MAX];
     void *own[GH_TYPED_MAX];
     double *want[GH_MAX_OUT];
 };
-/* Make v for j. 1, or 0 with j->r failed (gh_typed_host_done still frees). */
-int gh_typed_host_view(struct gh_job *j, int poison, struct gh_host_view *v);
+/* Make v for j (host_inputs: a plugin's reference). 1, or 0 with j->r failed
+ * (gh_typed_host_done still frees). */
+int gh_typed_host_view(struct gh_job *j, struct gh_host_view *v);
 /* When ok, v's expected outputs to the device as the run's; then free v.
  * Returns ok, or 0 with j->r failed. */
 int gh_typed_host_done(struct gh_job *j, struct gh_host_view *v, int ok);
+/* The same for a job with a want_key (harness_expected.cu): v from copies of
+ * the buffers made on the device (outputs without image: zeros or poison),
+ * in the pinned staging buffer (v->own stays NULL), want NaN; then, when ok,
+ * the expected outputs into the run's (allocated by the harness) and kept in
+ * the cache under the key. */
+int gh_expected_view(struct gh_job *j, struct gh_host_view *v);
+int gh_expected_done(struct gh_job *j, struct gh_host_view *v, int ok);
 
 /* One run of one variant, as the family describes it to gh_execute(). */
 struct gh_job {
@@ -295,12 +317,16 @@ extern const int gh_vecadd_nvariants;
 /* Free what a family keeps between runs (the cuBLAS handle); from the plugin's shutdown. */
 void gh_matmul_shutdown(void);
 
-/* Users' kernels (kernel.h): the device operations kernel_compile (NVRTC into
- * the kernel cache, no device needed) and kernel_run (kernel_run.cu), and the
- * loaded libraries' release at shutdown. */
+/* Users' kernels (kernel.h): the device operations kernel_compile and
+ * kernel_compile_many (NVRTC or nvcc into the kernel cache, no device needed:
+ * kernel_compile.cu) and kernel_run (kernel_run.cu), and the loaded libraries'
+ * release at shutdown. */
 struct gl_kernel_variant;
 int gk_kernel_compile(const struct gl_kernel_variant *kv, const struct gl_params *p, int arch,
                       char *log, size_t loglen);
+int gk_kernel_compile_many(const struct gl_kernel_variant *const *kvs,
+                           const struct gl_params *const *ps, int n, int arch, int *res,
+                           char *log, size_t loglen);
 int gk_kernel_run(const struct gl_kernel_variant *kv, const struct gl_params *p,
                   const struct gl_timing *t, struct gl_result *r);
 void gk_shutdown(void);

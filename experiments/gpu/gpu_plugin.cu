@@ -225,6 +225,7 @@ static const struct gl_device_ops device_ops = {
     gk_kernel_compile,   /* users' kernels: kernel_compile.cu, kernel_run.cu */
     gk_kernel_run,
     copy_bandwidth,
+    gk_kernel_compile_many,
 };
 
 /* Each family's table, in the order `gpulab list` shows them. */

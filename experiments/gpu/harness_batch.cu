@@ -176,7 +176,8 @@ static int batch_has_room(const struct gh_job *j)
     size_t free_b = 0, total_b = 0;
     if (cudaMemGetInfo(&free_b, &total_b) != cudaSuccess)
         return 0;
-    return job_bytes(j) + 2 * GH_MEM_MARGIN <= free_b;
+    /* and a keyed reference's expected outputs, allocated before the buffers */
+    return job_bytes(j) + gh_expected_need(j) + 2 * GH_MEM_MARGIN <= free_b;
 }
 
 /* Keep j (buffers and all) for batch_flush. 1 when parked. */

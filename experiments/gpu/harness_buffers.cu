@@ -40,7 +40,7 @@ static struct {
     size_t bytes;
 } staging;
 
-static void *staging_get(struct gl_result *r, size_t bytes)
+void *gh_staging_get(struct gl_result *r, size_t bytes)
 {
     if (bytes <= staging.bytes)
         return staging.p;
@@ -131,6 +131,7 @@ int gh_memory_fits(struct gh_job *j)
         return 0;
     if (need + GH_MEM_MARGIN > free_b) {   /* the other cached references make room first */
         gh_devref_trim(j->ref_dev);
+        gh_expected_trim(j->typed);
         if (!gh_ok(j->r, cudaMemGetInfo(&free_b, &total_b), "cudaMemGetInfo"))
             return 0;
     }
@@ -206,7 +207,10 @@ int gh_copy_inputs(struct gh_job *j, cudaEvent_t e0, cudaEvent_t e1)
         r->h2d_ms = 0.0;
         return 1;
     }
-    if (j->mem == GH_MEM_DEVICE && !j->in[0].host && !(stage = staging_get(r, largest(j))))
+    /* grown once for the copies and, on a keyed reference's miss, its host view */
+    size_t need = largest(j), view = gh_expected_staging(j);
+    if (j->mem == GH_MEM_DEVICE && !j->in[0].host &&
+        !(stage = gh_staging_get(r, view > need ? view : need)))
         return 0;
     if (!gh_ok(r, cudaEventRecord(e0, 0), "cudaEventRecord"))
         return 0;
@@ -245,7 +249,7 @@ int gh_copy_output(struct gh_job *j, cudaEvent_t e0, cudaEvent_t e1, double *ms)
     *ms = 0.0;
     if (j->mem == GH_MEM_ZEROCOPY)
         return gh_ok(r, cudaDeviceSynchronize(), "cudaDeviceSynchronize");
-    if (j->mem == GH_MEM_DEVICE && !j->out[0].host && !(stage = staging_get(r, largest(j))))
+    if (j->mem == GH_MEM_DEVICE && !j->out[0].host && !(stage = gh_staging_get(r, largest(j))))
         return 0;
     if (!gh_ok(r, cudaEventRecord(e0, 0), "cudaEventRecord"))
         return 0;

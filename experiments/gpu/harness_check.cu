@@ -214,6 +214,7 @@ int gh_devref_get(struct gh_job *j)
         need += j->in_count[i] * sizeof(float);
     if (need + GH_MEM_MARGIN > free_b) {
         gh_devref_release();
+        gh_expected_release();   /* users' kept expected outputs too */
         if (!gh_ok(r, cudaMemGetInfo(&free_b, &total_b), "cudaMemGetInfo"))
             return 0;
         if (need + GH_MEM_MARGIN > free_b) {

@@ -126,6 +126,7 @@ int gh_flush_ready(struct gl_result *r)
 void gh_shutdown(void)
 {
     gh_check_shutdown();
+    gh_expected_release();
     gh_staging_free();
     if (gh_st.flush_buf && !gh_st.sticky) {
         cudaFree(gh_st.flush_buf);

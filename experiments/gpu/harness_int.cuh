@@ -73,6 +73,10 @@ long long gh_pad_bytes(void);
 /* count elements of esize bytes (0 = float). */
 int gh_buf_alloc(struct gl_result *r, struct gh_buf *b, size_t count, size_t esize,
                  enum gh_mem mem, int host_copy);
+/* The pinned staging buffer, at least bytes long (grown as needed, kept for
+ * the process): timed copies whose contents do not matter go through it, and
+ * the host copies a keyed reference reads (harness_expected.cu). NULL + r. */
+void *gh_staging_get(struct gl_result *r, size_t bytes);
 /* Free the pinned staging buffer (at shutdown). */
 void gh_staging_free(void);
 /* Bytes of every input and output of the job. */
@@ -125,10 +129,24 @@ cudaError_t gh_typed_reset(struct gh_job *j);
 int gh_typed_resets(const struct gh_job *j);
 /* Check every output on the device against T->want (or that it was written). */
 int gh_typed_check(struct gh_job *j);
-/* Device bytes the expected outputs will take. */
+/* Device bytes the expected outputs will take (0 once they are allocated). */
 size_t gh_typed_want_bytes(const struct gh_job *j);
 /* Free the expected outputs. */
 void gh_typed_release(struct gh_job *j);
+
+/* harness_expected.cu: the expected outputs of keyed host references */
+/* For a job with a want_key (before its buffers are allocated): the expected
+ * outputs from the cache (want_ready), or their device memory allocated for
+ * the reference to fill. 1, or 0 with j->r skipped (no memory) or failed. */
+int gh_expected_get(struct gh_job *j);
+/* Staging bytes gh_expected_view will ask for (0: no keyed reference to
+ * compute), so that the timed copy grows the staging buffer once for both. */
+size_t gh_expected_staging(const struct gh_job *j);
+/* Device bytes gh_expected_get will allocate for j (0: none, or cached). */
+size_t gh_expected_need(const struct gh_job *j);
+/* Free every cached entry but the one keep uses (NULL: every one). */
+void gh_expected_trim(const struct gh_typed *keep);
+void gh_expected_release(void);
 
 /* harness_batch.cu */
 /* Profile jobs[0..n) together now (n <= GLC_BATCH_MAX). */

@@ -4,9 +4,10 @@
  * seed (typed.h: the same numbers the CPU makes) on the device for device
  * memory, the outputs' starting state (image, zeros, poison), the expected
  * outputs kept in device memory (the reference kernel's, or a host reference's
- * doubles copied up), and each output checked there (gh_verdict of
- * gh_compare.cuh with typed.h's rule), only the verdict brought back and worded
- * by host_buffers.c's gl_hb_verdict.
+ * doubles copied up; a keyed one's kept across runs by harness_expected.cu),
+ * and each output checked there (gh_verdict of gh_compare.cuh with typed.h's
+ * rule, each floating-point type with its own default tolerance), only the
+ * verdict brought back and worded by host_buffers.c's gl_hb_verdict.
  * Must not launch a job's own kernels, time anything, or decide what the
  * reference is (the job's adapter does). */
 #include "harness_int.cuh"
@@ -175,7 +176,7 @@ size_t gh_typed_want_bytes(const struct gh_job *j)
 {
     const struct gh_typed *T = j->typed;
     size_t bytes = 0;
-    if (!T || !T->reference)
+    if (!T || !T->reference || T->want[0])   /* none, or allocated already (a keyed one) */
         return 0;
     for (int o = 0; o < j->nout; o++)
         bytes += j->out_count[o] * (T->host_inputs ? sizeof(double) : j->out_esize[o]);
@@ -186,10 +187,11 @@ void gh_typed_release(struct gh_job *j)
 {
     struct gh_typed *T = j->typed;
     for (int o = 0; o < GH_MAX_OUT; o++) {
-        if (T->want[o] && !gh_st.sticky)
+        if (T->want[o] && !T->want_kept && !gh_st.sticky)
             cudaFree(T->want[o]);
         T->want[o] = NULL;
     }
+    T->want_kept = T->want_ready = 0;
 }
 
 int gh_typed_keep_outputs(struct gh_job *j)
@@ -221,7 +223,7 @@ static int expect(struct gh_job *j, double *const *want)
     return 1;
 }
 
-int gh_typed_host_view(struct gh_job *j, int poison, struct gh_host_view *v)
+int gh_typed_host_view(struct gh_job *j, struct gh_host_view *v)
 {
     const struct gh_typed *T = j->typed;
     memset(v, 0, sizeof *v);
@@ -231,12 +233,12 @@ int gh_typed_host_view(struct gh_job *j, int poison, struct gh_host_view *v)
             v->in[b] = j->in[!tb->out ? tb->idx : tb->img].host;
             continue;
         }
-        if (tb->init != GL_KI_ZERO && !poison)
+        if (tb->init != GL_KI_ZERO)
             continue;
         size_t bytes = gh_buf_bytes(&j->out[tb->idx]);
         if (!(v->own[b] = malloc(bytes)))
             return gh_fail(j->r, "out of host memory for the reference's inputs");
-        memset(v->own[b], tb->init == GL_KI_ZERO ? 0 : 0xff, bytes);
+        memset(v->own[b], 0, bytes);
         v->in[b] = v->own[b];
     }
     for (int o = 0; o < j->nout; o++) {
@@ -272,7 +274,9 @@ int gh_typed_check(struct gh_job *j)
         const void *want = T->want[tb->idx];
         if (!want && tb->init != GL_KI_POISON)   /* no reference, and no poison to find */
             continue;
-        struct gh_typed_verdict v = { j->out[tb->idx].dev, tb->type, want, T->want_double, T->tol };
+        double tol = T->tol > 0 ? T->tol : gl_ty_default_tol(tb->type);
+        struct gh_typed_verdict v = { j->out[tb->idx].dev, tb->type, want,
+                                      T->want_double ? GL_KT_DOUBLE : tb->type, tol };
         struct gh_cmp c;
         cudaError_t e;
         struct gh_cmp *dc = gh_compare_begin(&e);
@@ -289,7 +293,7 @@ int gh_typed_check(struct gh_job *j)
         f.want = c.want;
         memcpy(&f.maxerr, &c.maxerr_bits, sizeof f.maxerr);
         gl_hb_verdict(r, tb->name, (enum gl_ktype)tb->type, tb->count, want ? T->ref_name : NULL,
-                      T->tol, &f);
+                      tol, &f);
     }
     return 1;
 }

@@ -59,7 +59,7 @@ static int hg_reference(struct gh_job *j)
     const struct gh_typed *T = j->typed;
     struct gh_host_view v;
     double *want[GL_HOST_MAX_BUFFERS] = {};
-    int ok = gh_typed_host_view(j, 0, &v);
+    int ok = gh_typed_host_view(j, &v);
     for (int b = 0; b < T->n; b++)
         if (T->b[b].out)
             want[b] = v.want[T->b[b].idx];
@@ -102,7 +102,7 @@ static int prepare(const struct gl_host_job *hj, struct gh_job *j, struct hg_ctx
         x->out[b] = (signed char)T->b[b].out;
         x->idx[b] = (signed char)T->b[b].idx;
     }
-    T->tol = hj->tolerance > 0 ? hj->tolerance : 1e-5;
+    T->tol = hj->tolerance > 0 ? hj->tolerance : 0.0;   /* 0: each output type's default */
     T->ref_name = "the reference";
     if (hj->reference) {
         T->reference = hg_reference;

@@ -1,22 +1,27 @@
 /* kernel_compile.cu - a user's kernel (kernel.h) compiled for one point: the
  * point's values substituted into the template arguments of the variant's name
- * expression, the -D list, NVRTC (program name = the source's path, so the log
- * reads `path(line): error ...`), and the kernel cache that keeps one cubin and
- * its lowered name per key (spec: $GPULAB_CACHE, else $XDG_CACHE_HOME/gpulab/
- * kernels, else $HOME/.cache/gpulab/kernels; key = sha256 of the source, the
- * headers beside it, the name expression, the -D list, the arch and the NVRTC
- * version), written atomically (temporary file + rename). Also the integer
- * value of a config expression, for kernel_run.cu.
- * Must not call the CUDA runtime or driver: it runs in the driver at plan time,
- * on machines without a GPU or a driver (NVRTC needs neither). */
+ * expression, the -D list, the compiler (kernel_nvrtc.cu, the default, or
+ * kernel_nvcc.cu for `compiler = nvcc`), and the kernel cache (spec:
+ * $GPULAB_CACHE, else $XDG_CACHE_HOME/gpulab/kernels, else
+ * $HOME/.cache/gpulab/kernels). The variants that share a program - source,
+ * the user headers it includes (src/core/deps.h), the section's options, the
+ * -D list, the compiler and its version, the arch - are compiled together as
+ * one program with several name expressions. The cache keeps, per program,
+ * <program key>.cubin (key: the program's key and its sorted name
+ * expressions) and, per variant, <variant key>.name (key: the program's key
+ * and the variant's name expression) holding the lowered name and the cubin's
+ * file name, so that a variant compiled in any group is found alone (the
+ * worker's gk_build at run time). Files are written atomically (temporary file
+ * + rename), the cubin before the records that name it. Also the integer value
+ * of a config expression, for kernel_run.cu.
+ * Must not call the CUDA runtime or driver: it runs in the driver's compile
+ * children at plan time, on machines without a GPU or a driver (NVRTC and
+ * nvcc need neither). */
 #include "kernel_int.cuh"
 
-#include <dirent.h>
-#include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
-#include <nvrtc.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -26,13 +31,14 @@
 #include <unistd.h>
 
 extern "C" {
+#include "deps.h"
 #include "expr.h"
 #include "sha256.h"
 }
 
-/* Tag of the compile options below: part of every cache key, so a change of
- * options (or of this file's layout) never reuses an old cubin. */
-#define GK_KEY_TAG "gpulab-kernel-v1 -std=c++17 -default-device -lineinfo"
+/* Tag of the compile options: part of every cache key, so a change of gpulab's
+ * own options (or of the cache's layout) never reuses an old cubin. */
+#define GK_KEY_TAG "gpulab-kernel-v2 -std=c++17 -lineinfo (nvrtc: -default-device)"
 
 static void say(char *buf, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 static void say(char *buf, size_t len, const char *fmt, ...)
@@ -219,54 +225,6 @@ static void folder_of(const char *path, char *out, size_t len)
         snprintf(out, len, "%.*s", (int)(slash - path), path);
 }
 
-static int has_suffix(const char *s, const char *suf)
-{
-    size_t a = strlen(s), b = strlen(suf);
-    return a >= b && strcmp(s + a - b, suf) == 0;
-}
-
-static int cmp_names(const void *a, const void *b)
-{
-    return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-/* Add the *.h, *.cuh and *.hpp files of dir (name, contents), in name order. */
-static int hash_headers(struct gl_sha256 *c, const char *dir, char *err, size_t errlen)
-{
-    DIR *d = opendir(dir);
-    char *names[512];
-    int n = 0, rc = 0;
-    if (!d)
-        return 0;   /* an unreadable folder has no headers NVRTC could read either */
-    for (struct dirent *e; (e = readdir(d)) != NULL && n < 512;)
-        if (e->d_name[0] != '.' &&
-            (has_suffix(e->d_name, ".h") || has_suffix(e->d_name, ".cuh") ||
-             has_suffix(e->d_name, ".hpp")))
-            names[n++] = strdup(e->d_name);
-    closedir(d);
-    qsort(names, (size_t)n, sizeof names[0], cmp_names);
-    for (int i = 0; i < n; i++) {
-        char path[GK_PATH];
-        size_t len = 0;
-        if (!names[i] || strlen(dir) + strlen(names[i]) + 2 > sizeof path) {
-            say(err, errlen, "out of memory");
-            rc = -1;
-            continue;
-        }
-        snprintf(path, sizeof path, "%s/%s", dir, names[i]);
-        char *text = rc == 0 ? read_all(path, &len, err, errlen) : NULL;
-        if (text) {
-            gl_sha256_update(c, names[i], strlen(names[i]) + 1);
-            gl_sha256_update(c, text, len + 1);
-            free(text);
-        } else {
-            rc = -1;
-        }
-        free(names[i]);
-    }
-    return rc;
-}
-
 /* The cache folder (created): $GPULAB_CACHE, $XDG_CACHE_HOME/gpulab/kernels or
  * $HOME/.cache/gpulab/kernels. 0, or -1 + err. The driver finds the same folder
  * for C references (src/kernel_variant.c gl_kernel_cache_dir): keep in step. */
@@ -336,225 +294,340 @@ static int write_atomic(const char *path, const void *data, size_t len, char *er
     return 0;
 }
 
-/* ---- NVRTC ---------------------------------------------------------------------------- */
+/* ---- keys ------------------------------------------------------------------------------ */
 
-/* The CUDA headers' folder as NVRTC's library location gives it (lib64/.. or
- * targets/<arch>/lib/..), else $CUDA_HOME/include, else /usr/local/cuda/include;
- * "" when none has cuda_runtime.h. */
-static void cuda_include(char *out, size_t len)
+static void hex_of(const unsigned char d[32], char out[65])
 {
-    char cand[4][GK_PATH];
-    int n = 0;
-    Dl_info info;
-    if (dladdr((void *)nvrtcVersion, &info) && info.dli_fname) {
-        char dir[GK_DIR], real[PATH_MAX];
-        folder_of(info.dli_fname, dir, sizeof dir);
-        snprintf(cand[n++], GK_PATH, "%s/../include", dir);
-        if (realpath(info.dli_fname, real)) {
-            folder_of(real, dir, sizeof dir);
-            snprintf(cand[n++], GK_PATH, "%s/../include", dir);
-        }
-    }
-    const char *home = getenv("CUDA_HOME");
-    if (home && *home && strlen(home) < GK_DIR)
-        snprintf(cand[n++], GK_PATH, "%s/include", home);
-    snprintf(cand[n++], GK_PATH, "/usr/local/cuda/include");
-    out[0] = '\0';
-    for (int i = 0; i < n; i++) {
-        char probe[GK_PATH + 32];
-        snprintf(probe, sizeof probe, "%s/cuda_runtime.h", cand[i]);
-        if (access(probe, R_OK) == 0) {
-            snprintf(out, len, "%s", cand[i]);
-            return;
-        }
-    }
+    for (int i = 0; i < 32; i++)
+        snprintf(out + 2 * i, 3, "%02x", d[i]);
 }
 
-#define NVRTC_OK(call)                                                                         \
-    do {                                                                                       \
-        nvrtcResult rc_ = (call);                                                              \
-        if (rc_ != NVRTC_SUCCESS) {                                                            \
-            say(log, loglen, "%s: %s", #call, nvrtcGetErrorString(rc_));                       \
-            goto fail;                                                                         \
-        }                                                                                      \
-    } while (0)
+/* One variant at its point, as the cache and the compilers see it. */
+struct gk_item {
+    const struct gl_kernel_variant *kv;
+    char expr[GL_KEXPR];          /* substituted */
+    int ndefs;
+    char defs[GK_MAX_OPTS][GK_DEF_LEN];
+    char program[65];             /* the program's key: everything but the expression */
+    char key[65];                 /* the variant's: the program's and the expression */
+    int group;                    /* index of the first item of its program */
+};
 
-/* Compile text as program `name` with opts; on success the cubin (malloc'd) and
- * the lowered name of expr. 0, or -1 with the log. */
-static int nvrtc_build(const char *text, const char *name, const char *expr, const char **opts,
-                       int nopts, char **cubin, size_t *cubin_len, char *lowered,
-                       size_t lowlen, char *log, size_t loglen)
+/* The user headers' hash of each kernel met in one call (a section's variants
+ * share it: scanned once). */
+struct gk_deps_memo {
+    const struct gl_kernel *k[64];
+    unsigned char d[64][32];
+    int n;
+};
+
+static int deps_digest(struct gk_deps_memo *m, const struct gl_kernel *k, unsigned char d[32],
+                       char *log, size_t loglen)
 {
-    nvrtcProgram prog = NULL;
-    const char *low = NULL;
-    size_t n = 0;
-    *cubin = NULL;
-    NVRTC_OK(nvrtcCreateProgram(&prog, text, name, 0, NULL, NULL));
-    NVRTC_OK(nvrtcAddNameExpression(prog, expr));
-    {
-        nvrtcResult rc = nvrtcCompileProgram(prog, nopts, opts);
-        if (rc != NVRTC_SUCCESS) {
-            size_t ln = 0;
-            if (nvrtcGetProgramLogSize(prog, &ln) == NVRTC_SUCCESS && ln > 1) {
-                char *l = (char *)malloc(ln);
-                if (l && nvrtcGetProgramLog(prog, l) == NVRTC_SUCCESS)
-                    say(log, loglen, "%s", l);
-                else
-                    say(log, loglen, "%s: %s", name, nvrtcGetErrorString(rc));
-                free(l);
-            } else {
-                say(log, loglen, "%s: %s", name, nvrtcGetErrorString(rc));
-            }
-            goto fail;
+    for (int i = 0; i < m->n; i++)
+        if (m->k[i] == k) {
+            memcpy(d, m->d[i], 32);
+            return 0;
         }
+    struct gl_sha256 c;
+    char err[1200];
+    gl_sha256_init(&c);
+    if (gl_kernel_deps_hash(k, &c, NULL, err, sizeof err) != 0) {
+        say(log, loglen, "%s: %s", k->source, err);
+        return -1;
     }
-    NVRTC_OK(nvrtcGetLoweredName(prog, expr, &low));
-    if (!low || strlen(low) >= lowlen) {
-        say(log, loglen, "%s: the lowered name of '%s' is missing or too long", name, expr);
-        goto fail;
+    gl_sha256_final(&c, d);
+    if (m->n < 64) {
+        m->k[m->n] = k;
+        memcpy(m->d[m->n++], d, 32);
     }
-    snprintf(lowered, lowlen, "%s", low);
-    NVRTC_OK(nvrtcGetCUBINSize(prog, &n));
-    if (n == 0) {
-        say(log, loglen, "%s: NVRTC produced no cubin", name);
-        goto fail;
-    }
-    *cubin = (char *)malloc(n);
-    if (!*cubin) {
-        say(log, loglen, "out of memory for a %zu-byte cubin", n);
-        goto fail;
-    }
-    NVRTC_OK(nvrtcGetCUBIN(prog, *cubin));
-    *cubin_len = n;
-    nvrtcDestroyProgram(&prog);
     return 0;
-fail:
-    free(*cubin);
-    *cubin = NULL;
-    if (prog)
-        nvrtcDestroyProgram(&prog);
-    return -1;
+}
+
+/* Fill it for kv at p: expression, -D list, program and variant keys. 0, or -1 + log. */
+static int item_init(struct gk_item *it, const struct gl_kernel_variant *kv,
+                     const struct gl_params *p, int arch, const char *version,
+                     struct gk_deps_memo *memo, char *log, size_t loglen)
+{
+    const struct gl_kernel *k = kv->k;
+    unsigned char deps[32], d[32];
+    struct gl_sha256 c;
+    char tail[64];
+    it->kv = kv;
+    if (substitute(kv->expr[0] ? kv->expr : kv->name, p, it->expr, sizeof it->expr, log,
+                   loglen) != 0)
+        return -1;
+    if ((it->ndefs = define_list(k, p, it->defs, log, loglen)) < 0)
+        return -1;
+    if (!k->text) {
+        say(log, loglen, "internal: kernel %s without its source's text", k->source);
+        return -1;
+    }
+    if (deps_digest(memo, k, deps, log, loglen) != 0)
+        return -1;
+    /* the program: tag, compiler and version, arch, source, headers, options, -D list */
+    gl_sha256_init(&c);
+    gl_sha256_update(&c, GK_KEY_TAG, sizeof GK_KEY_TAG);
+    gl_sha256_update(&c, version, strlen(version) + 1);
+    snprintf(tail, sizeof tail, "sm_%d", arch);
+    gl_sha256_update(&c, tail, strlen(tail) + 1);
+    gl_sha256_update(&c, k->text, strlen(k->text) + 1);
+    gl_sha256_update(&c, deps, sizeof deps);
+    gl_sha256_update(&c, "options", 8);
+    gl_sha256_update(&c, k->options_text, strlen(k->options_text) + 1);
+    for (int i = 0; i < it->ndefs; i++)
+        gl_sha256_update(&c, it->defs[i], strlen(it->defs[i]) + 1);
+    gl_sha256_final(&c, d);
+    hex_of(d, it->program);
+    /* the variant: the program and the expression */
+    gl_sha256_init(&c);
+    gl_sha256_update(&c, it->program, 65);
+    gl_sha256_update(&c, "expr", 5);
+    gl_sha256_update(&c, it->expr, strlen(it->expr) + 1);
+    gl_sha256_final(&c, d);
+    hex_of(d, it->key);
+    return 0;
 }
 
 /* ---- the cache ------------------------------------------------------------------------- */
 
-int gk_build(const struct gl_kernel_variant *kv, const struct gl_params *p, int arch,
-             struct gk_built *b, char *log, size_t loglen)
+/* The record of a variant key: its lowered name and its cubin's path, when
+ * both are there. 1 found, 0 not. */
+static int lookup(const char *dir, const char *key, char *cubin, size_t cubin_len, char *lowered,
+                  size_t lowlen)
 {
-    const struct gl_kernel *k;
-    char defs[GK_MAX_OPTS][GK_DEF_LEN];
-    char dir[GK_DIR], src_dir[GK_DIR], inc[GK_DIR], key[65], path[GK_PATH];
-    char *text = NULL, *cubin = NULL;
-    size_t text_len = 0, cubin_len = 0;
-    int ndefs, major = 0, minor = 0, rc = -1;
-    unsigned char digest[32];
-    struct gl_sha256 c;
+    char path[GK_PATH], e[256];
+    size_t n = 0;
+    snprintf(path, sizeof path, "%s/%s.name", dir, key);
+    char *rec = read_all(path, &n, e, sizeof e);
+    if (!rec)
+        return 0;
+    char *nl = strchr(rec, '\n'), *file = nl ? nl + 1 : NULL;
+    char *end = file ? strchr(file, '\n') : NULL;
+    int ok = nl && end && nl > rec && end > file && (size_t)(nl - rec) < lowlen &&
+             !memchr(file, '/', (size_t)(end - file));
+    if (ok) {
+        *nl = *end = '\0';
+        snprintf(lowered, lowlen, "%s", rec);
+        snprintf(cubin, cubin_len, "%s/%s", dir, file);
+        ok = access(cubin, R_OK) == 0;
+    }
+    free(rec);
+    return ok;
+}
 
-    if (log && loglen)
-        log[0] = '\0';
-    memset(b, 0, sizeof *b);
-    if (!kv || !kv->k || !p) {
-        say(log, loglen, "internal: kernel_compile without a kernel or a point");
-        return -1;
+static int by_string(const void *a, const void *b)
+{
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* Compile the items its[0..n) (one program: the same k, -D list, compiler and
+ * arch) as one program into dir: <program key>.cubin, then a record per item.
+ * 0, or -1 / -2 with the log. */
+static int compile_program(struct gk_item *const *its, int n, int arch, const char *dir,
+                           char *log, size_t loglen)
+{
+    const struct gl_kernel *k = its[0]->kv->k;
+    const char **exprs = (const char **)calloc((size_t)n, sizeof *exprs);
+    const char **opts = (const char **)calloc((size_t)(its[0]->ndefs + k->noptions + 1),
+                                              sizeof *opts);
+    char (*lowered)[GK_LOWERED] = (char (*)[GK_LOWERED])calloc((size_t)n, GK_LOWERED);
+    char o_src[GK_DIR + 4], src_dir[GK_DIR], key[65], path[GK_PATH];
+    char *cubin = NULL;
+    size_t cubin_len = 0;
+    int nexprs = 0, nopts = 0, rc = -1;
+    if (!exprs || !opts || !lowered) {
+        say(log, loglen, "out of memory");
+        goto out;
     }
-    k = kv->k;
-    if (arch <= 0)
-        arch = 90;
-    if (substitute(kv->expr[0] ? kv->expr : kv->name, p, b->expr, sizeof b->expr, log,
-                   loglen) != 0)
-        return -1;
-    if ((ndefs = define_list(k, p, defs, log, loglen)) < 0)
-        return -1;
-    if (nvrtcVersion(&major, &minor) != NVRTC_SUCCESS) {
-        say(log, loglen, "nvrtcVersion failed: NVRTC unusable");
-        return -1;
+    /* the distinct expressions, sorted: the program's cubin is keyed by them */
+    for (int i = 0; i < n; i++) {
+        int dup = 0;
+        for (int j = 0; j < nexprs && !dup; j++)
+            dup = strcmp(exprs[j], its[i]->expr) == 0;
+        if (!dup)
+            exprs[nexprs++] = its[i]->expr;
     }
-    if (k->text) {
-        text = (char *)k->text;
-        text_len = strlen(text);
-    } else if (!(text = read_all(k->source, &text_len, log, loglen))) {
-        return -1;
+    qsort(exprs, (size_t)nexprs, sizeof *exprs, by_string);
+    {
+        struct gl_sha256 c;
+        unsigned char d[32];
+        gl_sha256_init(&c);
+        gl_sha256_update(&c, its[0]->program, 65);
+        gl_sha256_update(&c, "program", 8);
+        for (int i = 0; i < nexprs; i++)
+            gl_sha256_update(&c, exprs[i], strlen(exprs[i]) + 1);
+        gl_sha256_final(&c, d);
+        hex_of(d, key);
     }
     folder_of(k->source, src_dir, sizeof src_dir);
-
-    /* key: source, headers, name expression, -D list, arch, NVRTC version */
-    gl_sha256_init(&c);
-    gl_sha256_update(&c, GK_KEY_TAG, sizeof GK_KEY_TAG);
-    gl_sha256_update(&c, text, text_len + 1);
-    if (hash_headers(&c, src_dir, log, loglen) != 0)
-        goto out;
-    gl_sha256_update(&c, b->expr, strlen(b->expr) + 1);
-    for (int i = 0; i < ndefs; i++)
-        gl_sha256_update(&c, defs[i], strlen(defs[i]) + 1);
+    snprintf(o_src, sizeof o_src, "-I%s", src_dir);
+    opts[nopts++] = o_src;
+    for (int i = 0; i < its[0]->ndefs; i++)
+        opts[nopts++] = its[0]->defs[i];
+    for (int i = 0; i < k->noptions && i < GL_KERNEL_MAX_OPTIONS; i++)
+        opts[nopts++] = k->options[i];
     {
-        char tail[64];
-        snprintf(tail, sizeof tail, "sm_%d nvrtc %d.%d", arch, major, minor);
-        gl_sha256_update(&c, tail, strlen(tail) + 1);
-    }
-    gl_sha256_final(&c, digest);
-    for (int i = 0; i < 32; i++)
-        snprintf(key + 2 * i, 3, "%02x", digest[i]);
-
-    if (cache_dir(dir, sizeof dir, log, loglen) != 0)
-        goto out;
-    snprintf(b->cubin, sizeof b->cubin, "%s/%s.cubin", dir, key);
-    snprintf(path, sizeof path, "%s/%s.name", dir, key);
-    if (access(b->cubin, R_OK) == 0) {
-        char e2[256];
-        size_t nl = 0;
-        char *name = read_all(path, &nl, e2, sizeof e2);
-        while (name && nl > 0 && (name[nl - 1] == '\n' || name[nl - 1] == '\r'))
-            name[--nl] = '\0';
-        if (name && nl > 0 && nl < sizeof b->lowered) {
-            snprintf(b->lowered, sizeof b->lowered, "%s", name);
-            free(name);
-            rc = 1;
-            goto out;
-        }
-        free(name);   /* no usable name beside it: compile again */
-    }
-
-    {
-        const char *opts[GK_MAX_OPTS + 8];
-        char o_arch[48], o_src[GK_DIR + 4], o_inc[GK_DIR + 4];
-        int n = 0;
-        snprintf(o_arch, sizeof o_arch, "--gpu-architecture=sm_%d", arch);
-        snprintf(o_src, sizeof o_src, "-I%s", src_dir);
-        opts[n++] = o_arch;
-        opts[n++] = "-std=c++17";
-        opts[n++] = "-default-device";
-        opts[n++] = "-lineinfo";
-        opts[n++] = o_src;
-        cuda_include(inc, sizeof inc);
-        if (inc[0]) {
-            snprintf(o_inc, sizeof o_inc, "-I%s", inc);
-            opts[n++] = o_inc;
-        }
-        for (int i = 0; i < ndefs; i++)
-            opts[n++] = defs[i];
-        if (nvrtc_build(text, k->source, b->expr, opts, n, &cubin, &cubin_len, b->lowered,
-                        sizeof b->lowered, log, loglen) != 0)
+        struct gk_compile c = { k, arch, opts, nopts, exprs, nexprs };
+        rc = k->compiler == GL_KC_NVCC
+                 ? gk_nvcc_compile(&c, &cubin, &cubin_len, lowered, log, loglen)
+                 : gk_nvrtc_compile(&c, &cubin, &cubin_len, lowered, log, loglen);
+        if (rc != 0)
             goto out;
     }
-    {
-        char line[sizeof b->lowered + 2];
-        snprintf(line, sizeof line, "%s\n", b->lowered);
-        /* the name first: a cubin present means its name is there too */
-        if (write_atomic(path, line, strlen(line), log, loglen) != 0 ||
-            write_atomic(b->cubin, cubin, cubin_len, log, loglen) != 0)
+    rc = -1;
+    snprintf(path, sizeof path, "%s/%s.cubin", dir, key);
+    if (write_atomic(path, cubin, cubin_len, log, loglen) != 0)
+        goto out;
+    for (int i = 0; i < n; i++) {
+        int e = 0;
+        while (strcmp(exprs[e], its[i]->expr) != 0)
+            e++;
+        char rec[GK_LOWERED + 80];
+        snprintf(rec, sizeof rec, "%s\n%s.cubin\n", lowered[e], key);
+        snprintf(path, sizeof path, "%s/%s.name", dir, its[i]->key);
+        if (write_atomic(path, rec, strlen(rec), log, loglen) != 0)
             goto out;
     }
     rc = 0;
 out:
     free(cubin);
-    if (text != k->text)
-        free(text);
+    free(exprs);
+    free(opts);
+    free(lowered);
     return rc;
+}
+
+/* The compiler's version text for k (part of the key). 0, or -1 + log. */
+static int compiler_version(const struct gl_kernel *k, char *out, size_t len, char *log,
+                            size_t loglen)
+{
+    return k->compiler == GL_KC_NVCC ? gk_nvcc_version(out, len, log, loglen)
+                                     : gk_nvrtc_version(out, len, log, loglen);
+}
+
+/* gk_build_many, with each variant's cache files in built[i] when built. */
+static int build(const struct gl_kernel_variant *const *kvs, const struct gl_params *const *ps,
+                 int n, int arch, int *res, struct gk_built *built, char *log, size_t loglen)
+{
+    struct gk_item *items = (struct gk_item *)calloc((size_t)(n > 0 ? n : 1), sizeof *items);
+    struct gk_item **group = (struct gk_item **)calloc((size_t)(n > 0 ? n : 1), sizeof *group);
+    static struct gk_deps_memo memo;
+    char dir[GK_DIR];
+    int rc = 0;
+    if (log && loglen)
+        log[0] = '\0';
+    for (int i = 0; i < n; i++)
+        res[i] = -1;
+    if (!items || !group) {
+        say(log, loglen, "out of memory");
+        rc = -1;
+        goto out;
+    }
+    memo.n = 0;   /* headers may have changed since the last call: scan again */
+    if (arch <= 0)
+        arch = 90;
+    if (cache_dir(dir, sizeof dir, log, loglen) != 0) {
+        rc = -1;
+        goto out;
+    }
+    /* keys, and what the cache has */
+    for (int i = 0; i < n; i++) {
+        char version[600];
+        if (!kvs[i] || !kvs[i]->k || !ps[i]) {
+            say(log, loglen, "internal: kernel_compile without a kernel or a point");
+            rc = -1;
+            goto out;
+        }
+        if (compiler_version(kvs[i]->k, version, sizeof version, log, loglen) != 0 ||
+            item_init(&items[i], kvs[i], ps[i], arch, version, &memo, log, loglen) != 0) {
+            rc = -1;
+            goto out;
+        }
+        struct gk_built *b = built ? &built[i] : NULL;
+        char cubin[GK_PATH], lowered[GK_LOWERED];
+        if (lookup(dir, items[i].key, cubin, sizeof cubin, lowered, sizeof lowered))
+            res[i] = 1;
+        if (b) {
+            snprintf(b->expr, sizeof b->expr, "%s", items[i].expr);
+            if (res[i] == 1) {
+                snprintf(b->cubin, sizeof b->cubin, "%s", cubin);
+                snprintf(b->lowered, sizeof b->lowered, "%s", lowered);
+            }
+        }
+    }
+    /* the misses, one program per program key, in the order of their first variant */
+    for (int i = 0; i < n; i++)
+        items[i].group = -1;
+    for (int i = 0; i < n && rc == 0; i++) {
+        if (res[i] == 1 || items[i].group >= 0)
+            continue;
+        int m = 0;
+        for (int j = i; j < n; j++)
+            if (res[j] != 1 && items[j].group < 0 && items[j].kv->k->compiler ==
+                items[i].kv->k->compiler && strcmp(items[j].program, items[i].program) == 0) {
+                items[j].group = i;
+                group[m++] = &items[j];
+            }
+        rc = compile_program(group, m, arch, dir, log, loglen);
+        if (rc == -1 && m > 1) {
+            /* one expression at a time, in order, to name the first that fails
+             * with its own log (as a compilation of it alone would) */
+            for (int j = 0; j < m; j++) {
+                rc = compile_program(&group[j], 1, arch, dir, log, loglen);
+                if (rc != 0) {
+                    for (int t = 0; t < j; t++)
+                        res[group[t] - items] = 0;
+                    break;
+                }
+            }
+            if (rc == 0)   /* each alone compiles: the group's error stands */
+                rc = compile_program(group, m, arch, dir, log, loglen);
+        }
+        if (rc != 0)
+            break;
+        for (int j = 0; j < m; j++)
+            res[group[j] - items] = 0;
+    }
+    /* where the ones compiled now are */
+    for (int i = 0; i < n && rc == 0 && built; i++)
+        if (res[i] == 0 && !lookup(dir, items[i].key, built[i].cubin, sizeof built[i].cubin,
+                                   built[i].lowered, sizeof built[i].lowered)) {
+            say(log, loglen, "kernel cache %s: the record of %s vanished", dir, items[i].expr);
+            rc = -1;
+        }
+out:
+    free(items);
+    free(group);
+    return rc;
+}
+
+int gk_build_many(const struct gl_kernel_variant *const *kvs, const struct gl_params *const *ps,
+                  int n, int arch, int *res, char *log, size_t loglen)
+{
+    return build(kvs, ps, n, arch, res, NULL, log, loglen);
+}
+
+int gk_build(const struct gl_kernel_variant *kv, const struct gl_params *p, int arch,
+             struct gk_built *b, char *log, size_t loglen)
+{
+    int res = -1;
+    memset(b, 0, sizeof *b);
+    int rc = build(&kv, &p, 1, arch, &res, b, log, loglen);
+    return rc != 0 ? rc : res;
 }
 
 int gk_kernel_compile(const struct gl_kernel_variant *kv, const struct gl_params *p, int arch,
                       char *log, size_t loglen)
 {
     struct gk_built b;
-    return gk_build(kv, p, arch, &b, log, loglen);
+    int rc = gk_build(kv, p, arch, &b, log, loglen);
+    return rc < 0 ? -1 : rc;
+}
+
+int gk_kernel_compile_many(const struct gl_kernel_variant *const *kvs,
+                           const struct gl_params *const *ps, int n, int arch, int *res,
+                           char *log, size_t loglen)
+{
+    return gk_build_many(kvs, ps, n, arch, res, log, loglen);
 }

@@ -1,7 +1,9 @@
 /* kernel_int.cuh - what the files of users' kernels share (kernel_compile.cu:
- * NVRTC and the kernel cache; kernel_run.cu: loading, launching and verifying):
- * a kernel as compiled for one point (its cache files and lowered name) and the
- * integer value of a config expression at a point.
+ * keys, groups and the kernel cache; kernel_nvrtc.cu and kernel_nvcc.cu: the
+ * two compilers; kernel_elf.cu: a cubin's kernels; kernel_run.cu: loading,
+ * launching and verifying): a kernel as compiled for one point (its cache
+ * files and lowered name), one compilation of several name expressions, and
+ * the integer value of a config expression at a point.
  * Must not be included by a built-in family or by the harness's own files. */
 #ifndef GL_KERNEL_INT_CUH
 #define GL_KERNEL_INT_CUH
@@ -16,19 +18,66 @@ extern "C" {
 
 #define GK_DIR 1024    /* a folder's path */
 #define GK_PATH 1200   /* a file's path in such a folder */
+#define GK_LOWERED 1024   /* a lowered (mangled) name and its NUL */
 
 /* One variant's kernel compiled for one point and arch: where the cache keeps it. */
 struct gk_built {
-    char cubin[GK_PATH];      /* <cache>/<key>.cubin */
-    char lowered[1024];       /* the lowered (mangled) name of the name expression */
+    char cubin[GK_PATH];      /* <cache>/<program key>.cubin */
+    char lowered[GK_LOWERED]; /* the lowered (mangled) name of the name expression */
     char expr[GL_KEXPR];      /* the name expression after substitution */
 };
 
 /* Compile kv at p for sm_<arch> into the kernel cache, or find it there; fill b.
  * 1 = from the cache, 0 = compiled now, -1 = error with the compiler's log (or
- * why not) in log. Needs no device. */
+ * why not) in log; -2 = the same for an option the compiler refused. Needs no
+ * device. */
 int gk_build(const struct gl_kernel_variant *kv, const struct gl_params *p, int arch,
              struct gk_built *b, char *log, size_t loglen);
+
+/* The same for n variants at their points (kvs[i] at ps[i]): those that share
+ * source, -D list, options, compiler and arch are compiled as one program with
+ * several name expressions; res[i] gets each one's 1 (cache), 0 (compiled) or
+ * -1 (failed, or not reached after a failure). Returns 0, or -1 / -2 as
+ * gk_build with the first failing variant's log (in order). */
+int gk_build_many(const struct gl_kernel_variant *const *kvs, const struct gl_params *const *ps,
+                  int n, int arch, int *res, char *log, size_t loglen);
+
+/* One compilation: a section's source with its options (-I the source's
+ * folder, the -D list, the section's own), several name expressions. */
+struct gk_compile {
+    const struct gl_kernel *k;
+    int arch;                     /* sm_<arch> */
+    const char *const *opts;
+    int nopts;
+    const char *const *exprs;
+    int nexprs;
+};
+
+/* kernel_nvrtc.cu: NVRTC's version as key text ("nvrtc 13.0"); 0, or -1 + log. */
+int gk_nvrtc_version(char *out, size_t len, char *log, size_t loglen);
+/* Compile c with NVRTC (program name = the source's path, so its log reads
+ * `path(line): error ...`; the toolkit's include and CCCL folders on the
+ * include path): *cubin (malloc'd) and lowered[i] for each expression. 0, -1
+ * with the log (a missing C/C++ library header gets a hint), or -2 with the log
+ * of an option NVRTC refused. */
+int gk_nvrtc_compile(const struct gk_compile *c, char **cubin, size_t *len,
+                     char (*lowered)[GK_LOWERED], char *log, size_t loglen);
+
+/* kernel_nvcc.cu: the toolkit's nvcc's version as key text ("nvcc ... V13.0.88");
+ * 0, or -1 + log (no nvcc found: where it looked). */
+int gk_nvcc_version(char *out, size_t len, char *log, size_t loglen);
+/* Compile c with nvcc -cubin through a generated wrapper that includes the
+ * source and takes each expression's address; the lowered names are found in
+ * the cubin's symbols. Returns as gk_nvrtc_compile. */
+int gk_nvcc_compile(const struct gk_compile *c, char **cubin, size_t *len,
+                    char (*lowered)[GK_LOWERED], char *log, size_t loglen);
+
+/* kernel_elf.cu: the names of the kernels (global function symbols) of an
+ * ELF64 cubin, as a malloc'd array of malloc'd names (*n of them; free with
+ * gk_elf_free). 0, or -1 with err (not an ELF64 file, cut short). */
+int gk_elf_kernels(const char *data, size_t len, char ***names, int *n, char *err,
+                   size_t errlen);
+void gk_elf_free(char **names, int n);
 
 /* The integer value of a config expression (expr.h) at p: 0, or -1 with err. */
 int gk_value(const char *expr, const struct gl_params *p, long long *out, char *err,

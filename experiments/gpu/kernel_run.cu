@@ -7,8 +7,10 @@
  * parking) with typed buffers (struct gh_typed: made, reset and checked on
  * the device by harness_typed.cu), and its reference: the reference variant's
  * kernel run on the same inputs, or a C reference (verify = c:FILE:FUNC,
- * dlopen'ed once per process) called on host copies of the buffers or,
- * without either, none (no output element may be left poisoned).
+ * dlopen'ed once per process) called on host copies of the buffers with the
+ * parameters it reads, its expected outputs kept by the harness for every run
+ * with the same key (experiments/cref.h) or, without either, none (no output
+ * element may be left poisoned).
  * The runtime takes a cudaKernel_t wherever it takes `const void *func`
  * (cudaLaunchKernel, cudaFuncGetAttributes, cudaFuncSetAttribute, occupancy):
  * the harness uses the handle as it uses a built-in kernel's address.
@@ -26,21 +28,29 @@
 #include <string.h>
 
 extern "C" {
+#include "cref.h"
 #include "typed.h"
 }
 
 /* ---- loaded kernels --------------------------------------------------------------- */
 
 #define GK_MAX_LIBS 1024
+#define GK_MAX_KERNELS 4096
 
 /* Libraries stay loaded until shutdown: a run parked for batch profiling
- * launches its kernel again after kernel_run returned. */
+ * launches its kernel again after kernel_run returned. One cubin (a program
+ * of several name expressions) holds the kernels of several variants. */
 static struct gk_lib {
     char cubin[GK_PATH];
     cudaLibrary_t lib;
-    cudaKernel_t kernel;
 } libs[GK_MAX_LIBS];
 static int nlibs;
+static struct gk_kernel {
+    int lib;                      /* index into libs */
+    char lowered[GK_LOWERED];
+    cudaKernel_t kernel;
+} kernels[GK_MAX_KERNELS];
+static int nkernels;
 
 static char *read_file(const char *path, size_t *len)
 {
@@ -60,35 +70,47 @@ static char *read_file(const char *path, size_t *len)
     return buf;
 }
 
-/* The kernel of b, loaded once per process (the cache key is in the path). */
+/* The kernel of b, its library loaded once per process (the cache key is in
+ * the path) and each kernel looked up once. */
 static int load_kernel(struct gl_result *r, const struct gk_built *b, cudaKernel_t *out)
 {
-    for (int i = 0; i < nlibs; i++)
-        if (strcmp(libs[i].cubin, b->cubin) == 0) {
-            *out = libs[i].kernel;
+    int li = -1;
+    for (int i = 0; i < nlibs && li < 0; i++)
+        if (strcmp(libs[i].cubin, b->cubin) == 0)
+            li = i;
+    for (int i = 0; i < nkernels && li >= 0; i++)
+        if (kernels[i].lib == li && strcmp(kernels[i].lowered, b->lowered) == 0) {
+            *out = kernels[i].kernel;
             return 1;
         }
-    size_t len = 0;
-    char *data = read_file(b->cubin, &len);
-    if (!data)
-        return gh_fail(r, "kernel cache: cannot read %s", b->cubin);
-    cudaLibrary_t lib = NULL;
+    cudaLibrary_t lib = li >= 0 ? libs[li].lib : NULL;
+    if (!lib) {
+        size_t len = 0;
+        char *data = read_file(b->cubin, &len);
+        if (!data)
+            return gh_fail(r, "kernel cache: cannot read %s", b->cubin);
+        int ok = gh_ok(r, cudaLibraryLoadData(&lib, data, NULL, NULL, 0, NULL, NULL, 0),
+                       "cudaLibraryLoadData");
+        free(data);
+        if (!ok)
+            return 0;
+        if (nlibs < GK_MAX_LIBS) {   /* beyond that, loaded per run and never unloaded */
+            snprintf(libs[nlibs].cubin, sizeof libs[nlibs].cubin, "%s", b->cubin);
+            libs[nlibs].lib = lib;
+            li = nlibs++;
+        }
+    }
     cudaKernel_t k = NULL;
-    int ok = gh_ok(r, cudaLibraryLoadData(&lib, data, NULL, NULL, 0, NULL, NULL, 0),
-                   "cudaLibraryLoadData");
-    free(data);
-    if (!ok)
-        return 0;
     if (!gh_ok(r, cudaLibraryGetKernel(&k, lib, b->lowered), "cudaLibraryGetKernel")) {
-        if (!gh_context_lost())
+        if (li < 0 && !gh_context_lost())
             cudaLibraryUnload(lib);
         return 0;
     }
-    if (nlibs < GK_MAX_LIBS) {   /* beyond that, loaded per run and never unloaded */
-        snprintf(libs[nlibs].cubin, sizeof libs[nlibs].cubin, "%s", b->cubin);
-        libs[nlibs].lib = lib;
-        libs[nlibs].kernel = k;
-        nlibs++;
+    if (li >= 0 && nkernels < GK_MAX_KERNELS) {
+        kernels[nkernels].lib = li;
+        snprintf(kernels[nkernels].lowered, sizeof kernels[nkernels].lowered, "%s", b->lowered);
+        kernels[nkernels].kernel = k;
+        nkernels++;
     }
     *out = k;
     return 1;
@@ -100,6 +122,7 @@ void gk_shutdown(void)
         for (int i = 0; i < nlibs; i++)
             cudaLibraryUnload(libs[i].lib);
     nlibs = 0;
+    nkernels = 0;
 }
 
 /* ---- C references (verify = c:FILE:FUNC) --------------------------------------------- */
@@ -156,6 +179,7 @@ struct gk_arg {
         unsigned long long ull;
         float f;
         double d;
+        unsigned short h;         /* half, bfloat16: the bits (typed.h) */
     } v;
 };
 
@@ -169,12 +193,6 @@ struct gk_ctx {
     int nargs;
     struct gk_arg args[GL_KERNEL_MAX_ARGS];
 };
-
-static const char *type_name(enum gl_ktype t)
-{
-    static const char *const n[] = { "float", "double", "int", "uint", "int64", "uint64" };
-    return (unsigned)t < 6 ? n[t] : "?";
-}
 
 static cudaError_t launch(struct gh_job *j, const void *kernel)
 {
@@ -211,22 +229,26 @@ static int kernel_reference(struct gh_job *j)
            gh_ok(j->r, cudaDeviceSynchronize(), what) && gh_typed_keep_outputs(j);
 }
 
-/* The C reference on host copies of every buffer: inputs as made, outputs as
- * they start (their reset image, zeros or poison); its expected values (double,
- * NaN where it sets none) to the device. */
+/* The C reference on host copies of every buffer as it starts (inputs and
+ * reset images made on the device and copied down, outputs poisoned or zero),
+ * handed only the parameters it reads (cref.h); its expected values (double,
+ * NaN where it sets none) to the device, where the harness keeps them for the
+ * runs with the same key (harness_expected.cu). */
 static int c_reference(struct gh_job *j)
 {
     const struct gk_ctx *x = (const struct gk_ctx *)j->ctx;
     struct gh_host_view v;
+    struct gl_params q;
     char err[GL_REASON_MAX - 64];
-    int ok = gh_typed_host_view(j, 1, &v);
+    int ok = gh_expected_view(j, &v);
     if (ok) {
         err[0] = '\0';
-        if (x->cref(j->p, v.in, v.want, err, sizeof err) != 0)
+        gl_cref_params(x->kv->k, j->p, &q);
+        if (x->cref(&q, v.in, v.want, err, sizeof err) != 0)
             ok = gh_fail(j->r, "C reference %s: %s", x->kv->k->verify_c_func,
                          err[0] ? err : "failed (no reason given)");
     }
-    return gh_typed_host_done(j, &v, ok);
+    return gh_expected_done(j, &v, ok);
 }
 
 /* ---- setting the job up at the point -------------------------------------------------- */
@@ -260,8 +282,16 @@ static int scalar(struct gl_result *r, int i, enum gl_ktype t, long long v, stru
     case GL_KT_DOUBLE:
         a->v.d = (double)v;
         return 1;
+    case GL_KT_HALF:
+        if (v < -65504 || v > 65504)   /* beyond half's largest finite value */
+            break;
+        a->v.h = gl_to_half((double)v);
+        return 1;
+    case GL_KT_BF16:
+        a->v.h = gl_to_bf16((double)v);
+        return 1;
     }
-    return gh_skip(r, "argument %d: %lld is out of range for %s", i + 1, v, type_name(t));
+    return gh_skip(r, "argument %d: %lld is out of range for %s", i + 1, v, gl_ktype_name(t));
 }
 
 /* Evaluate a launch dimension list (1..3 expressions, others 1). */
@@ -307,7 +337,7 @@ static int kernel_at(struct gl_result *r, const struct gl_kernel_variant *kv,
 /* The job of kv at the point: its buffers (into T), arguments, launch shape,
  * kernel and reference. 1, or 0 with j->r skipped or failed. */
 static int prepare(struct gh_job *j, struct gk_ctx *x, struct gh_typed *T, char *ref_name,
-                   size_t ref_len, const struct gl_kernel_variant *kv)
+                   size_t ref_len, char *key, size_t key_len, const struct gl_kernel_variant *kv)
 {
     const struct gl_params *p = j->p;
     const struct gl_kernel *k = kv->k;
@@ -370,12 +400,14 @@ static int prepare(struct gh_job *j, struct gk_ctx *x, struct gh_typed *T, char 
     if (!kernel_at(r, kv, p, &kern))
         return 0;
     x->kernel = (const void *)kern;
-    T->tol = k->tolerance > 0 ? k->tolerance : 1e-5;
+    T->tol = k->tolerance > 0 ? k->tolerance : 0.0;   /* 0: each output type's default */
     if (k->verify_c_func[0]) {
         if (!load_cref(r, k, &x->cref))
             return 0;
+        if (gl_cref_key(k, p, key, key_len, err, sizeof err) != 0)
+            return gh_fail(r, "C reference %s: %s", k->verify_c_func, err);
         T->reference = c_reference;
-        T->host_inputs = 1;
+        T->want_key = key;
         snprintf(ref_name, ref_len, "'c:%s'", k->verify_c_func);
     } else if (kv->reference && kv->reference != kv && kv->reference->k) {
         x->ref_kv = kv->reference;
@@ -406,6 +438,7 @@ int gk_kernel_run(const struct gl_kernel_variant *kv, const struct gl_params *p,
     struct gk_ctx x;
     struct gh_typed T;
     char ref_name[GL_KNAME + 8];
+    static char key[GL_CREF_KEY_MAX];   /* the C reference's key (one run at a time) */
     int rc;
     if (!kv || !kv->k) {
         gh_result_init(r);
@@ -420,7 +453,7 @@ int gk_kernel_run(const struct gl_kernel_variant *kv, const struct gl_params *p,
     j.p = p;
     j.t = t;
     j.r = r;
-    if (!prepare(&j, &x, &T, ref_name, sizeof ref_name, kv))
+    if (!prepare(&j, &x, &T, ref_name, sizeof ref_name, key, sizeof key, kv))
         rc = gh_context_lost() ? -1 : 0;
     else
         rc = gh_execute(&j);

@@ -12,6 +12,7 @@
 #ifndef GL_KERNEL_H
 #define GL_KERNEL_H
 
+#include "ktype.h"   /* the element types' names and sizes */
 #include "plugin.h"
 
 #ifdef __cplusplus
@@ -23,9 +24,18 @@ extern "C" {
 #define GL_KERNEL_MAX_DEFINES GL_MAX_UPARAMS
 #define GL_KEXPR 256          /* an expression's text and its NUL */
 #define GL_KNAME 64           /* a buffer's or a kernel's name and its NUL */
+#define GL_KERNEL_MAX_OPTIONS 32
+#define GL_KOPTION 1100       /* one compiler option and its NUL (-I and an absolute folder) */
+
+/* Which compiler builds a section's kernels (`compiler =`). */
+enum gl_kcompiler {
+    GL_KC_NVRTC,              /* the default: NVRTC, in process */
+    GL_KC_NVCC                /* the toolkit's nvcc -cubin, for files NVRTC cannot take */
+};
 
 /* Element and scalar types (enum gl_ktype) and what a buffer holds before a run
- * (enum gl_kinit) are in plugin.h: users' plugins describe buffers with them too. */
+ * (enum gl_kinit) are in plugin.h: users' plugins describe buffers with them too.
+ * Their config names and sizes are ktype.h's. */
 
 struct gl_kbuffer {
     char name[GL_KNAME];
@@ -48,8 +58,9 @@ struct gl_kernel {
     char source[1024];            /* the .cu file, as found from the config's folder */
     int source_line;              /* the config line that named it */
     char *text;                   /* its contents, owned */
-    char hash[65];                /* sha256 (hex) of the source, the headers beside it and
-                                     the section's text: part of every run's resume key */
+    char hash[65];                /* sha256 (hex) of the source, the user headers it
+                                     includes (src/core/deps.h) and the section's text:
+                                     part of every run's resume key */
     int all_defines;              /* `defines = all`: every parameter of the point */
     int ndefines;
     char defines[GL_KERNEL_MAX_DEFINES][GL_UPARAM_NAME];  /* passed as -D NAME=value */
@@ -75,8 +86,30 @@ struct gl_kernel {
     char verify_c_hash[65];       /* sha256 (hex) of FILE's contents (folded into hash) */
     int verify_c_compile;         /* 1: verify_c_path is C source to compile */
     int verify_line;              /* the config line of `verify` */
+    /* What the C reference reads of the point besides its buffers: `verify_reads
+     * = PER, N` names them (they count as read; the reference is handed only
+     * those, the other parameters unset: experiments/cref.h). Without the key a
+     * C reference reads every parameter (verify_reads_all). */
+    int verify_reads_all;
+    unsigned verify_reads_params; /* GL_PBIT() of the built-in ones named */
+    int nverify_reads;            /* the named parameters named */
+    char verify_reads[GL_MAX_UPARAMS][GL_UPARAM_NAME];
     double tolerance;             /* relative; 0 = the built-in default */
     char flops[GL_KEXPR], bytes[GL_KEXPR];   /* "" = not given (stored as NULL) */
+    /* `options =`: extra compiler options, split like a shell splits words; an
+     * include folder (-I DIR, -IDIR, --include-path[=]DIR) becomes one option
+     * -I<DIR made absolute from the config's folder>. Passed after gpulab's own
+     * options and the -D list; part of the cache key (as written) and, as a
+     * line of the section, of hash. */
+    char options_text[1024];      /* the value as written ("" = none) */
+    int options_line;             /* its config line (0 = none) */
+    int noptions;
+    char options[GL_KERNEL_MAX_OPTIONS][GL_KOPTION];
+    int compiler;                 /* enum gl_kcompiler (`compiler =`) */
+    int compiler_line;
+    char config_dir[1024];        /* the config's folder, absolute: user headers are named
+                                     relative to it in hash and in the cache key ("" = the
+                                     source's folder) */
 };
 
 /* A C reference (`verify = c:FILE:FUNC`): from the inputs, the expected
@@ -85,9 +118,14 @@ struct gl_kernel {
  * poisoned - all bits set, NaN for floats - or their init), expected[k] the
  * k-th output buffer's expected values in double (its element count of them,
  * NaN on entry: an element left so fails). Returns 0, or -1 with a reason in
- * err (the run fails). p->user[0..p->nuser) are the named parameters (name,
- * value): read them with gl_param_value(p, "TILE") (plugin.h). Runs in the
- * worker; may use OpenMP. */
+ * err (the run fails). p holds the parameters the section says the reference
+ * reads (`verify_reads`; all of them without that key), the others unset
+ * (GL_UNSET): p->n, ..., and p->user[0..p->nuser), the named ones (name,
+ * value): read them with gl_param_value(p, "TILE") (plugin.h). Its expected
+ * outputs are computed once per distinct key (experiments/cref.h: the
+ * reference, the buffers, the seed and what it reads) and reused by every run
+ * with that key, so it must depend on nothing else. Runs in the worker; may use
+ * OpenMP. */
 typedef int (*gl_kernel_cref_fn)(const struct gl_params *p, const void *const *in,
                                  double *const *expected, char *err, size_t errlen);
 

@@ -41,8 +41,9 @@
 extern "C" {
 #endif
 
-#define GL_PLUGIN_API 3          /* 2: gpulab_plugin() takes the host's functions;
-                                    3: the copy bandwidth is its own device operation */
+#define GL_PLUGIN_API 4          /* 2: gpulab_plugin() takes the host's functions;
+                                    3: the copy bandwidth is its own device operation;
+                                    4: kernel_compile_many (several kernels at once) */
 #define GL_PLUGIN_SYMBOL "gpulab_plugin"
 #define GL_HOST_API 1            /* struct gl_host's version (its fields are appended) */
 
@@ -116,12 +117,29 @@ struct gl_device_ops {
      * 0 when it cannot be. A measurement: gpulab calls it only while it holds
      * the device's lock, never from init. NULL: not measured. */
     double (*copy_bandwidth)(void);
+    /* kernel_compile for n variants at their points (kvs[i] at ps[i]), where
+     * those that share a program (source, -D list, options, compiler) may be
+     * compiled as one: res[i] gets 1 (cache), 0 (compiled now) or -1 (failed,
+     * or not reached after a failure). Returns 0, -1 with the log of the first
+     * variant (in order) that failed, or -2 with the compiler's log when it
+     * refused an option of the section's `options`. NULL: gpulab calls
+     * kernel_compile for each. */
+    int (*kernel_compile_many)(const struct gl_kernel_variant *const *kvs,
+                               const struct gl_params *const *ps, int n, int arch, int *res,
+                               char *log, size_t loglen);
 };
 
 /* ---- the host's harness, for users' plugins ------------------------------- */
 
-/* Element types of a buffer (and of a kernel section's scalar arguments). */
-enum gl_ktype { GL_KT_FLOAT, GL_KT_DOUBLE, GL_KT_INT, GL_KT_UINT, GL_KT_INT64, GL_KT_UINT64 };
+/* Element types of a buffer (and of a kernel section's scalar arguments).
+ * Values are only ever appended. HALF is IEEE binary16 (CUDA's __half) and
+ * BF16 bfloat16 (__nv_bfloat16): two bytes each, handed over as their bits;
+ * gpulab makes and reads them (experiments/typed.h), the plugin needs no CUDA
+ * header for that. ktype.h has each type's config name and size. */
+enum gl_ktype {
+    GL_KT_FLOAT, GL_KT_DOUBLE, GL_KT_INT, GL_KT_UINT, GL_KT_INT64, GL_KT_UINT64,
+    GL_KT_HALF, GL_KT_BF16
+};
 
 /* What a buffer holds before a run. An input is filled once per run; an output
  * with an init is reset to it before every run (outside the timed interval), so
@@ -193,7 +211,9 @@ struct gl_host_job {
      * only checked to be written (no poison left). */
     int (*reference)(void *ctx, const void *const *in, double *const *expected);
     double tolerance;             /* relative, floating-point outputs (integers match
-                                     exactly); 0 = 1e-5 */
+                                     exactly); 0 = each output type's default
+                                     (experiments/typed.h: 1e-5 for float and
+                                     double, 2^-9 for half, 2^-6 for bfloat16) */
     /* The plugin's data for enqueue and reference: plain values (no pointers
      * into the caller's stack). The harness hands enqueue and reference a copy
      * (aligned for a double or a pointer), kept when a GPU run is parked for

@@ -5,7 +5,16 @@
 # study again and nothing else; a kernel that writes out of bounds is stored
 # failed with the CUDA error while the sweep completes the rest; a kernel section
 # verified against a C reference (tests/gpu/data/cref.conf) is ok, and a wrong
-# kernel there is wrong. Prints the
+# kernel there is wrong; half and bfloat16 kernels (half.conf) are ok against a
+# float-computing reference kernel and against a C reference in double, a
+# wrong one wrong; a C reference's expected outputs computed once per key
+# (crefcache.conf) give the verdicts of computing them for every run
+# (GPULAB_CREF_CACHE=0), the reference called once per key rather than per
+# run and handed only what verify_reads names; kernels as users write them
+# (tests/gpu/data/cccl.conf: CUB's BlockReduce and cooperative groups' reduce
+# with a header from `-I inc` and --use_fast_math; a file with main() and
+# <stdio.h> built by nvcc) run verified and counted, with their compiler and
+# options stored. Prints the
 # transpose table (time, GB/s against copy, bank conflicts) and ends with
 # "kernels-gpu: N passed, N failed". Must not rebuild anything.
 G=./build/gpulab
@@ -59,6 +68,53 @@ st=$(q "select status||' '||(max_rel_err is not null) from results where study='
 chk '[ "$st" = "ok 1" ]' "cref scale against the C reference: '$st' (want 'ok 1'): $(q "select reason from results where study='cref' and variant='scale'")"
 st=$(q "select status||' '||reason from results where study='cref' and variant='scale_off' and is_latest=1")
 chk 'echo "$st" | grep -q "^wrong .*1 of 65536 elements differ from .c:scale_ref."' "cref scale_off: $st"
+
+# 16-bit buffers: ok against a reference kernel computing in float and against a
+# C reference in double, within the types' default tolerances; off is wrong
+$G run tests/gpu/data/half.conf --db "$db" >"$T/run6" 2>&1; rc=$?
+chk '[ $rc -eq 1 ]' "half: exit $rc (want 1: off is wrong): $(tail -5 "$T/run6")"
+for fam in half bf16 half_c; do
+    st=$(q "select group_concat(status, ' ') from (select status from results where study='half16' and family='$fam' and variant='native' and is_latest=1 order by n)")
+    chk '[ "$st" = "ok ok" ]' "$fam/native: '$st' (want 'ok ok'): $(q "select reason from results where study='half16' and family='$fam' and variant='native' and status<>'ok'")"
+    cmp=$(q "select count(*) from results where study='half16' and family='$fam' and variant='native' and is_latest=1 and max_rel_err is not null")
+    chk '[ "$cmp" -eq 2 ]' "$fam/native compared with its reference in $cmp runs (want 2)"
+    st=$(q "select group_concat(status, ' ') from (select status from results where study='half16' and family='$fam' and variant='off' and is_latest=1 order by n)")
+    chk '[ "$st" = "wrong wrong" ]' "$fam/off: '$st' (want 'wrong wrong')"
+done
+st=$(q "select reason from results where study='half16' and family='half_c' and variant='off' and n=1000 and is_latest=1")
+chk 'echo "$st" | grep -q "1 of 1000 elements differ from .c:axpy_ref. (tolerance 2.0e-03); first at 333"' "half_c/off: $st"
+$G query --db "$db" --md "select family, variant, n, status, max_rel_err from results where study='half16' and is_latest=1 order by family, variant, n"
+
+# a C reference's expected outputs once per key: the same verdicts as computed per run
+: >"$T/cref_cached.log"
+CREF_LOG="$T/cref_cached.log" $G run tests/gpu/data/crefcache.conf --db "$T/cc1.db" >"$T/run7" 2>&1; rc1=$?
+: >"$T/cref_each.log"
+GPULAB_CREF_CACHE=0 CREF_LOG="$T/cref_each.log" $G run tests/gpu/data/crefcache.conf --db "$T/cc2.db" >"$T/run8" 2>&1; rc2=$?
+chk '[ $rc1 -eq 1 ] && [ $rc2 -eq 1 ]' "crefcache: exits $rc1 and $rc2 (want 1: wrong_big is wrong): $(tail -3 "$T/run7")"
+rows="select variant, n, bs, uparams, status, reason, max_rel_err from results where study='crefcache' and is_latest=1 order by variant, n, bs, uparams"
+$G query --db "$T/cc1.db" --csv "$rows" >"$T/cc1.csv" 2>&1
+$G query --db "$T/cc2.db" --csv "$rows" >"$T/cc2.csv" 2>&1
+chk '[ "$(wc -l <"$T/cc1.csv")" -eq 25 ] && cmp -s "$T/cc1.csv" "$T/cc2.csv"' "crefcache: cached and uncached rows differ: $(diff "$T/cc1.csv" "$T/cc2.csv" | head -6)"
+st=$($G query --db "$T/cc1.db" --csv "select group_concat(status || '@' || n, ' ') from (select status, n from results where study='crefcache' and variant='wrong_big' and is_latest=1 order by n, bs, uparams)" | tail -n 1)
+chk '[ "$st" = "ok@4096 ok@4096 ok@4096 ok@4096 wrong@65536 wrong@65536 wrong@65536 wrong@65536" ]' "crefcache wrong_big: $st"
+ok=$($G query --db "$T/cc1.db" --csv "select count(*) from results where study='crefcache' and variant<>'wrong_big' and status='ok' and max_rel_err is not null" | tail -n 1)
+chk '[ "$ok" -eq 16 ]' "crefcache: $ok right runs ok and compared (want 16)"
+chk '[ "$(wc -l <"$T/cref_cached.log")" -eq 2 ] && [ "$(wc -l <"$T/cref_each.log")" -eq 24 ]' "crefcache: the reference ran $(wc -l <"$T/cref_cached.log") times with the cache (want 2, one per N) and $(wc -l <"$T/cref_each.log") without (want 24)"
+chk '[ "$(sort -u "$T/cref_each.log" | tr "\n" ";")" = "n=4096 factor=3 bs=-1 rep=-1 seed=-1;n=65536 factor=3 bs=-1 rep=-1 seed=-1;" ]' "crefcache: the reference was handed $(sort -u "$T/cref_each.log" | tr '\n' ';') (want N and FACTOR only)"
+
+# kernels as users write them: CUB, cooperative groups, nvcc
+$G run tests/gpu/data/cccl.conf --db "$db" >"$T/run9" 2>&1; rc=$?
+chk '[ $rc -eq 0 ]' "cccl: exit $rc: $(tail -5 "$T/run9")"
+grep -E '^compiled' "$T/run9"
+n=$(q "select count(*) from results where study='cccl' and is_latest=1 and status='ok' and passes > 0")
+chk '[ "$n" -eq 11 ]' "cccl: $n ok runs with counters (want 11): $(q "select group_concat(variant||' '||status||' '||ifnull(reason,''), '; ') from results where study='cccl' and status<>'ok'")"
+n=$(q "select count(*) from results where study='cccl' and is_latest=1 and variant in ('cub','cg','s') and max_rel_err is not null")
+chk '[ "$n" -eq 7 ]' "cccl: $n runs of cub, cg and s compared with their reference (want 7)"
+st=$(q "select group_concat(distinct section||':'||compiler||':'||compile_options) from results where study='cccl'")
+chk '[ "$st" = "cccl:nvrtc:--use_fast_math -I inc,host:nvcc:" ] || [ "$st" = "host:nvcc:,cccl:nvrtc:--use_fast_math -I inc" ]' "cccl: compiler and options stored as '$st'"
+$G query --db "$db" --md "select section, variant, bs, round(median_ms, 4) as median_ms, max_rel_err,
+    achieved_occupancy_pct, smem_conflicts_ld from results where study = 'cccl' and is_latest = 1
+    order by section, variant, bs"
 
 echo "transpose at the largest N, against copy:"
 $G query --db "$db" --md "select r.variant, r.TILE, r.n, round(r.median_ms, 4) as median_ms,

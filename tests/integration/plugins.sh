@@ -97,7 +97,8 @@ refuse() {  # plugin args, expected message (grep -E), what
     want=$2
     chk '[ $rc -eq 2 ] && grep -qE -- "$want" "$T/o"' "$3: exit $rc: $(head -2 "$T/o")"
 }
-refuse "--plugin $P/bad_api.so" "^gpulab: $P/bad_api.so: built for plugin API 1, this gpulab is 3: rebuild against src/core/plugin.h$" "another plugin API"
+api=$(sed -n 's/^#define GL_PLUGIN_API \([0-9]*\).*/\1/p' src/core/plugin.h)
+refuse "--plugin $P/bad_api.so" "^gpulab: $P/bad_api.so: built for plugin API 1, this gpulab is $api: rebuild against src/core/plugin.h$" "another plugin API"
 refuse "--plugin $P/no_symbol.so" "^gpulab: $P/no_symbol.so: no gpulab_plugin\(\) in it" "no gpulab_plugin symbol"
 refuse "--plugin $P/dup_plugin.so" "^gpulab: $P/dup_plugin.so: variant vecadd/seq is declared twice: here and in .*libgpulab_cpu.so$" "duplicate of a built-in variant"
 refuse "--plugin $P/example_plugin.so --plugin $T/rebuilt.so" "^gpulab: $T/rebuilt.so: variant saxpy/saxpy_cpu is declared twice: here and in $P/example_plugin.so$" "duplicate across two plugins"

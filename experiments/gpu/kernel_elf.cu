@@ -1,0 +1,89 @@
+/* kernel_elf.cu - the kernels of a cubin (an ELF64 file, as nvcc -cubin
+ * writes it): the names of its function symbols that are not local (device
+ * functions that were not inlined are local; kernels are global, and marked
+ * as entries in st_other), read from .symtab and its string table. For
+ * kernel_nvcc.cu, which has no name expressions to ask for lowered names.
+ * Must not load the cubin (no CUDA call) nor trust any offset it reads
+ * without checking it against the file's size. */
+#include "kernel_int.cuh"
+
+#include <elf.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void gk_elf_free(char **names, int n)
+{
+    for (int i = 0; i < n; i++)
+        free(names[i]);
+    free(names);
+}
+
+int gk_elf_kernels(const char *data, size_t len, char ***names_out, int *n_out, char *err,
+                   size_t errlen)
+{
+    const Elf64_Ehdr *eh = (const Elf64_Ehdr *)data;
+    *names_out = NULL;
+    *n_out = 0;
+    if (len < sizeof *eh || memcmp(eh->e_ident, ELFMAG, SELFMAG) != 0 ||
+        eh->e_ident[EI_CLASS] != ELFCLASS64) {
+        snprintf(err, errlen, "the cubin is not an ELF64 file");
+        return -1;
+    }
+    if (eh->e_shentsize != sizeof(Elf64_Shdr) || eh->e_shoff > len ||
+        (size_t)eh->e_shnum * sizeof(Elf64_Shdr) > len - eh->e_shoff) {
+        snprintf(err, errlen, "the cubin's section table is cut short");
+        return -1;
+    }
+    const Elf64_Shdr *sh = (const Elf64_Shdr *)(data + eh->e_shoff);
+    char **names = NULL;
+    int n = 0, cap = 0;
+    for (int s = 0; s < eh->e_shnum; s++) {
+        if (sh[s].sh_type != SHT_SYMTAB)
+            continue;
+        if (sh[s].sh_link >= eh->e_shnum || sh[s].sh_offset > len ||
+            sh[s].sh_size > len - sh[s].sh_offset || sh[s].sh_entsize != sizeof(Elf64_Sym)) {
+            snprintf(err, errlen, "the cubin's symbol table is cut short");
+            gk_elf_free(names, n);
+            return -1;
+        }
+        const Elf64_Shdr *str = &sh[sh[s].sh_link];
+        if (str->sh_offset > len || str->sh_size > len - str->sh_offset) {
+            snprintf(err, errlen, "the cubin's string table is cut short");
+            gk_elf_free(names, n);
+            return -1;
+        }
+        const char *strtab = data + str->sh_offset;
+        const Elf64_Sym *sym = (const Elf64_Sym *)(data + sh[s].sh_offset);
+        size_t nsym = sh[s].sh_size / sizeof *sym;
+        for (size_t i = 0; i < nsym; i++) {
+            if (ELF64_ST_TYPE(sym[i].st_info) != STT_FUNC ||
+                ELF64_ST_BIND(sym[i].st_info) == STB_LOCAL || sym[i].st_name >= str->sh_size)
+                continue;
+            const char *name = strtab + sym[i].st_name;
+            size_t nl = strnlen(name, str->sh_size - sym[i].st_name);
+            if (nl == 0 || nl == str->sh_size - sym[i].st_name)
+                continue;   /* empty, or not terminated inside the table */
+            if (n == cap) {
+                int ncap = cap ? 2 * cap : 16;
+                char **nn = (char **)realloc(names, (size_t)ncap * sizeof *nn);
+                if (!nn) {
+                    snprintf(err, errlen, "out of memory");
+                    gk_elf_free(names, n);
+                    return -1;
+                }
+                names = nn;
+                cap = ncap;
+            }
+            if (!(names[n] = strdup(name))) {
+                snprintf(err, errlen, "out of memory");
+                gk_elf_free(names, n);
+                return -1;
+            }
+            n++;
+        }
+    }
+    *names_out = names;
+    *n_out = n;
+    return 0;
+}

@@ -1,0 +1,157 @@
+/* ktype.h - the element types of users' buffers and scalar arguments (enum
+ * gl_ktype of plugin.h) as configs name them and as memory holds them: the
+ * one table of each type's config name and size in bytes, and the bit-level
+ * conversions of the 16-bit floats. half is IEEE binary16 (1 sign, 5 exponent,
+ * 10 fraction bits: 11 significant bits, CUDA's __half), bfloat16 the top half
+ * of a float (1, 8, 7: 8 significant bits, __nv_bfloat16); a double converts
+ * to the nearest value, ties to even, with subnormals, overflow to infinity and
+ * NaN kept NaN (directly, not through a float), and a value reads back exactly.
+ * Read by the config reader and the plan's checks (driver), by both plugins
+ * (compiled for the device too: experiments/typed.h builds on it), and by a C
+ * reference or a plugin that reads or writes 16-bit buffers (include
+ * "ktype.h"; no CUDA header, no libm needed).
+ * Plain C; must not hold the rules of a buffer's contents or verdicts
+ * (experiments/typed.h does) or know about configs beyond the names. */
+#ifndef GL_KTYPE_H
+#define GL_KTYPE_H
+
+#include <math.h>     /* NAN, INFINITY */
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "plugin.h"
+
+#ifdef __CUDACC__
+#define GL_KT_FN static inline __host__ __device__
+#else
+#define GL_KT_FN static inline
+#endif
+
+/* The number of element types (enum gl_ktype runs 0 .. GL_KT_COUNT - 1). */
+#define GL_KT_COUNT 8
+
+/* Bytes per element of t (0 for a type gpulab does not know). */
+GL_KT_FN size_t gl_ktype_size(int t)
+{
+    switch (t) {
+    case GL_KT_HALF:
+    case GL_KT_BF16:
+        return 2;
+    case GL_KT_FLOAT:
+    case GL_KT_INT:
+    case GL_KT_UINT:
+        return 4;
+    case GL_KT_DOUBLE:
+    case GL_KT_INT64:
+    case GL_KT_UINT64:
+        return 8;
+    }
+    return 0;
+}
+
+/* The name configs give t (`buffer.x = half[N]`, `args = ..., int N`), "?" for
+ * an unknown one. */
+static inline const char *gl_ktype_name(int t)
+{
+    static const char *const names[GL_KT_COUNT] = { "float", "double", "int",  "uint",
+                                                    "int64", "uint64", "half", "bfloat16" };
+    return t >= 0 && t < GL_KT_COUNT ? names[t] : "?";
+}
+
+/* ---- 16-bit floats ------------------------------------------------------------ */
+
+/* Exponent and fraction bits of the 16-bit float types. */
+#define GL_HALF_E 5
+#define GL_HALF_M 10
+#define GL_BF16_E 8
+#define GL_BF16_M 7
+
+GL_KT_FN uint64_t gl_double_bits(double v)
+{
+#ifdef __CUDA_ARCH__
+    return (uint64_t)__double_as_longlong(v);
+#else
+    uint64_t b;
+    memcpy(&b, &v, sizeof b);
+    return b;
+#endif
+}
+
+/* 2^e for -1022 <= e <= 1023, built from its bits (no libm). */
+GL_KT_FN double gl_pow2(int e)
+{
+    uint64_t b = (uint64_t)(e + 1023) << 52;
+#ifdef __CUDA_ARCH__
+    return __longlong_as_double((long long)b);
+#else
+    double v;
+    memcpy(&v, &b, sizeof v);
+    return v;
+#endif
+}
+
+/* v as the bits of a 16-bit float with ebits exponent and mbits fraction bits,
+ * rounded to nearest, ties to even, from the double's own bits. */
+GL_KT_FN uint16_t gl_to16(double v, int ebits, int mbits)
+{
+    uint64_t b = gl_double_bits(v);
+    uint16_t sign = (uint16_t)((b >> 63) << 15);
+    int ex = (int)((b >> 52) & 0x7ff);
+    uint64_t frac = b & 0xFFFFFFFFFFFFFull;
+    int bias = (1 << (ebits - 1)) - 1;
+    uint16_t inf = (uint16_t)(((1u << ebits) - 1) << mbits);
+    if (ex == 0x7ff)   /* infinity, or NaN (quiet, whatever its payload) */
+        return (uint16_t)(sign | inf | (frac ? 1u << (mbits - 1) : 0u));
+    if (ex == 0)       /* zero, or a double subnormal: far below either format */
+        return sign;
+    uint64_t sig = frac | (1ull << 52);   /* v = sig * 2^(ex - 1075) */
+    int te = ex - 1023 + bias;            /* the biased exponent in the target */
+    int shift = 52 - mbits + (te < 1 ? 1 - te : 0);
+    if (shift > 53)                       /* below half the smallest subnormal */
+        return sign;
+    uint64_t q = sig >> shift, rem = sig & ((1ull << shift) - 1), halfway = 1ull << (shift - 1);
+    if (rem > halfway || (rem == halfway && (q & 1)))
+        q++;
+    /* normal: the implicit bit of q adds one to the exponent field (te - 1 + 1);
+     * a carry out of the fraction moves on to the next binade, or to infinity */
+    uint64_t mag = te < 1 ? q : ((uint64_t)(te - 1) << mbits) + q;
+    if (mag >= inf)
+        mag = inf;
+    return (uint16_t)(sign | mag);
+}
+
+/* The value of the 16-bit float bits h (exact). */
+GL_KT_FN double gl_from16(uint16_t h, int ebits, int mbits)
+{
+    int ex = (h >> mbits) & ((1 << ebits) - 1);
+    int frac = h & ((1 << mbits) - 1);
+    int bias = (1 << (ebits - 1)) - 1;
+    if (ex == (1 << ebits) - 1)
+        return frac ? NAN : (h >> 15) ? -INFINITY : INFINITY;
+    double v = ex == 0 ? (double)frac * gl_pow2(1 - bias - mbits)
+                       : (double)(frac | (1 << mbits)) * gl_pow2(ex - bias - mbits);
+    return (h >> 15) ? -v : v;
+}
+
+GL_KT_FN uint16_t gl_to_half(double v)
+{
+    return gl_to16(v, GL_HALF_E, GL_HALF_M);
+}
+
+GL_KT_FN double gl_from_half(uint16_t h)
+{
+    return gl_from16(h, GL_HALF_E, GL_HALF_M);
+}
+
+GL_KT_FN uint16_t gl_to_bf16(double v)
+{
+    return gl_to16(v, GL_BF16_E, GL_BF16_M);
+}
+
+GL_KT_FN double gl_from_bf16(uint16_t h)
+{
+    return gl_from16(h, GL_BF16_E, GL_BF16_M);
+}
+
+#endif

@@ -1,0 +1,159 @@
+/* cref_build.c - see cref_build.h: a C reference (verify = c:FILE:FUNC) built
+ * with the C compiler into the kernel cache, and its function checked.
+ * Must not run the reference, nor compile anything but the reference. */
+#include "cref_build.h"
+
+#include <dlfcn.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+/* gpulab's public headers for a C reference: $GPULAB_INCLUDE, else
+ * <the executable's folder>/../src/core. */
+static void include_dir(char *out, size_t len)
+{
+    const char *e = getenv("GPULAB_INCLUDE");
+    char exe[PATH_MAX];
+    ssize_t n;
+    if (e && *e) {
+        snprintf(out, len, "%s", e);
+        return;
+    }
+    if ((n = readlink("/proc/self/exe", exe, sizeof exe - 1)) <= 0) {
+        snprintf(out, len, "src/core");
+        return;
+    }
+    exe[n] = '\0';
+    char *slash = strrchr(exe, '/');
+    if (slash)
+        *slash = '\0';
+    snprintf(out, len, "%s/../src/core", exe);
+}
+
+/* mkdir -p the folder of path. 0, or -1 with log. */
+static int make_parent(const char *path, char *log, size_t loglen)
+{
+    char tmp[1200];
+    snprintf(tmp, sizeof tmp, "%s", path);
+    char *end = strrchr(tmp, '/');
+    if (!end || end == tmp)
+        return 0;
+    *end = '\0';
+    for (char *s = tmp + 1;; s++) {
+        char c = *s;
+        if (c != '/' && c != '\0')
+            continue;
+        *s = '\0';
+        if (mkdir(tmp, 0777) != 0 && errno != EEXIST) {
+            snprintf(log, loglen, "kernel cache: cannot create %s: %s", tmp, strerror(errno));
+            return -1;
+        }
+        *s = c;
+        if (c == '\0')
+            break;
+    }
+    return 0;
+}
+
+/* Run argv with stdout and stderr into log; its exit status, or -1. */
+static int run_captured(char *const *argv, char *log, size_t loglen)
+{
+    int fd[2];
+    if (pipe(fd) != 0)
+        return -1;
+    pid_t pid = fork();
+    if (pid < 0) {
+        close(fd[0]);
+        close(fd[1]);
+        return -1;
+    }
+    if (pid == 0) {
+        dup2(fd[1], 1);
+        dup2(fd[1], 2);
+        close(fd[0]);
+        close(fd[1]);
+        execvp(argv[0], argv);
+        fprintf(stderr, "cannot run %s: %s\n", argv[0], strerror(errno));
+        _exit(127);
+    }
+    close(fd[1]);
+    size_t used = 0;
+    char buf[4096];
+    ssize_t got;
+    while ((got = read(fd[0], buf, sizeof buf)) != 0) {
+        if (got < 0) {
+            if (errno == EINTR)
+                continue;
+            break;
+        }
+        size_t take = (size_t)got < loglen - 1 - used ? (size_t)got : loglen - 1 - used;
+        memcpy(log + used, buf, take);
+        used += take;
+    }
+    log[used] = '\0';
+    close(fd[0]);
+    int status = 0;
+    while (waitpid(pid, &status, 0) < 0)
+        if (errno != EINTR)
+            return -1;
+    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+int gl_cref_build(const struct gl_kernel *k, char *log, size_t loglen)
+{
+    int rc = 1;
+    if (k->verify_c_compile && access(k->verify_c_so, R_OK) != 0) {
+        char inc[PATH_MAX + 16], tmp[1300], cc[512], *argv[40];
+        int argc = 0;
+        if (make_parent(k->verify_c_so, log, loglen) != 0)
+            return -1;
+        const char *e = getenv("CC");
+        snprintf(cc, sizeof cc, "%s", e && *e ? e : "cc");
+        for (char *w = strtok(cc, " \t"); w && argc < 24; w = strtok(NULL, " \t"))
+            argv[argc++] = w;
+        include_dir(inc + 2, sizeof inc - 2);
+        inc[0] = '-';
+        inc[1] = 'I';
+        snprintf(tmp, sizeof tmp, "%s.tmp%ld", k->verify_c_so, (long)getpid());
+        char *rest[] = { "-O2", "-shared", "-fPIC", "-fopenmp", inc, "-o", tmp,
+                         (char *)k->verify_c_path, NULL };
+        for (int i = 0; rest[i]; i++)
+            argv[argc++] = rest[i];
+        argv[argc] = NULL;
+        char cmd[256];
+        snprintf(cmd, sizeof cmd, "%s -O2 -shared -fPIC -fopenmp -I...", argv[0]);
+        size_t head = (size_t)snprintf(log, loglen, "does not compile (%s):\n", cmd);
+        int st = run_captured(argv, log + head, loglen - head);
+        if (st != 0) {
+            unlink(tmp);
+            if (!log[head])
+                snprintf(log + head, loglen - head, "%s exited with %d", argv[0], st);
+            return -1;
+        }
+        if (rename(tmp, k->verify_c_so) != 0) {
+            snprintf(log, loglen, "kernel cache: %s: %s", k->verify_c_so, strerror(errno));
+            unlink(tmp);
+            return -1;
+        }
+        rc = 0;
+    }
+    log[0] = '\0';
+    void *h = dlopen(k->verify_c_so, RTLD_NOW | RTLD_LOCAL);
+    if (!h) {
+        const char *why = dlerror();
+        snprintf(log, loglen, "cannot load %s: %s", k->verify_c_so, why ? why : "?");
+        return -1;
+    }
+    if (!dlsym(h, k->verify_c_func)) {
+        snprintf(log, loglen, "no function '%s' in %s", k->verify_c_func,
+                 k->verify_c_compile ? k->verify_c_path : k->verify_c_so);
+        rc = -1;
+    }
+    dlclose(h);
+    return rc;
+}
