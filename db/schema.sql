@@ -22,7 +22,9 @@
 --          the session was killed); what gpulab saw of the machine as it began:
 --          load1 (1-minute load average, /proc/loadavg), lock_wait_s (seconds it
 --          waited for other sweeps' device locks), gpu_procs (other processes on
---          the GPU; NULL when not checked, gpu_procs_reason says why).
+--          the GPU; NULL when not checked, gpu_procs_reason says why); the
+--          slice of the plan it ran (shard_index I of shard_count N, from
+--          `run --shard I/N` or a Slurm job array; both NULL: the whole plan).
 -- run      one row per executed (or check-rejected) job. The key is study + device
 --          (by model) + family + variant + every parameter (a column per row of
 --          gl_param_table, NULL when the variant does not read it) + the named
@@ -119,7 +121,9 @@ CREATE TABLE session (
     load1        REAL,   -- 1-minute load average as the session began
     lock_wait_s  REAL,   -- seconds waited for other sweeps' device locks
     gpu_procs    INTEGER,   -- other processes on the GPU at the start; NULL: not checked
-    gpu_procs_reason TEXT   -- why gpu_procs is NULL
+    gpu_procs_reason TEXT,  -- why gpu_procs is NULL
+    shard_index  INTEGER,   -- --shard I/N: I (from 0); NULL: the whole plan
+    shard_count  INTEGER    -- N; NULL: the whole plan
 ) STRICT;
 
 CREATE TABLE run (

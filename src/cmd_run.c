@@ -1,5 +1,6 @@
 /* cmd_run.c - `gpulab run` and `gpulab plan`: walk the expanded sweep, skip what
- * is done, run the rest in the worker, store each result as it arrives, and say
+ * is done (and, with --shard or in a Slurm job array, what is another shard's:
+ * shard.h), run the rest in the worker, store each result as it arrives, and say
  * what happened. The sweep is prepared (configs parsed, kernels compiled) before
  * the store is opened, so a config error leaves no database behind; `plan` opens
  * the database read-only, if there is one. Must not measure anything itself
@@ -376,14 +377,36 @@ static int check_only(const struct gl_sweep *sw, const char *only)
     return 2;
 }
 
+/* The shard this process runs (--shard, or a Slurm job array's task): 0, or 2
+ * (a usage error, said). */
+static int resolve_shard(const struct gl_run_opts *o, struct gl_shard *sh)
+{
+    char err[512];
+    if (gl_shard_resolve(o->shard, NULL, sh, err, sizeof err) != 0) {
+        fprintf(stderr, "gpulab: %s\n", err);
+        return 2;
+    }
+    return 0;
+}
+
+static void print_shard(const struct gl_shard *sh, FILE *out)
+{
+    if (sh->count > 0)
+        fprintf(out, "gpulab: shard %d/%d (%s): the jobs whose shard key hashes to %d modulo %d\n",
+                sh->index, sh->count, sh->from, sh->index, sh->count);
+}
+
 int gl_cmd_run(int npaths, char **paths, const struct gl_run_opts *o)
 {
     static char err[80 * 1024];   /* a compiler log fits */
     gl_store *store = NULL;
     struct gl_sweep sw;
     double t_start = gl_now();
+    struct gl_shard shard;
     if (o->dry_run)
         return gl_cmd_plan(npaths, paths, o, 1);
+    if (resolve_shard(o, &shard) != 0)
+        return 2;
     int tty = isatty(2);
     struct gl_sweep_watch watch = { compile_progress, &tty };
     int rc = gl_sweep_prepare(&sw, npaths, paths, o->only, o->force, o->arch, NULL, &watch, err,
@@ -397,6 +420,7 @@ int gl_cmd_run(int npaths, char **paths, const struct gl_run_opts *o)
         gl_sweep_free(&sw);
         return 2;
     }
+    sw.shard = shard;
     /* A file too large to check quickly is opened unchecked, and said so. */
     struct stat fst;
     if (stat(o->db, &fst) == 0 && (long long)fst.st_size > GL_STORE_CHECK_MAX)
@@ -419,6 +443,7 @@ int gl_cmd_run(int npaths, char **paths, const struct gl_run_opts *o)
     }
     print_gpu_banner(&sw);
     print_kernels(&sw, stderr);
+    print_shard(&sw.shard, stderr);
 
     gl_interrupt_install();
 
@@ -432,7 +457,7 @@ int gl_cmd_run(int npaths, char **paths, const struct gl_run_opts *o)
     st.store = store;
     st.db = o->db;
     st.batch_max = batch_size();
-    int n_done = 0, n_rejected = 0, n_nogpu = 0, n_elsewhere = 0, stop = 0;
+    int n_done = 0, n_rejected = 0, n_nogpu = 0, n_elsewhere = 0, n_other = 0, stop = 0;
     char host[128], *argv_text = gl_join_argv(o->argc, o->argv);
     gl_hostname(host, sizeof host);
     /* One measurement per device: lock the devices the sweep will run on (waits,
@@ -462,6 +487,9 @@ int gl_cmd_run(int npaths, char **paths, const struct gl_run_opts *o)
                                       0, 0, 0, 0, NULL };
         gl_sweep_facts(&sw, &si);
         long long session = gl_store_session_begin(store, &si);
+        if (session >= 0 && sw.shard.count > 0 &&
+            gl_store_session_shard(store, session, sw.shard.index, sw.shard.count) != 0)
+            session = -1;
         if (session < 0) {
             storage_message(&st, " (recording the session)");
             st.storage_error++;
@@ -493,6 +521,9 @@ int gl_cmd_run(int npaths, char **paths, const struct gl_run_opts *o)
                 break;
             }
             switch (js) {
+            case GL_JOB_OTHER_SHARD:
+                n_other++;
+                continue;
             case GL_JOB_ELSEWHERE:
                 n_elsewhere++;
                 gl_progress_finish(&st.pg, NULL, 0, 0);
@@ -566,6 +597,9 @@ int gl_cmd_run(int npaths, char **paths, const struct gl_run_opts *o)
     printf("), %d already done, %d rejected by check", n_done, n_rejected);
     if (n_elsewhere)
         printf(", %d run by another process", n_elsewhere);
+    if (sw.shard.count > 0)
+        printf(", %d in other shards (this is shard %d/%d)", n_other, sw.shard.index,
+               sw.shard.count);
     if (n_nogpu)
         printf(", %d GPU runs skipped (no GPU: %s)", n_nogpu, sw.gpu_why);
     printf("\n");
@@ -600,6 +634,7 @@ static const char *state_word(enum gl_job_state st)
     case GL_JOB_DONE: return "done";
     case GL_JOB_REJECTED: return "skip";
     case GL_JOB_ELSEWHERE: return "busy";
+    case GL_JOB_OTHER_SHARD: return "other-shard";
     default: return "no-gpu";
     }
 }
@@ -609,6 +644,9 @@ int gl_cmd_plan(int npaths, char **paths, const struct gl_run_opts *o, int list_
     static char err[80 * 1024];   /* a compiler log fits */
     gl_store *store = NULL;
     struct gl_sweep sw;
+    struct gl_shard shard;
+    if (resolve_shard(o, &shard) != 0)
+        return 2;
     int tty = isatty(2);
     struct gl_sweep_watch watch = { compile_progress, &tty };
     int rc = gl_sweep_prepare(&sw, npaths, paths, o->only, o->force, o->arch, NULL, &watch, err,
@@ -622,6 +660,7 @@ int gl_cmd_plan(int npaths, char **paths, const struct gl_run_opts *o, int list_
         gl_sweep_free(&sw);
         return 2;
     }
+    sw.shard = shard;
     /* Read-only, and only if there is a database: none (or an empty file) is
      * planned as an empty one, everything "run". */
     struct stat fst;
@@ -646,6 +685,7 @@ int gl_cmd_plan(int npaths, char **paths, const struct gl_run_opts *o, int list_
     }
     print_gpu_banner(&sw);
     print_kernels(&sw, stdout);
+    print_shard(&sw.shard, stdout);
     int total[GL_JOB_STATES] = { 0 };
     for (int ci = 0; ci < sw.nconfigs; ci++) {
         const struct gl_config *c = &sw.configs[ci];
@@ -665,7 +705,7 @@ int gl_cmd_plan(int npaths, char **paths, const struct gl_run_opts *o, int list_
                     cnt[st]++;
                     total[st]++;
                     n++;
-                    if (list_all) {
+                    if (list_all && st != GL_JOB_OTHER_SHARD) {
                         char label[300];
                         job_label(job, label, sizeof label);
                         printf("      %-9s %s%s%s\n", state_word(st), label, job->skip[0] ? "  -- " : "",
@@ -678,13 +718,16 @@ int gl_cmd_plan(int npaths, char **paths, const struct gl_run_opts *o, int list_
                        v->device, v->name, n, cnt[GL_JOB_RUN], cnt[GL_JOB_DONE], cnt[GL_JOB_REJECTED]);
                 if (cnt[GL_JOB_NO_GPU])
                     printf(", %d need a GPU (%s)", cnt[GL_JOB_NO_GPU], sw.gpu_why);
+                if (sw.shard.count > 0)
+                    printf(", %d in other shards", cnt[GL_JOB_OTHER_SHARD]);
                 printf("\n");
                 /* Why check() rejected launches, grouped by reason (first 16 reasons). */
                 const char *why[16];
                 int why_n[16], nwhy = 0;
                 for (int ji = 0; ji < e->njobs; ji++) {
                     const struct gl_job *job = &e->jobs[ji];
-                    if (job->section != si || job->v != v || !job->skip[0])
+                    if (job->section != si || job->v != v || !job->skip[0] ||
+                        !gl_shard_has(&sw.shard, job))
                         continue;
                     int w = 0;
                     while (w < nwhy && strcmp(why[w], job->skip) != 0)
@@ -711,6 +754,9 @@ int gl_cmd_plan(int npaths, char **paths, const struct gl_run_opts *o, int list_
            total[GL_JOB_RUN], total[GL_JOB_DONE], total[GL_JOB_REJECTED], total[GL_JOB_NO_GPU]);
     if (total[GL_JOB_ELSEWHERE])
         printf(", %d being run by another process", total[GL_JOB_ELSEWHERE]);
+    if (sw.shard.count > 0)
+        printf(", %d in other shards (this is shard %d/%d)", total[GL_JOB_OTHER_SHARD],
+               sw.shard.index, sw.shard.count);
     printf("\n");
     gl_sweep_free(&sw);
     gl_store_close(store);

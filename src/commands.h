@@ -1,6 +1,7 @@
 /* commands.h - the subcommands behind main(): each parses nothing itself (main
  * does) and returns the process exit code: 0 ok, 1 runs failed or were wrong,
- * 2 usage or config error, 4 a device is busy (run --no-wait). Must not call exit(). */
+ * 2 usage or config error, 3 storage error, 4 a device is busy (run --no-wait),
+ * 5 and 6 merge's (below). Must not call exit(). */
 #ifndef GL_COMMANDS_H
 #define GL_COMMANDS_H
 
@@ -16,6 +17,7 @@ struct gl_run_opts {
     int argc;          /* the whole command line, stored with the session */
     char **argv;
     int no_wait;       /* run --no-wait: refuse (exit 4) when a device is locked by another sweep */
+    const char *shard; /* --shard I/N (shard.h); NULL: from a Slurm job array, else the whole plan */
 };
 
 int gl_cmd_run(int npaths, char **paths, const struct gl_run_opts *o);
@@ -24,5 +26,13 @@ int gl_cmd_list(const char *family);
 int gl_cmd_query(const char *db, const char *sql, enum gl_format fmt, int write);
 int gl_cmd_device(const char *db);
 int gl_cmd_metrics(int npats, char *const *pats);
+/* `gpulab merge OUT IN...` (cmd_merge.c): exit 0, 2 usage, 3 storage (OUT, or a
+ * damaged or unreadable input), 5 conflicts (an input not merged), 6 inputs of
+ * different configs (nothing merged). */
+struct gl_merge_opts {
+    int allow_conflicts;      /* --allow-conflicts: merge them anyway, listed */
+    int allow_mixed_configs;  /* --allow-mixed-configs: merge inputs of different configs */
+};
+int gl_cmd_merge(const char *out, int nin, char **in, const struct gl_merge_opts *o);
 
 #endif

@@ -90,6 +90,8 @@ struct gl_job {
     const char *metrics;          /* the section's metrics text (owned by the config) */
     const char *study;            /* the config's study (owned by the config) */
     char skip[GL_REASON_MAX];     /* non-empty: variant check() rejected it; stored as skipped */
+    int threads_all;              /* the point asked for every core (threads = 0): p.threads
+                                     is this machine's count, the shard key (shard.c) reads 0 */
 };
 
 /* A group of candidate points dropped before becoming jobs, with why. */

@@ -2,7 +2,8 @@
  * config.h): per section, the cartesian product of the parameter values (zip
  * groups advance together; the first parameter in table order varies slowest),
  * filtered by the section's where-expressions on the section's own values, then
- * per variant completed with defaults and masked to what it reads, de-duplicated,
+ * per variant completed with defaults (a point that asks for every core says so
+ * in threads_all, for the shard key) and masked to what it reads, de-duplicated,
  * and check()ed against the device. A kernel section's named parameters are axes
  * like the built-in ones (after them) and every point carries them in p.user.
  * Job order: sections; in each, variants as listed, each variant's points in
@@ -90,6 +91,15 @@ static uint64_t hash_params(const struct gl_params *p)
         h *= 1099511628211ull;
     }
     return h;
+}
+
+/* The point, before gl_variant_complete turns threads = 0 (or unset: its
+ * default is 0) into this machine's core count, asks for every core. */
+static int asks_all_cores(const struct gl_variant *v, const struct gl_params *p)
+{
+    struct gl_params asked = *p;
+    gl_params_complete(&asked, v->params);
+    return gl_params_is_set(&asked, GL_P_THREADS) && asked.threads == 0;
 }
 
 static int add_reject(struct gl_expansion *e, int section, const char *variant, const char *where)
@@ -230,6 +240,7 @@ static int expand_section(const struct gl_config *c, int si, const struct gl_dev
         j.metrics = s->metrics;
         j.study = c->study;
         point_at(s, ax, nax, i, &j.p);
+        j.threads_all = asks_all_cores(v, &j.p);
         gl_variant_complete(v, &j.p);
         /* a variant's points that its parameters make equal are one job */
         size_t h = (size_t)(hash_params(&j.p) ^ ((uint64_t)vi * 0x9E3779B97F4A7C15ull)) &

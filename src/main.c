@@ -1,6 +1,8 @@
 /* main.c - gpulab's command line: parse arguments, print help, dispatch to a
  * subcommand (commands.h). Exit codes: 0 ok, 1 runs failed or were wrong,
- * 2 usage or config error, 3 storage error, 130/143 interrupted (SIGINT/SIGTERM).
+ * 2 usage or config error, 3 storage error, 4 a device is busy, 5 merge
+ * conflicts, 6 merge inputs of different configs, 130/143 interrupted
+ * (SIGINT/SIGTERM).
  * Must not do any subcommand's work itself. */
 #include "commands.h"
 #include "registry.h"
@@ -21,19 +23,28 @@ static const char *usage_main =
     "  list [FAMILY]      variants, the parameters each reads, and all parameters\n"
     "  query SQL|-f FILE  SQL on the results database, read-only unless --write\n"
     "                     (--csv --tsv --md --latex --json)\n"
+    "  merge OUT IN...    merge the databases of shards (run --shard) into OUT\n"
     "  device             describe the CPU and GPU, and store the description\n"
     "  metrics [PATTERN]  the hardware counter metrics this GPU supports\n"
     "\n"
     "  gpulab COMMAND --help   help for one command;  gpulab --version\n"
     "exit codes: 0 ok, 1 some runs failed or were wrong, 2 usage or config error,\n"
     "            3 storage error, 4 a device is busy (run --no-wait),\n"
+    "            5 merge conflicts, 6 merge inputs of different configs,\n"
     "            130 interrupted (SIGINT), 143 (SIGTERM)\n"
     "documentation: README.md; docs/cli.md (commands), docs/configs.md (configs),\n"
-    "               docs/kernels.md (your own kernels), docs/database.md (the results view)\n";
+    "               docs/kernels.md (your own kernels), docs/database.md (the results view),\n"
+    "               docs/cluster.md (several machines, Slurm)\n";
+
+#define SHARD_HELP \
+    "  --shard I/N     run only shard I of N (I from 0): the jobs whose key (study, family,\n" \
+    "                  variant, parameters; not the device) hashes to I modulo N; default\n" \
+    "                  in a Slurm job array: SLURM_ARRAY_TASK_ID's place among the array's\n" \
+    "                  ids of SLURM_ARRAY_TASK_COUNT; 0/1 = the whole plan\n"
 
 static const char *usage_run =
     "usage: gpulab run CONFIG... [--db PATH] [--force] [--only VARIANT] [--arch N] [--dry-run]\n"
-    "                  [--no-wait] [--profile-self] [--plugin LIB.so]...\n"
+    "                  [--no-wait] [--profile-self] [--shard I/N] [--plugin LIB.so]...\n"
     "  --db PATH       results database (default " DEFAULT_DB ")\n"
     "  --force         run again what the database already holds as ok\n"
     "  --no-wait       when another gpulab measures on a device this sweep needs, exit 4\n"
@@ -48,19 +59,39 @@ static const char *usage_run =
     "                  samples, counter replays, store) and a table of the sweep's totals\n"
     "  --plugin LIB    add the variants of a plugin built against src/core/plugin.h\n"
     "                  (repeatable)\n"
+    SHARD_HELP
     "  exit 0 ok, 1 runs failed or wrong, 2 usage/config error, 3 storage error,\n"
     "  4 a device is busy (--no-wait),\n"
     "  130 SIGINT, 143 SIGTERM (forwarded to the worker; the run in flight is dropped)\n";
 
 static const char *usage_plan =
     "usage: gpulab plan CONFIG... [--db PATH] [--only VARIANT] [--force] [--arch N] [--summary]\n"
-    "                  [--plugin LIB.so]...\n"
-    "  lists every configuration with its state (run, done, skip, no-gpu),\n"
+    "                  [--shard I/N] [--plugin LIB.so]...\n"
+    "  lists every configuration with its state (run, done, skip, no-gpu, busy),\n"
     "  then counts per section and variant and the reasons for what is skipped;\n"
     "  compiles the users' kernels (kernel sections) as `run` would.\n"
     "  --arch N        compute capability to compile for without a GPU (default 90)\n"
     "  --summary       counts only, no per-configuration lines\n"
-    "  --plugin LIB    add the variants of a plugin (repeatable), as `run` does\n";
+    "  --plugin LIB    add the variants of a plugin (repeatable), as `run` does\n"
+    SHARD_HELP
+    "                  (the other shards' jobs are counted as \"in other shards\")\n";
+
+static const char *usage_merge =
+    "usage: gpulab merge OUT.db IN.db... [--allow-conflicts] [--allow-mixed-configs]\n"
+    "  adds to OUT.db (made when missing) every device, session and run of each IN.db\n"
+    "  that OUT.db lacks, with the runs' samples, metrics and named parameters; what\n"
+    "  OUT.db holds already is not added twice, so merging again adds nothing, and a\n"
+    "  shard's database merged again after that shard ran on adds exactly the rest.\n"
+    "  Each IN.db is checked first (PRAGMA integrity_check, schema version); the\n"
+    "  inputs must have run the same configs (the latest session of each study has\n"
+    "  the same config SHA-256 in every input); one transaction per input.\n"
+    "  --allow-conflicts      merge an input that holds another result of a run OUT.db\n"
+    "                         holds (the same key, another status, median or error),\n"
+    "                         keeping both rows; without it that input is not merged\n"
+    "  --allow-mixed-configs  merge inputs whose configs differ\n"
+    "  exit 0 merged, 2 usage, 3 storage error (OUT.db, or a damaged or unreadable\n"
+    "  input: nothing merged), 5 conflicts (listed; their inputs not merged),\n"
+    "  6 inputs of different configs (nothing merged)\n";
 
 static const char *usage_query =
     "usage: gpulab query SQL | -f FILE [--db PATH] [--csv|--tsv|--md|--latex|--json] [--write]\n"
@@ -110,10 +141,12 @@ static int parse_run_opts(int argc, char **argv, const char *usage, struct gl_ru
     for (int i = 0; i < argc; i++) {
         const char *a = argv[i];
         if (strcmp(a, "--db") == 0 || strcmp(a, "--only") == 0 || strcmp(a, "--arch") == 0 ||
-            strcmp(a, "--plugin") == 0) {
+            strcmp(a, "--plugin") == 0 || strcmp(a, "--shard") == 0) {
             if (i + 1 >= argc)
                 return usage_error(usage, "missing value after", a);
-            if (strcmp(a, "--plugin") == 0) {
+            if (strcmp(a, "--shard") == 0) {
+                o->shard = argv[++i];   /* checked by the command (shard.h) */
+            } else if (strcmp(a, "--plugin") == 0) {
                 plugins[(*nplugins)++] = argv[++i];
             } else if (strcmp(a, "--db") == 0) {
                 o->db = argv[++i];
@@ -302,6 +335,42 @@ int main(int argc, char **argv)
         if (rc != 0)
             return rc;
         return gl_cmd_list(family);
+    }
+    if (strcmp(cmd, "merge") == 0) {
+        struct gl_merge_opts mo = { 0, 0 };
+        if (want_help(rest, args)) {
+            fputs(usage_merge, stdout);
+            return 0;
+        }
+        char **files = calloc((size_t)argc, sizeof *files);
+        int nfiles = 0;
+        if (!files) {
+            fprintf(stderr, "gpulab: out of memory\n");
+            return 2;
+        }
+        for (int i = 0; i < rest; i++) {
+            if (strcmp(args[i], "--allow-conflicts") == 0) {
+                mo.allow_conflicts = 1;
+            } else if (strcmp(args[i], "--allow-mixed-configs") == 0) {
+                mo.allow_mixed_configs = 1;
+            } else if (args[i][0] == '-' && args[i][1] == '-') {
+                free(files);
+                return usage_error(usage_merge, "unknown option", args[i]);
+            } else if (args[i][0] == '\0') {
+                free(files);
+                return usage_error(usage_merge, "empty database path", NULL);
+            } else {
+                files[nfiles++] = args[i];
+            }
+        }
+        if (nfiles < 2) {
+            free(files);
+            return usage_error(usage_merge, nfiles ? "no input database given" :
+                                                     "no output database given", NULL);
+        }
+        int rc = gl_cmd_merge(files[0], nfiles - 1, files + 1, &mo);
+        free(files);
+        return rc;
     }
     if (strcmp(cmd, "device") == 0) {
         const char *db = DEFAULT_DB;

@@ -7,7 +7,8 @@
  * binding by column name), store_device.c (devices, sessions), store_run.c
  * (writing runs), store_resume.c (the resume lookup), store_claim.c (run claims:
  * several processes on one database split a plan), store_query.c (ad-hoc
- * queries); store_int.h is what they share.
+ * queries), store_merge_facts.c and store_merge.c (`gpulab merge`: what a
+ * database holds, and merging one into another); store_int.h is what they share.
  * Must not run kernels or parse configs. */
 #ifndef GL_STORE_H
 #define GL_STORE_H
@@ -63,6 +64,9 @@ struct gl_session_info {
     const char *gpu_procs_reason;   /* ... and why */
 };
 long long gl_store_session_begin(gl_store *s, const struct gl_session_info *si);
+/* The slice of the plan the session runs (--shard I/N: index I of count N),
+ * recorded right after it began; a session without it ran the whole plan. 0 or -1. */
+int gl_store_session_shard(gl_store *s, long long session_id, int index, int count);
 /* Set the session's end time and remake the results_<study> views (a study that
  * got its first named parameters in this session gets its view). 0 or -1. */
 int gl_store_session_end(gl_store *s, long long session_id);
@@ -142,6 +146,74 @@ int gl_store_claim_held(gl_store *s, const struct gl_run_key *k);
  * of them (gl_store_close does that too). 0 or -1. */
 int gl_store_unclaim(gl_store *s, const struct gl_run_key *k);
 int gl_store_unclaim_all(gl_store *s);
+
+/* ---- merging databases (store_merge_facts.c, store_merge.c) ----
+ * `gpulab merge OUT IN...`: every input is opened with gl_store_open_readonly
+ * (an older schema is migrated in memory), checked whole, described, and then
+ * merged into OUT (gl_store_open) in one transaction of its own. */
+
+/* PRAGMA integrity_check of the whole file. 0 sound; -2 damaged, with err
+ * "database PATH is damaged (integrity_check: ...)"; -1 the check could not run. */
+int gl_store_integrity(gl_store *s, const char *path, char *err, size_t errlen);
+
+/* One study of a database as its latest session (by started_at, then id) ran it. */
+struct gl_merge_study {
+    char study[64];
+    char config_hash[65];
+    char config_path[512];
+    char started_at[40];
+    char host[128];
+    char tool[192];          /* tool_version and git_revision */
+    int shard_index, shard_count;   /* count 0: the whole plan */
+};
+struct gl_merge_facts {
+    int nstudies;
+    struct gl_merge_study *studies;   /* in study order */
+    long long sessions, runs, claims;
+};
+/* 0, or -1 (gl_store_errmsg). gl_merge_facts_free frees the studies. */
+int gl_store_merge_facts(gl_store *s, struct gl_merge_facts *f);
+void gl_merge_facts_free(struct gl_merge_facts *f);
+/* Every distinct (shard_index, shard_count) of the sessions of study that ran
+ * the config config_hash, through fn (count 0: a session of the whole plan).
+ * 0 or -1. */
+int gl_store_merge_shards(gl_store *s, const char *study, const char *config_hash,
+                          void (*fn)(void *arg, int index, int count), void *arg);
+
+/* A conflict: a run of one key (study, device model, family, variant, every
+ * parameter, named parameters, code hash) that OUT holds and the input does not,
+ * and a run of that key that the input brings, with another outcome (status,
+ * median_ms or max_rel_err). */
+struct gl_merge_side {
+    long long run_id;          /* had: OUT's run id; got: the input's run id */
+    const char *status, *reason;
+    double median_ms, max_rel_err;   /* NaN: NULL */
+    const char *host, *started_at;   /* its session's */
+};
+struct gl_merge_conflict {
+    const char *study, *family, *variant, *device;
+    const char *params;        /* "N=128 BS=16 TILE=32": the parameters and named ones */
+    struct gl_merge_side had, got;
+};
+struct gl_merge_counts {
+    long long devices, sessions, sessions_ended;   /* added; sessions whose end was added */
+    long long runs, runs_present;                  /* added; already in OUT */
+    long long rows;            /* samples, metrics, named parameters ... added with the runs */
+    long long conflicts;
+};
+/* Merge in into out, in one transaction on out: devices by ident, sessions by
+ * (host, started_at, study, config_path, config_hash, argv), runs by (session,
+ * device, created_at, study, section, family, variant, every parameter,
+ * uparams, code_hash, status, started_at), each new run with the rows of every
+ * table that has a run_id column; claims and meta are not merged. A table it
+ * does not know (none of those, and no run_id) is an error, so a schema that
+ * grows cannot lose data quietly. Conflicts go to on_conflict (may be NULL).
+ * 0 merged; 1 conflicts and !allow_conflicts: rolled back, out as it was; -1 an
+ * error (gl_store_errmsg(out), reading in included), rolled back.
+ * *n counts what was added (zero when rolled back, but for conflicts). */
+int gl_store_merge(gl_store *out, gl_store *in, int allow_conflicts,
+                   void (*on_conflict)(void *arg, const struct gl_merge_conflict *c), void *arg,
+                   struct gl_merge_counts *n);
 
 enum gl_format { GL_FMT_TABLE, GL_FMT_CSV, GL_FMT_TSV, GL_FMT_MD, GL_FMT_LATEX, GL_FMT_JSON };
 /* Run sql (one or more statements; the last one's rows are printed) in fmt to out.

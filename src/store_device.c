@@ -1,5 +1,6 @@
 /* store_device.c - writing the rows that runs point at: a device (inserted once
- * per ident, its properties as first seen) and a session (begun and ended; the
+ * per ident, its properties as first seen) and a session (begun, its shard
+ * recorded when it runs one, and ended; the
  * end also remakes the results_<study> views through store_open.c, so a study's
  * first named parameters have their view as soon as its session ends).
  * Values are bound by column name through the row builder (store_bind.c); 0 in
@@ -188,6 +189,27 @@ long long gl_store_session_begin(gl_store *s, const struct gl_session_info *si)
     /* ours: runs of it are not "stored by another process" (store_claim.c) */
     s->own[s->nown++] = sqlite3_last_insert_rowid(s->db);
     return s->own[s->nown - 1];
+}
+
+int gl_store_session_shard(gl_store *s, long long session_id, int index, int count)
+{
+    sqlite3_stmt *st = NULL;
+    int rc = sqlite3_prepare_v2(s->db, "UPDATE session SET shard_index = ?, shard_count = ? "
+                                       "WHERE id = ?", -1, &st, NULL);
+    if (rc == SQLITE_OK)
+        rc = sqlite3_bind_int(st, 1, index);
+    if (rc == SQLITE_OK)
+        rc = sqlite3_bind_int(st, 2, count);
+    if (rc == SQLITE_OK)
+        rc = sqlite3_bind_int64(st, 3, session_id);
+    if (rc == SQLITE_OK)
+        rc = sqlite3_step(st);
+    sqlite3_finalize(st);
+    if (rc != SQLITE_DONE) {
+        store_db_err(s, "recording the session's shard");
+        return -1;
+    }
+    return 0;
 }
 
 /* The end time, then the results_<study> views remade (a study may have got

@@ -137,6 +137,8 @@ void gl_sweep_key(const struct gl_sweep *sw, const struct gl_job *job, struct gl
 
 enum gl_job_state gl_sweep_state(struct gl_sweep *sw, gl_store *store, const struct gl_job *job)
 {
+    if (!gl_shard_has(&sw->shard, job))
+        return GL_JOB_OTHER_SHARD;
     /* A rejected point is shown as such with or without a GPU: check() used
      * the GPU's limits when there is one, every GPU's static limits if not. */
     if (job->skip[0])
@@ -192,6 +194,8 @@ int gl_sweep_claim(struct gl_sweep *sw, gl_store *store, int ci, int ji)
     for (int i = 0; i < ci; i++)
         idx += sw->exps[i].njobs;
     int before = sw->surveyed ? sw->surveyed[idx] : GL_JOB_RUN;
+    if (!gl_shard_has(&sw->shard, job))
+        return GL_JOB_OTHER_SHARD;
     if (job->skip[0])
         return GL_JOB_REJECTED;
     if (strcmp(job->v->device, "gpu") == 0 && !sw->gpu_ok)

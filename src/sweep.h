@@ -2,13 +2,14 @@
  * start the worker (which tells whether a GPU is here), expand every config against that device,
  * compile every distinct user kernel point (kernel sections) through the GPU
  * plugin and every C reference (verify = c:FILE:FUNC) with cc, validate metric names on the GPU, and classify each job (run, done,
- * rejected by check, no GPU, run by another process).
+ * rejected by check, no GPU, run by another process, another shard's: shard.h).
  * Must not print progress or results: the commands do. */
 #ifndef GL_SWEEP_H
 #define GL_SWEEP_H
 
 #include "config.h"
 #include "devlock.h"
+#include "shard.h"
 #include "store.h"
 #include "worker.h"
 
@@ -17,10 +18,11 @@ enum gl_job_state {
     GL_JOB_DONE,       /* an ok result with the same key is stored */
     GL_JOB_REJECTED,   /* the variant's check() refused the launch: stored as skipped */
     GL_JOB_NO_GPU,     /* GPU variant, no usable GPU here */
-    GL_JOB_ELSEWHERE   /* another process runs it (a live claim), or ran it since this
+    GL_JOB_ELSEWHERE,  /* another process runs it (a live claim), or ran it since this
                           sweep's survey (gl_sweep_survey) */
+    GL_JOB_OTHER_SHARD /* another shard's (--shard I/N, shard.h): not run, not stored */
 };
-#define GL_JOB_STATES 5
+#define GL_JOB_STATES 6
 
 struct gl_sweep {
     int nconfigs;
@@ -48,6 +50,8 @@ struct gl_sweep {
                                       configs in order; NULL before the survey */
     long long surveyed_last;       /* the highest run id stored at the survey */
     struct gl_devlocks locks;      /* the devices this sweep measures (gl_sweep_lock) */
+    struct gl_shard shard;         /* the slice of the plan this process runs (count 0:
+                                      all); set by the command after gl_sweep_prepare */
 };
 
 /* How far compiling the users' kernels is (gl_sweep_watch), told about once a
@@ -82,13 +86,15 @@ int gl_sweep_prepare(struct gl_sweep *sw, int npaths, char **paths, const char *
  * compile process died). */
 int gl_sweep_compile(struct gl_sweep *sw, const struct gl_sweep_watch *watch, char *err,
                      size_t errlen);
+/* A job's state now; another shard's job is GL_JOB_OTHER_SHARD before anything
+ * else (its rejection is stored by its own shard). */
 enum gl_job_state gl_sweep_state(struct gl_sweep *sw, gl_store *store, const struct gl_job *job);
 /* The state of every job now (gl_sweep_state), kept as the sweep's starting
  * point; *need_cpu / *need_gpu say whether some job will run on that device
  * (those are the devices to lock). 0, or -1 (out of memory). */
 int gl_sweep_survey(struct gl_sweep *sw, gl_store *store, int *need_cpu, int *need_gpu);
 /* Just before job ji of config ci runs: claim it in the store (gl_store_claim).
- * GL_JOB_RUN when the claim is ours; GL_JOB_DONE when it was done before the
+ * GL_JOB_OTHER_SHARD, without a claim, for another shard's job; GL_JOB_RUN when the claim is ours; GL_JOB_DONE when it was done before the
  * survey; GL_JOB_ELSEWHERE when another process holds its claim or has stored
  * it (whatever its status, --force or not) since the survey; the rejected and no-GPU states as gl_sweep_state. -1 on
  * a store error (gl_store_errmsg). */

@@ -7,6 +7,8 @@
 # last, never counted as passed or failed.
 # Must not stop at the first failing program: the total has to count them all.
 passed=0; failed=0; skipped=0
+# inside a Slurm job array gpulab would run one shard of every sweep (docs/cluster.md)
+unset SLURM_ARRAY_TASK_ID SLURM_ARRAY_TASK_COUNT SLURM_ARRAY_TASK_MIN SLURM_ARRAY_TASK_MAX SLURM_ARRAY_TASK_STEP
 log=$(mktemp)
 for t in build/tests/test_* tests/integration/*.sh; do
     [ -e "$t" ] || continue

@@ -1728,8 +1728,9 @@ static void test_readonly(void)
                  "gpu_procs; ALTER TABLE session DROP COLUMN gpu_procs_reason; "
                  "ALTER TABLE run DROP COLUMN check_method; ALTER TABLE run DROP COLUMN "
                  "check_points; ALTER TABLE run DROP COLUMN compiler; ALTER TABLE run DROP "
-                 "COLUMN compile_options; ALTER TABLE run DROP COLUMN code_path; "
-                 "PRAGMA user_version = 2;");
+                 "COLUMN compile_options; ALTER TABLE session DROP COLUMN shard_index; "
+                 "ALTER TABLE session DROP COLUMN shard_count; ALTER TABLE run DROP COLUMN "
+                 "code_path; PRAGMA user_version = 2;");
     sqlite3_close(db);
     before = slurp(path, &len0);
     if (CHECK(gl_store_open_readonly(path, &s, err, sizeof err) == 0)) {
