@@ -1,7 +1,9 @@
 /* profiler.h - the CUPTI measurement engine as the GPU harness sees it: set up the
  * Range Profiler once per worker for a metric list, then profile runs (one, or a
  * batch together) by replaying them once per pass (user replay), with an L2 flush
- * before each run in each pass, and evaluate every metric. Implemented in
+ * before each run in each pass, and evaluate every metric; then, for the runs
+ * that want them, the exact shared-memory conflicts from one more replay with
+ * the kernels instrumented (CUPTI's SASS metrics). Implemented in
  * cupti/profiler_*.c (profiler_int.h says which file does what) and the C++
  * shim for cupti_profiler_host.h. C header; must not include CUDA or CUPTI headers. */
 #ifndef GL_PROFILER_H
@@ -24,11 +26,18 @@ struct glc_replay {
     void *ctx;
     int single_kernel;         /* 1: run() is exactly one kernel launch (auto range, as ncu);
                                   0: several launches or a library call (one user range) */
+    int smem;                  /* 1: measure the exact shared-memory conflicts too (the
+                                  harness decided the run is worth it: its kernel uses
+                                  shared memory; else it wrote r->smem_reason) */
+    double *smem_ms;           /* NULL, or where the instrumented replay's wall time goes (ms) */
 };
 
 /* After the CUDA context exists (cudaFree(0)); may be called again with another
  * list (reconfigures). Validates every name one by one, builds the config image.
- * Returns passes (>= 1), 0 when req->n == 0, -1 + err when counters are
+ * gpulab's own names (gpulab__*) are not CUPTI's: the drain is req->drain, and
+ * GL_METRIC_SMEM_EXCESS_LD / _ST ask for the exact conflicts.
+ * Returns passes (>= 1; 1 when only the exact conflicts are asked for: their
+ * instrumented replay), 0 when req->n == 0, -1 + err when counters are
  * unavailable (no permission: ERR_NVGPUCTRPERM, unsupported chip, ...), -2 + err
  * when a name is unknown to this GPU (err names it and the nearest valid ones). */
 int glc_setup(const struct gl_metric_req *req, char *err, size_t errlen);
@@ -42,8 +51,9 @@ int glc_setup(const struct gl_metric_req *req, char *err, size_t errlen);
  * run's profiling time) is paid once per batch. Every run's buffers must stay
  * valid until this returns. On success fills each r[i]->passes and
  * r[i]->metrics (names, units, values; plus gpulab__dram__bytes_write_drain.sum
- * when req->drain). Returns 0 when every run has metrics, -1 when some have
- * none: those carry r[i]->metrics_reason. */
+ * when req->drain, and the exact conflicts asked for of each run with
+ * rp[i]->smem, or r[i]->smem_reason). Returns 0 when every run has metrics, -1
+ * when some have none: those carry r[i]->metrics_reason. */
 int glc_profile_batch(const struct glc_replay *const *rp, struct gl_result *const *r, int n);
 
 

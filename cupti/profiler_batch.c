@@ -1,7 +1,7 @@
 /* profiler_batch.c - glc_profile_batch: a batch of runs split into one
  * auto-range and one user-range session, each session's ranges found and
- * evaluated into its runs' metrics, and the runs whose ranges went missing
- * tried once more.
+ * evaluated into its runs' metrics, the runs whose ranges went missing
+ * tried once more, then the exact shared-memory conflicts (profiler_smem.c).
  * Must not call the range profiler's Start/Stop itself (profiler_passes.c). */
 #include "profiler_int.h"
 
@@ -221,13 +221,16 @@ int glc_profile_batch(const struct glc_replay *const *rp, struct gl_result *cons
             glc_reason_all(r, n, "internal: incomplete replay callbacks");
             return -1;
         }
-    if (glc_st.broken) {
+    /* after a failure, or after an instrumented pass (profiler_int.h): a fresh object */
+    if ((glc_st.broken || glc_st.smem_ran) && glc_st.n > 0) {
         char why[GL_REASON_MAX];
         if (glc_fresh_object(why, sizeof why) != 0) {
-            glc_reason_all(r, n, "after an earlier failure: %s", why);
+            glc_reason_all(r, n, "%s: %s", glc_st.broken ? "after an earlier failure"
+                           : "after the instrumented replay", why);
             return -1;
         }
         glc_st.broken = 0;
+        glc_st.smem_ran = 0;
     }
     /* runs of one kernel in one auto-range session, the others in one user-range
      * session; the current mode's session first (no re-enable between batches of
@@ -235,7 +238,7 @@ int glc_profile_batch(const struct glc_replay *const *rp, struct gl_result *cons
     const struct glc_replay *grp[2][GLC_BATCH_MAX];
     struct gl_result *gr[2][GLC_BATCH_MAX];
     int cnt[2] = { 0, 0 };
-    for (int i = 0; i < n; i++) {
+    for (int i = 0; glc_st.n > 0 && i < n; i++) {   /* none: only the exact conflicts */
         int m = rp[i]->single_kernel ? MODE_AUTO : MODE_USER;
         grp[m][cnt[m]] = rp[i];
         gr[m][cnt[m]++] = r[i];
@@ -249,8 +252,14 @@ int glc_profile_batch(const struct glc_replay *const *rp, struct gl_result *cons
         else if (cnt[m] > 0 && m == MODE_USER)
             retry_missing(grp[m], gr[m], cnt[m]);
     }
+    /* then the exact shared-memory conflicts, one instrumented replay per run that
+     * wants them (after the sessions: appended to each run's metrics) */
+    glc_smem_profile(rp, r, n);
     for (int i = 0; i < n; i++)
         if (r[i]->nmetrics == 0) {
+            if (r[i]->metrics_reason[0] == '\0' && r[i]->smem_reason[0] != '\0')
+                glc_fmt(r[i]->metrics_reason, sizeof r[i]->metrics_reason, "%s",
+                        r[i]->smem_reason);
             if (r[i]->metrics_reason[0] == '\0')
                 glc_fmt(r[i]->metrics_reason, sizeof r[i]->metrics_reason, "profiling failed");
             ok = 0;

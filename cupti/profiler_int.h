@@ -40,6 +40,34 @@
  *   a fresh object too - and every fresh object needs its counter-data size
  *   asked again (size_counter_data), or Start crashes.
  *
+ * The exact shared-memory conflicts (profiler_smem.c): CUPTI's SASS Metrics API
+ * (cupti_sass_metrics.h) instruments the kernel and counts, per instruction
+ * (module CRC, function, PC offset), its shared-memory wavefronts and their
+ * ideal; GH100 offers no per-direction wavefront metric there, so each
+ * instruction is sorted into loads and stores by its shared load / store
+ * execution counts (src/core/smem_excess.h). Measured on the H100 (CUPTI 13.0,
+ * driver 580; bench/smem_probe, bench/results/2026-11-24-h100-smem_probe_*):
+ * - the ideal is CUPTI's per executed instruction, from its addresses, width and
+ *   active lanes: 32/64/128-bit conflict-free accesses 1/2/4 (fewer for partial
+ *   warps), a 128-bit broadcast 2; the actual wavefronts equal ncu's
+ *   smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_{ld,st} exactly;
+ * - with no range profiler object enabled on the context, only the first
+ *   enable..disable after cuptiSassMetricsSetConfig collects anything; with one
+ *   enabled (ensure_init keeps one), every enable..disable does, several
+ *   launches and kernels inside one add up, modules loaded later are patched,
+ *   and a fresh range profiler object changes nothing;
+ * - SetConfig after UnsetConfig failed (CUPTI_ERROR_OUT_OF_MEMORY): configure
+ *   once per process, unset at glc_shutdown;
+ * - the range profiler's counters after instrumented runs were measured (the same
+ *   as before, smsp__inst_executed exactly) on a fresh range profiler object, not
+ *   on the object that ran the sessions before them: the session after an
+ *   instrumented pass takes a fresh object (smem_ran; ~0.15 s per batch);
+ * - the instrumented kernels are restored at disable: event times and the range
+ *   profiler's counters (smsp__inst_executed exactly) are the same before and
+ *   after; the instrumented replay costs about 1-2.5 ns per warp-level shared
+ *   instruction (transpose N = 8192: 10 ms for a 0.2-0.3 ms kernel; matmul/shared
+ *   N = 3072 BS = 8: 1.45 s for 11 ms), enable/flush/disable < 0.3 ms.
+ *
  * No libcuda link: the plugin must load where there is no driver, so the current
  * CUcontext comes from cuCtxGetCurrent found through the runtime's
  * cudaGetDriverEntryPointByVersion. Must not launch kernels itself or know about
@@ -49,13 +77,15 @@
  * object, teardown, the trace), profiler_names.c (names: listing, one-by-one
  * validation, suggestions), profiler_setup.c (glc_setup: configuration images),
  * profiler_passes.c (one session's passes), profiler_batch.c (glc_profile_batch:
- * sessions, ranges, evaluation). This header must not be included outside cupti/. */
+ * sessions, ranges, evaluation), profiler_smem.c (the exact shared-memory
+ * conflicts). This header must not be included outside cupti/. */
 #ifndef GL_PROFILER_INT_H
 #define GL_PROFILER_INT_H
 
 #include "profiler.h"
 #include "host_shim.h"
 #include "metric_sets.h"
+#include "smem_excess.h"
 
 #include <cuda.h>
 #include <cuda_runtime_api.h>
@@ -83,7 +113,7 @@ enum { MODE_USER = 0, MODE_AUTO = 1 };
  * at shutdown when GPULAB_CUPTI_TRACE is set (for bench/ and for users asking
  * why profiling is slow). */
 enum { T_REENABLE, T_SETCONFIG, T_CTRINIT, T_SYNC, T_START, T_FLUSH, T_RUN, T_RANGE, T_STOP,
-       T_DECODE, T_EVAL, T_TOTAL, T_N };
+       T_DECODE, T_EVAL, T_SMEM, T_TOTAL, T_N };
 struct glc_trace_sums {
     int on;
     long profiles, passes, sessions;
@@ -94,6 +124,7 @@ extern struct glc_trace_sums glc_trace;
 /* The engine's state, one per worker process (profiler_state.c). */
 struct glc_state {
     int init_tried;            /* ensure_init ran (its outcome is kept) */
+    int device;                /* the CUDA device's index */
     int unavailable;           /* counters cannot be used in this process */
     char why[GL_REASON_MAX];   /* ... and why */
     int cupti_init;            /* cuptiProfilerInitialize succeeded */
@@ -120,6 +151,14 @@ struct glc_state {
     int drain;
     uint8_t *counter_data;
     size_t counter_size;
+    /* the exact shared-memory conflicts (profiler_smem.c) */
+    int smem_want;             /* of the current configuration: 1 loads, 2 stores (bits) */
+    int smem_state;            /* SASS metrics configured on the device: 0 not yet, 1 yes,
+                                  -1 cannot be (smem_why); kept across configurations */
+    char smem_why[GL_REASON_MAX];
+    uint64_t smem_ids[GL_SMEM_NKINDS];   /* CUPTI's id of each enum gl_smem_kind metric */
+    int smem_ran;              /* kernels were instrumented since the range profiler object
+                                  last ran a session: the next session takes a fresh one */
 };
 extern struct glc_state glc_st;
 
@@ -149,6 +188,13 @@ int glc_validate_names(char *err, size_t errlen);
 /* profiler_setup.c */
 /* A fresh range profiler object for the current configuration. 0, or -1 + err. */
 int glc_fresh_object(char *err, size_t errlen);
+
+/* profiler_smem.c */
+/* The exact conflicts of every run of rp[0..n) with rp[i]->smem (after the range
+ * profiler's sessions: appended to r[i]->metrics), the others' smem_reason. */
+void glc_smem_profile(const struct glc_replay *const *rp, struct gl_result *const *r, int n);
+/* Unset the SASS metrics configuration (glc_shutdown). */
+void glc_smem_shutdown(void);
 
 /* profiler_passes.c */
 /* The same metrics reason into every run of a session (no metrics). */

@@ -1,6 +1,7 @@
 /* profiler_setup.c - glc_setup: the metric list of a sweep turned into one
  * configuration image per range mode (the fewest passes), a range profiler
- * object sized for it, and the names it stores.
+ * object sized for it, the names it stores, and whether the exact
+ * shared-memory conflicts are wanted (profiler_smem.c measures them).
  * Must not run a collection session or evaluate counters. */
 #include "profiler_int.h"
 
@@ -122,6 +123,7 @@ int glc_fresh_object(char *err, size_t errlen)
         return -1;
     }
     glc_st.last_mode = -1;
+    glc_st.smem_ran = 0;
     return size_counter_data(err, errlen);
 }
 
@@ -142,14 +144,27 @@ int glc_setup(const struct gl_metric_req *req, char *err, size_t errlen)
     const char *ev = getenv("GPULAB_CUPTI_TRACE");
     glc_trace.on = ev && *ev && strcmp(ev, "0") != 0;
     int n = req->n < GL_MAX_METRICS ? req->n : GL_MAX_METRICS;
-    for (int i = 0; i < n; i++)
-        if (strncmp(req->names[i], "gpulab__", 8) != 0)
+    for (int i = 0; i < n; i++) {
+        if (strcmp(req->names[i], GL_METRIC_SMEM_EXCESS_LD) == 0)
+            glc_st.smem_want |= 1;
+        else if (strcmp(req->names[i], GL_METRIC_SMEM_EXCESS_ST) == 0)
+            glc_st.smem_want |= 2;
+        else if (strncmp(req->names[i], "gpulab__", 8) != 0)
             (void)add_name(req->names[i], 1);
+    }
     glc_st.drain = req->drain != 0;
     if (glc_st.drain && add_name(GL_METRIC_DRAM_WRITE, 0) != 0) {
         glc_fmt(err, errlen, "too many metrics (at most %d with the drain)", GL_MAX_METRICS);
         glc_drop_config();
         return -2;
+    }
+    if (glc_st.n == 0 && glc_st.smem_want) {
+        /* only the exact conflicts: no range profiler configuration, one
+         * instrumented replay (ensure_init's range profiler object stays enabled:
+         * the SASS metrics need it) */
+        glc_st.configured = 1;
+        glc_st.notready[0] = '\0';
+        return 1;
     }
     if (glc_st.n == 0) {
         glc_fmt(glc_st.notready, sizeof glc_st.notready, "no metrics requested");
@@ -172,6 +187,7 @@ int glc_setup(const struct gl_metric_req *req, char *err, size_t errlen)
             glc_fmt(err, errlen, "cannot re-enable the range profiler (%s)", glc_cupti_str(er));
             goto fail;
         }
+        glc_st.smem_ran = 0;
     }
     glc_st.last_mode = -1;
     if (size_counter_data(err, errlen) != 0)

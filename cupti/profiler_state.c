@@ -1,7 +1,8 @@
 /* profiler_state.c - the engine's process-wide state (glc_st): CUPTI and the
  * range profiler brought up once per worker (ensure_init), re-enabled after a
- * failure, torn down at glc_shutdown; why counters are unavailable, in words;
- * the optional time trace (GPULAB_CUPTI_TRACE).
+ * failure, torn down at glc_shutdown (the SASS metrics' configuration first);
+ * why counters are unavailable, in words; the optional time trace
+ * (GPULAB_CUPTI_TRACE).
  * Must not configure metrics or run a collection session (profiler_setup.c,
  * profiler_passes.c). */
 #include "profiler_int.h"
@@ -14,7 +15,8 @@
 
 /* Where profiling time goes (see struct glc_trace_sums). */
 static const char *const trace_name[T_N] = { "re-enable", "setconfig", "counterdata init",
-    "sync", "start", "flush", "run", "push/pop", "stop", "decode", "evaluate", "total" };
+    "sync", "start", "flush", "run", "push/pop", "stop", "decode", "evaluate",
+    "exact smem (instrumented)", "total" };
 struct glc_trace_sums glc_trace;
 
 double glc_now_s(void)
@@ -176,6 +178,7 @@ int glc_ensure_init(void)
     glc_st.init_tried = 1;
     int dev = -1;
     cudaError_t ce = cudaGetDevice(&dev);
+    glc_st.device = dev;
     if (ce == cudaSuccess)
         ce = cudaFree(0);   /* the context exists from here on */
     if (ce != cudaSuccess) {
@@ -272,6 +275,7 @@ void glc_drop_config(void)
     glc_st.counter_size = 0;
     glc_st.n = 0;
     glc_st.drain = 0;
+    glc_st.smem_want = 0;
     glc_st.configured = 0;
 }
 
@@ -279,6 +283,7 @@ void glc_shutdown(void)
 {
     trace_print();
     glc_drop_config();
+    glc_smem_shutdown();
     if (glc_st.rp) {
         CUpti_RangeProfiler_Disable_Params dp;
         memset(&dp, 0, sizeof dp);

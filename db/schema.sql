@@ -1,4 +1,4 @@
--- db/schema.sql - the gpulab results database, current version (6; the store sets
+-- db/schema.sql - the gpulab results database, current version (8; the store sets
 -- PRAGMA user_version, db/migrations/ bring older files here). Compiled into the
 -- binary by db/embed.sh and run by src/store_open.c on a new file, inside one
 -- transaction, once src/store_sql.c has expanded its @params: ...@ list from the C
@@ -45,7 +45,9 @@
 --          resource (registers | shared | warps | blocks) and the blocks per SM each
 --          resource allows, the launch-guidance bits (GL_GUIDE_*: 1 few blocks,
 --          2 block not a warp multiple, 4 small block, 8 outside 128..256 threads).
---          passes: profiler passes (NULL = not profiled; metrics_reason says why).
+--          passes: profiler passes (NULL = not profiled; metrics_reason says why);
+--          smem_excess_reason: why a profiled run has no exact shared-memory
+--          conflicts (gpulab__smem_excess_* metrics), NULL when it has them.
 -- run_param the named parameters of a run again, one row each (name, integer
 --          value), written with the run: the params and results_<study> views read them.
 -- sample   every timed sample of a run, in the order taken (idx from 0).
@@ -193,6 +195,7 @@ CREATE TABLE run (
     -- counters
     passes             INTEGER,
     metrics_reason     TEXT,
+    smem_excess_reason TEXT,
     created_at         TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')),
     started_at         TEXT,  -- when its timing began (the batch's start for GPU batches)
     -- what ran beneath the variant: a built-in CPU baseline's instruction-set

@@ -34,6 +34,9 @@
 --   limit_regs limit_smem limit_warps limit_blocks           blocks/SM each resource allows
 --   guide_flags                                              launch guidance bits (GL_GUIDE_*)
 --   passes metrics_reason                                    profiler passes; why no metrics
+--   smem_excess_reason       why smem_excess_ld and smem_excess_st are both NULL (run's
+--                            smem_excess_reason, else its metrics_reason); NULL when either
+--                            was measured
 --   one column per metric of the default set that has one, in gl_metric_table's order
 --                            (its `column`; the metric's value in the `metric` table)
 --   dram_write_total_bytes   dram_write_bytes + dram_write_drain_bytes (NULL if either is)
@@ -113,6 +116,8 @@ SELECT
     blocks_per_sm, theo_occupancy_pct, limiter,
     limit_regs, limit_smem, limit_warps, limit_blocks,
     guide_flags, passes, metrics_reason,
+    CASE WHEN smem_excess_ld IS NULL AND smem_excess_st IS NULL
+         THEN coalesce(smem_excess_reason, metrics_reason) END AS smem_excess_reason,
     @metrics default: $column@,
     dram_write_bytes + dram_write_drain_bytes AS dram_write_total_bytes,
     @metrics full sass: $column@,

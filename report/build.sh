@@ -545,9 +545,10 @@ back() {
         none_guide="Every verified GPU run follows the launch guidance."
         none_occ="No verified GPU run has a theoretical occupancy below 50 %."
         none_metrics="Every verified GPU run has hardware counters."
+        none_smem="Every verified GPU run with hardware counters has its exact bank conflicts."
     else
         none_guide="No GPU runs in this database." none_occ="No GPU runs in this database."
-        none_metrics="No GPU runs in this database."
+        none_metrics="No GPU runs in this database." none_smem="No GPU runs in this database."
     fi
     say "### Launch guidance"
     table "$TABLES/notes_guide.sql" notes_guide \
@@ -561,6 +562,10 @@ back() {
     table "$TABLES/notes_metrics.sql" notes_metrics \
         "Verified GPU runs without hardware counters, and why (their metric cells are empty, never 0)." \
         "$none_metrics"
+    say "### Exact bank conflicts"
+    table "$TABLES/notes_smem.sql" notes_smem \
+        "Verified GPU runs with hardware counters but without exact shared-memory bank conflicts (the wavefronts beyond the ideal, from an instrumented replay), and why." \
+        "$none_smem"
 
 }
 

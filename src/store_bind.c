@@ -161,6 +161,19 @@ void row_text(struct row *r, const char *col, const char *t)
     row_textn(r, col, t, t ? strlen(t) : 0);
 }
 
+void row_text_empty(struct row *r, const char *col, const char *t)
+{
+    if (!t) {
+        row_null(r, col);
+        return;
+    }
+    struct cell *c = add(r, col, CELL_TEXT);
+    if (c) {
+        c->t = t;
+        c->tlen = (int)strlen(t);
+    }
+}
+
 void row_params(struct row *r, const struct gl_params *p)
 {
     for (int i = 0; i < GL_NPARAMS; i++) {

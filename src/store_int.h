@@ -77,6 +77,7 @@ void row_real_nonneg(struct row *r, const char *col, double v);  /* < 0 -> NULL 
 void row_real_nz(struct row *r, const char *col, double v);      /* 0 -> NULL */
 void row_textn(struct row *r, const char *col, const char *t, size_t cap);   /* "" -> NULL */
 void row_text(struct row *r, const char *col, const char *t);
+void row_text_empty(struct row *r, const char *col, const char *t); /* "" stays "", NULL -> NULL */
 /* One cell per gl_param_table row, under its column; unset -> NULL. */
 void row_params(struct row *r, const struct gl_params *p);
 /* Every cell from index `from` on becomes NULL (a group that does not apply). */

@@ -45,7 +45,9 @@ static int insert_run(gl_store *s, const struct gl_run_key *k, const char *upara
     row_text(&w, "uparams", uparams);
     row_text(&w, "code_hash", k->code_hash);
     row_text(&w, "compiler", ri->compiler);
-    row_text(&w, "compile_options", ri->compile_options);
+    /* a kernel section's options as written: "" when it has none (a row of a
+     * kernel section, unlike a built-in one's NULL) */
+    row_text_empty(&w, "compile_options", ri->compiler ? ri->compile_options : NULL);
 
     row_text(&w, "status", status_text(r->status));
     row_textn(&w, "reason", r->reason, sizeof r->reason);
@@ -104,6 +106,7 @@ static int insert_run(gl_store *s, const struct gl_run_key *k, const char *upara
         row_null_from(&w, mark);
     row_int_nz(&w, "passes", r->passes);
     row_textn(&w, "metrics_reason", r->metrics_reason, sizeof r->metrics_reason);
+    row_textn(&w, "smem_excess_reason", r->smem_reason, sizeof r->smem_reason);
     char started[40];
     if (ri->started > 0) {
         time_t sec = (time_t)ri->started;

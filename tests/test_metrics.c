@@ -21,6 +21,8 @@ static const char *const default_names[] = {
     "lts__t_sector_hit_rate.pct",
     "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum",
     "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum",
+    GL_METRIC_SMEM_EXCESS_LD,
+    GL_METRIC_SMEM_EXCESS_ST,
     "dram__bytes_read.sum",
     "dram__bytes_write.sum",
 };
@@ -132,10 +134,19 @@ static void test_table(void)
         else
             CHECK(d->column != NULL);
     }
-    CHECK(ndef == NDEFAULT + 1 && nfull == NFULL && nsass == 7 && nderived == 1);
+    CHECK(ndef == NDEFAULT + 1 && nfull == NFULL && nsass == 7 && nderived == 3);
     const struct gl_metric_def *dr = gl_metric_find(GL_METRIC_DRAIN);
     CHECK(dr && dr->derived && dr->set == GL_SET_DEFAULT);
     CHECK_STR(gl_metric_column(GL_METRIC_DRAIN), "dram_write_drain_bytes");
+    /* the exact conflicts: gpulab's, counts, right after the hardware counters */
+    const struct gl_metric_def *ld = gl_metric_find(GL_METRIC_SMEM_EXCESS_LD);
+    const struct gl_metric_def *st = gl_metric_find(GL_METRIC_SMEM_EXCESS_ST);
+    CHECK(ld && ld->derived && ld->set == GL_SET_DEFAULT && strcmp(ld->unit, "") == 0);
+    CHECK(st && st->derived && st->set == GL_SET_DEFAULT);
+    CHECK_STR(gl_metric_column(GL_METRIC_SMEM_EXCESS_LD), "smem_excess_ld");
+    CHECK_STR(gl_metric_column(GL_METRIC_SMEM_EXCESS_ST), "smem_excess_st");
+    CHECK(ld && st && st == ld + 1 &&
+          strcmp(ld[-1].name, "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum") == 0);
     CHECK_STR(gl_metric_column("gpu__time_duration.sum"), "gpu_time_ns");
     CHECK_STR(gl_metric_column("l1tex__t_bytes_pipe_lsu_mem_global_op_st.sum"), "global_st_bytes");
     CHECK(gl_metric_column("smsp__sass_inst_executed_op_shared_ld.sum") == NULL);
@@ -161,6 +172,9 @@ static void test_name_shape(void)
     CHECK(gl_metric_name_ok("l1tex__m_xbar2l1tex_read_bytes_mem_global_op_tma_ld_size_128B.sum"));
     CHECK(gl_metric_name_ok("TPC.TriageCompute.tpc__cycles_active.avg"));
     CHECK(gl_metric_name_ok(GL_METRIC_DRAIN));
+    CHECK(gl_metric_name_ok(GL_METRIC_SMEM_EXCESS_LD));
+    CHECK(gl_metric_name_ok(GL_METRIC_SMEM_EXCESS_ST));
+    CHECK(!gl_metric_name_ok("gpulab__smem_excess_wavefronts_ld.avg"));
     CHECK(!gl_metric_name_ok(""));
     CHECK(!gl_metric_name_ok("dram__bytes_read"));        /* no rollup */
     CHECK(!gl_metric_name_ok("dram_bytes_read.sum"));     /* no unit__ */
@@ -248,6 +262,67 @@ static void test_resolve_sets(void)
     CHECK_STR(req.names[0], GL_METRIC_DRAM_WRITE);
     CHECK(gl_metric_resolve("dram__bytes_read.sum, " GL_METRIC_DRAIN, &req, err, sizeof err) == 0);
     CHECK(req.drain == 1 && req.n == 2);
+}
+
+/* The exact conflicts: in default, by set name or metric name, and "-X" entries
+ * that leave a set or a name out wherever they stand. */
+static void test_resolve_exclude(void)
+{
+    struct gl_metric_req req;
+    char err[1024];
+    CHECK(gl_metric_resolve("default", &req, err, sizeof err) == 0);
+    CHECK(req_has(&req, GL_METRIC_SMEM_EXCESS_LD) && req_has(&req, GL_METRIC_SMEM_EXCESS_ST));
+
+    /* the default counters without the instrumented replay, the "-" entry first or last */
+    CHECK(gl_metric_resolve("default, -smem_excess", &req, err, sizeof err) == 0);
+    CHECK(req.n == NDEFAULT - 2 && req.drain == 1);
+    CHECK(!req_has(&req, GL_METRIC_SMEM_EXCESS_LD) && !req_has(&req, GL_METRIC_SMEM_EXCESS_ST));
+    CHECK(req_has(&req, "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum"));
+    CHECK(gl_metric_resolve(" -smem_excess ,default", &req, err, sizeof err) == 0);
+    CHECK(req.n == NDEFAULT - 2 && req.drain == 1);
+    /* one direction by its name */
+    CHECK(gl_metric_resolve("default, -" GL_METRIC_SMEM_EXCESS_ST, &req, err, sizeof err) == 0);
+    CHECK(req.n == NDEFAULT - 1 && req_has(&req, GL_METRIC_SMEM_EXCESS_LD) &&
+          !req_has(&req, GL_METRIC_SMEM_EXCESS_ST));
+    /* only the exact conflicts (no range profiler counter, no drain) */
+    CHECK(gl_metric_resolve("smem_excess", &req, err, sizeof err) == 0);
+    CHECK(req.n == 2 && req.drain == 0);
+    CHECK_STR(req.names[0], GL_METRIC_SMEM_EXCESS_LD);
+    CHECK_STR(req.names[1], GL_METRIC_SMEM_EXCESS_ST);
+    CHECK(gl_metric_resolve(GL_METRIC_SMEM_EXCESS_LD, &req, err, sizeof err) == 0);
+    CHECK(req.n == 1 && req.drain == 0);
+    /* a set left out: full without default is the full set's own rows */
+    CHECK(gl_metric_resolve("full, -default", &req, err, sizeof err) == 0);
+    CHECK(req.n == NFULL && req.drain == 0);
+    CHECK_STR(req.names[0], full_names[0]);
+    /* the drain left out by name keeps the write counter only if asked for */
+    CHECK(gl_metric_resolve("default, -" GL_METRIC_DRAIN, &req, err, sizeof err) == 0);
+    CHECK(req.drain == 0 && req.n == NDEFAULT && req_has(&req, GL_METRIC_DRAM_WRITE));
+    CHECK(gl_metric_resolve("default, -" GL_METRIC_DRAIN ", -dram__bytes_write.sum", &req, err,
+                            sizeof err) == 0);
+    CHECK(req.drain == 0 && req.n == NDEFAULT - 1 && !req_has(&req, GL_METRIC_DRAM_WRITE));
+    /* leaving out what is not there changes nothing */
+    CHECK(gl_metric_resolve("default, -lts__t_sectors.sum", &req, err, sizeof err) == 0);
+    CHECK(req.n == NDEFAULT && req.drain == 1);
+
+    /* errors: nothing left, a bad name after '-', "-none", "-" alone */
+    CHECK(gl_metric_resolve("default, -default", &req, err, sizeof err) == -1);
+    CHECK(strstr(err, "leaves no metric") != NULL && req.n == 0);
+    CHECK(gl_metric_resolve("smem_excess, -smem_excess", &req, err, sizeof err) == -1);
+    CHECK(gl_metric_resolve("default, -smem_exces", &req, err, sizeof err) == -1);
+    CHECK(strstr(err, "'-smem_exces' leaves out no metric") != NULL);
+    CHECK(gl_metric_resolve("default, -none", &req, err, sizeof err) == -1);
+    CHECK(strstr(err, "'-none'") != NULL);
+    CHECK(gl_metric_resolve("default, -", &req, err, sizeof err) == -1);
+    CHECK(gl_metric_resolve("none, -smem_excess", &req, err, sizeof err) == -1);
+    CHECK(strstr(err, "'none' cannot be combined") != NULL);
+    /* an error is said once, not once per pass over the list */
+    CHECK(gl_metric_resolve("default,,-smem_excess", &req, err, sizeof err) == -1);
+    const char *e1 = strstr(err, "empty entry");
+    CHECK(e1 != NULL && strstr(e1 + 1, "empty entry") == NULL);
+    CHECK(gl_metric_resolve("defualt, -smem_excess", &req, err, sizeof err) == -1);
+    const char *e2 = strstr(err, "'defualt'");
+    CHECK(e2 != NULL && strstr(e2 + 1, "'defualt'") == NULL);
 }
 
 static void test_resolve_errors(void)
@@ -403,6 +478,7 @@ int main(void)
     test_name_shape();
     test_match();
     test_resolve_sets();
+    test_resolve_exclude();
     test_resolve_errors();
     char *buf = NULL;
     int n = 0;

@@ -240,12 +240,28 @@ static const char *const results_columns =
     "stddev_ms,rel_se,h2d_ms,d2h_ms,max_rel_err,flops,min_bytes,gflops,gbs,launches,grid_x,"
     "grid_y,grid_z,block_x,block_y,block_z,threads_per_block,regs_per_thread,static_smem,"
     "dynamic_smem,local_bytes,blocks_per_sm,theo_occupancy_pct,limiter,limit_regs,limit_smem,"
-    "limit_warps,limit_blocks,guide_flags,passes,metrics_reason,gpu_time_ns,"
+    "limit_warps,limit_blocks,guide_flags,passes,metrics_reason,smem_excess_reason,gpu_time_ns,"
     "achieved_occupancy_pct,l1_hit_pct,l2_hit_pct,smem_conflicts_ld,smem_conflicts_st,"
-    "dram_read_bytes,dram_write_bytes,dram_write_drain_bytes,dram_write_total_bytes,"
+    "smem_excess_ld,smem_excess_st,dram_read_bytes,dram_write_bytes,dram_write_drain_bytes,dram_write_total_bytes,"
     "sm_throughput_pct,mem_throughput_pct,inst_executed,smem_wavefronts_ld,smem_wavefronts_st,"
     "global_ld_bytes,global_st_bytes,measured_flop_per_byte,dram_gbs,is_latest,created_at,uparams,"
     "code_hash,started_at,compiler,compile_options,code_path";
+
+/* A malloc'd copy of s with add inserted after the first "after" (NULL: none). */
+static char *insert_after(const char *s, const char *after, const char *add)
+{
+    const char *at = strstr(s, after);
+    if (!at)
+        return NULL;
+    size_t head = (size_t)(at - s) + strlen(after);
+    char *out = malloc(strlen(s) + strlen(add) + 1);
+    if (!out)
+        return NULL;
+    memcpy(out, s, head);
+    strcpy(out + head, add);
+    strcat(out, s + head);
+    return out;
+}
 
 static void test_create(void)
 {
@@ -634,8 +650,8 @@ static void test_generated(void)
           "  k INTEGER,\n  r INTEGER,\n  g INTEGER,\n  threads INTEGER,\n  seed INTEGER,\n"
           "  mem TEXT,\n  grid TEXT,\n  cache TEXT," },
         { "(@metrics default: $column@)", "(gpu_time_ns, achieved_occupancy_pct, l1_hit_pct, "
-          "l2_hit_pct, smem_conflicts_ld, smem_conflicts_st, dram_read_bytes, dram_write_bytes, "
-          "dram_write_drain_bytes)" },
+          "l2_hit_pct, smem_conflicts_ld, smem_conflicts_st, smem_excess_ld, smem_excess_st, "
+          "dram_read_bytes, dram_write_bytes, dram_write_drain_bytes)" },
         { "(@metrics full: $name AS $column@)", "('sm__throughput.avg.pct_of_peak_sustained_elapsed'"
           " AS sm_throughput_pct, 'gpu__compute_memory_throughput.avg.pct_of_peak_sustained_elapsed'"
           " AS mem_throughput_pct, 'smsp__inst_executed.sum' AS inst_executed, "
@@ -748,9 +764,18 @@ static void test_fixture(void)
     }
     columns_of(db, "SELECT * FROM results", 0, ca, sizeof ca);
     CHECK_STR(ca, results_columns);
-    snprintf(sql, sizeof sql, "%s,uparams,code_hash,started_at,compiler,compile_options,code_path",
-             cb);
+    /* v1's columns in their order, the later ones where they belong: the exact
+     * conflicts' reason after metrics_reason, their metrics after the hardware
+     * conflict counters (the default set's order), the rest at the end */
+    char *v1_cols = insert_after(cb, "metrics_reason,", "smem_excess_reason,");
+    char *v1_more = v1_cols ? insert_after(v1_cols, "smem_conflicts_st,", "smem_excess_ld,smem_excess_st,")
+                            : NULL;
+    snprintf(sql, sizeof sql, "%s,uparams,code_hash,started_at,compiler,compile_options,"
+             "code_path",
+             v1_more ? v1_more : cb);
     CHECK_STR(ca, sql);
+    free(v1_cols);
+    free(v1_more);
     snprintf(sql, sizeof sql, "SELECT %s FROM results", cb);
     rows_of(db, sql, after, len);
     CHECK(strlen(after) > 1000 && strlen(after) < len - 1);
@@ -963,6 +988,58 @@ static void test_results(gl_store *s, sqlite3 *db)
                               "measured_flop_per_byte, dram_gbs FROM results WHERE run_id = %lld", r3);
     rows_of(db, sql, row, sizeof row);
     CHECK_STR(row, "1|~|~|~|12000000.0|~|~|~|~");
+
+    /* The exact shared-memory conflicts: measured (a 0 is a real 0, the reason
+     * NULL), absent with the run's reason, absent for a run without counters
+     * (its metrics_reason), and one direction only (no reason: one was measured). */
+    struct gl_params ps = p;
+    ps.bs = 8;
+    reset_result(GL_OK);
+    res.nsamples = 1;
+    res.samples_ms[0] = 11.0;
+    res.passes = 2;
+    add_metric("l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum", "", 1.71e7);
+    add_metric(GL_METRIC_SMEM_EXCESS_LD, "", 0.0);
+    add_metric(GL_METRIC_SMEM_EXCESS_ST, "", 0.0);
+    long long rx = store_run(s, sid, gpu, "matmul", "shared", &ps, flops, bytes);
+    snprintf(sql, sizeof sql, "SELECT smem_conflicts_st, smem_excess_ld, smem_excess_st, "
+                              "smem_excess_reason FROM results WHERE run_id = %lld", rx);
+    rows_of(db, sql, row, sizeof row);
+    CHECK_STR(row, "17100000.0|0.0|0.0|~");
+    reset_result(GL_OK);
+    res.nsamples = 1;
+    res.samples_ms[0] = 1.0;
+    res.passes = 2;
+    add_metric("gpu__time_duration.sum", "nsecond", 1e6);
+    snprintf(res.smem_reason, sizeof res.smem_reason, "not measured: the kernel uses no shared memory");
+    ps.bs = 4;
+    long long ry = store_run(s, sid, gpu, "matmul", "shared", &ps, flops, bytes);
+    snprintf(sql, sizeof sql, "SELECT ifnull(smem_excess_ld, '~') || '|' || smem_excess_reason || '|' || "
+                              "ifnull(metrics_reason, '~') FROM results WHERE run_id = %lld", ry);
+    CHECK_STR(q(db, sql).s, "~|not measured: the kernel uses no shared memory|~");
+    snprintf(sql, sizeof sql, "SELECT smem_excess_reason FROM run WHERE id = %lld", ry);
+    CHECK_STR(q(db, sql).s, "not measured: the kernel uses no shared memory");
+    reset_result(GL_OK);
+    res.nsamples = 1;
+    res.samples_ms[0] = 1.0;
+    snprintf(res.metrics_reason, sizeof res.metrics_reason, "not requested (metrics = none)");
+    ps.bs = 2;
+    long long rz = store_run(s, sid, gpu, "matmul", "shared", &ps, flops, bytes);
+    snprintf(sql, sizeof sql, "SELECT smem_excess_reason FROM results WHERE run_id = %lld", rz);
+    CHECK_STR(q(db, sql).s, "not requested (metrics = none)");
+    snprintf(sql, sizeof sql, "SELECT count(*) FROM run WHERE id = %lld AND smem_excess_reason IS NULL", rz);
+    CHECK(qi(db, sql) == 1);
+    reset_result(GL_OK);
+    res.nsamples = 1;
+    res.samples_ms[0] = 1.0;
+    res.passes = 1;
+    add_metric(GL_METRIC_SMEM_EXCESS_LD, "", 65011712.0);
+    ps.bs = 1;
+    long long rw = store_run(s, sid, gpu, "matmul", "shared", &ps, flops, bytes);
+    snprintf(sql, sizeof sql, "SELECT smem_excess_ld, smem_excess_st, smem_excess_reason FROM results "
+                              "WHERE run_id = %lld", rw);
+    rows_of(db, sql, row, sizeof row);
+    CHECK_STR(row, "65011712.0|~|~");
 
     /* A wrong run: no performance number, the error kept. */
     reset_result(GL_WRONG);
@@ -1409,6 +1486,10 @@ static void test_named(void)
     long long f = store_user(s, "other-study", sid, dev, "tiled", &pq, NULL, "hashQ", 1.0);
     long long h = store_user(s, "", sid, dev, "tiled", &pq, NULL, "hashQ", 1.0);
     CHECK(d > 0 && e > d && f > e && h > f);
+    /* a kernel section without `options` stores '' (NULL is a built-in row's) */
+    snprintf(sql, sizeof sql, "SELECT compiler, quote(compile_options) FROM run WHERE id = %lld", d);
+    rows_of(db, sql, row, sizeof row);
+    CHECK_STR(row, "nvrtc|''");
 
     /* Ending the session makes the results_<study> views. */
     CHECK(qi(db, "SELECT count(*) FROM sqlite_master WHERE name = 'results_transpose'") == 0);
@@ -1729,8 +1810,9 @@ static void test_readonly(void)
                  "ALTER TABLE run DROP COLUMN check_method; ALTER TABLE run DROP COLUMN "
                  "check_points; ALTER TABLE run DROP COLUMN compiler; ALTER TABLE run DROP "
                  "COLUMN compile_options; ALTER TABLE session DROP COLUMN shard_index; "
-                 "ALTER TABLE session DROP COLUMN shard_count; ALTER TABLE run DROP COLUMN "
-                 "code_path; PRAGMA user_version = 2;");
+                 "ALTER TABLE session DROP COLUMN shard_count; "
+                 "ALTER TABLE run DROP COLUMN smem_excess_reason; "
+                 "ALTER TABLE run DROP COLUMN code_path; PRAGMA user_version = 2;");
     sqlite3_close(db);
     before = slurp(path, &len0);
     if (CHECK(gl_store_open_readonly(path, &s, err, sizeof err) == 0)) {

@@ -1,6 +1,8 @@
 /* harness_batch.cu - the profiled replay: runs handed to the CUPTI engine
  * (cupti/profiler.h) with the replay flush before each, alone or parked in a
- * batch (buffers and ctx kept) until gh_batch_end profiles them together.
+ * batch (buffers and ctx kept) until gh_batch_end profiles them together; which
+ * runs get the instrumented replay of the exact shared-memory conflicts (their
+ * kernel uses shared memory and is not too long for it), and why the others not.
  * Must not time or verify: a run is parked only once it is timed and right. */
 #include "harness_int.cuh"
 
@@ -39,20 +41,56 @@ static void replay_flush(void *c)
  * flush) of it: that much is run i's own (and counted as its kernels' time, as
  * the samples are), and the profiler's own work, the rest, is split evenly.
  * Split by count alone, a batch holding one slow run (a zero-copy matmul)
- * would charge its kernels to the fast ones as host overhead. */
-static void attribute_replays(struct gl_result *const *rs, int n, double total_ms)
+ * would charge its kernels to the fast ones as host overhead. The instrumented
+ * replays of the exact conflicts (smem_ms, measured per run) are each run's
+ * own profiling time, not its kernels' (the instrumentation makes them slow). */
+static void attribute_replays(struct gl_result *const *rs, int n, double total_ms,
+                              const double *smem_ms)
 {
     double est[GLC_BATCH_MAX], own[GLC_BATCH_MAX], share[GLC_BATCH_MAX];
     for (int i = 0; i < n; i++) {
         struct gl_summary sum;
         gl_summarize(rs[i]->samples_ms, rs[i]->nsamples, &sum);
         est[i] = sum.count > 0 && rs[i]->passes > 0 ? rs[i]->passes * (sum.median + gh_st.flush_ms) : 0.0;
+        total_ms -= smem_ms[i];
     }
-    gl_share_batch(est, n, total_ms, own, share);
+    gl_share_batch(est, n, total_ms > 0 ? total_ms : 0.0, own, share);
     for (int i = 0; i < n; i++) {
-        rs[i]->phase_ms[GL_PH_PROFILE] += share[i];
+        rs[i]->phase_ms[GL_PH_PROFILE] += share[i] + smem_ms[i];
         rs[i]->busy_ms += own[i];
     }
+}
+
+/* The instrumented replay of the exact conflicts costs about 1-2.5 ns per
+ * warp-level shared-memory instruction the run executes (H100: 10 ms for a
+ * 0.2-0.3 ms transpose, 1.45 s for an 11 ms matmul/shared at BS = 8, whose inner
+ * loop is mostly shared loads: 130 times its time; cupti/profiler_int.h). Runs
+ * that could take longer than this under it, at that worst measured rate (with
+ * room), are not replayed instrumented: their kernel would keep the worker
+ * past its watchdog or make a sweep crawl. */
+#define GH_SMEM_SLOWDOWN 200.0       /* assumed instrumented / plain time */
+#define GH_SMEM_MAX_S 120.0          /* at most this long instrumented, per run */
+
+/* NULL when run j's exact conflicts are to be measured, else why not. */
+static const char *smem_skip(const struct gh_job *j, char *buf, size_t len)
+{
+    const struct gl_result *r = j->r;
+    if (!j->kernel)
+        return "not measured: a library call (gpulab does not know its kernels' shared memory)";
+    if (r->static_smem + r->dynamic_smem <= 0)
+        return "not measured: the kernel uses no shared memory";
+    struct gl_summary sum;
+    gl_summarize(r->samples_ms, r->nsamples, &sum);
+    double limit_s = GH_SMEM_MAX_S;
+    if (j->t && j->t->timeout_s > 0 && j->t->timeout_s / 4 < limit_s)
+        limit_s = j->t->timeout_s / 4;
+    if (sum.count > 0 && sum.median * GH_SMEM_SLOWDOWN > limit_s * 1e3) {
+        snprintf(buf, len, "not measured: a %.0f ms run could take %.0f s instrumented "
+                 "(runs over %.0f ms are not instrumented)", sum.median,
+                 sum.median * GH_SMEM_SLOWDOWN / 1e3, limit_s * 1e3 / GH_SMEM_SLOWDOWN);
+        return buf;
+    }
+    return NULL;
 }
 
 /* Profile jobs[0..n) together (n <= GLC_BATCH_MAX). A CUDA error during the
@@ -64,6 +102,8 @@ void gh_profile_jobs(struct gh_job *const *jobs, int n)
     struct glc_replay rp[GLC_BATCH_MAX];
     const struct glc_replay *rpp[GLC_BATCH_MAX] = {};
     struct gl_result *rs[GLC_BATCH_MAX] = {};
+    double smem_ms[GLC_BATCH_MAX] = {};
+    char why[GL_REASON_MAX];
     for (int i = 0; i < n; i++) {
         x[i].j = jobs[i];
         x[i].err = cudaSuccess;
@@ -76,12 +116,16 @@ void gh_profile_jobs(struct gh_job *const *jobs, int n)
         rp[i].flush = replay_flush;
         rp[i].ctx = &x[i];
         rp[i].single_kernel = jobs[i]->kernel != NULL && jobs[i]->launches == 1;
+        const char *skip = smem_skip(jobs[i], why, sizeof why);
+        rp[i].smem = skip == NULL;
+        rp[i].smem_ms = &smem_ms[i];
+        snprintf(jobs[i]->r->smem_reason, sizeof jobs[i]->r->smem_reason, "%s", skip ? skip : "");
         rpp[i] = &rp[i];
         rs[i] = jobs[i]->r;
     }
     double t0 = gh_now_s();
     (void)glc_profile_batch(rpp, rs, n);
-    attribute_replays(rs, n, (gh_now_s() - t0) * 1e3);
+    attribute_replays(rs, n, (gh_now_s() - t0) * 1e3, smem_ms);
     int culprit = -1;
     for (int i = 0; i < n && culprit < 0; i++)
         if (x[i].err != cudaSuccess)

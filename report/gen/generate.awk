@@ -5,8 +5,10 @@
 #   tables/<study>_gen_runs.sql  every newest verified run: the parameters that vary
 #                                 (built-in and named; constant ones go in the caption),
 #                                 the variant, median ± sd, GB/s or GFLOP/s, the default
-#                                 counters the runs have; the fastest of each group (same
-#                                 parameters but the variant) in bold
+#                                 counters the runs have (bank conflicts: the exact count,
+#                                 the hardware counter beside it where they differ); the
+#                                 fastest of each group (same parameters but the variant)
+#                                 in bold
 #   plots/<study>_gen_by_<P>.*   the main measure against each parameter P that takes
 #                                 more than one value: a line per variant (and per value of
 #                                 other parameters of at most 3 values while the lines stay
@@ -70,6 +72,13 @@ function byte_run(s, k) {
     return !flop_run(s, k) && R[s, k, "min_bytes"] != "" && R[s, k, "min_bytes"] + 0 > 0
 }
 function val(s, k, d) { return R[s, k, DK[d]] }
+# a bank-conflict cell: the exact count, the hardware counter beside it where the
+# two differ, or the hardware counter alone (marked hw) where no exact one was measured
+function conflicts(ex, hw) {
+    return "CASE WHEN " ex " IS NOT NULL THEN printf('%.0f', " ex ") || CASE WHEN " hw \
+        " IS NOT NULL AND printf('%.0f', " hw ") <> printf('%.0f', " ex ") THEN printf(' (hw %.0f)', " hw \
+        ") ELSE '' END WHEN " hw " IS NOT NULL THEN printf('hw %.0f', " hw ") ELSE '' END"
+}
 function any(s, col,    k) {
     for (k = 1; k <= NR_[s]; k++) if (R[s, k, col] != "") return 1
     return 0
@@ -196,7 +205,7 @@ function study(s,    k, d, i, j, c, hd, nfig, mfile, tfile, x, sql, cols, ord, p
                " AS \"" mname "\""
     if (second == "gbs") cols = cols ",\n       " fmt_num("gbs", 4) " AS \"GB/s\""
     if (second == "gflops") cols = cols ",\n       " fmt_num("gflops", 4) " AS \"GFLOP/s\""
-    what = ""
+    what = ""; smem = 0
     if (any(s, "achieved_occupancy_pct")) {
         cols = cols ",\n       CASE WHEN achieved_occupancy_pct IS NULL THEN '' ELSE printf('%.1f', achieved_occupancy_pct) END AS \"occupancy (%)\""
         what = what ", achieved occupancy"
@@ -209,13 +218,15 @@ function study(s,    k, d, i, j, c, hd, nfig, mfile, tfile, x, sql, cols, ord, p
         cols = cols ",\n       CASE WHEN l2_hit_pct IS NULL THEN '' ELSE printf('%.1f', l2_hit_pct) END AS \"L2 hit (%)\""
         what = what ", L2 hit rate"
     }
-    if (any(s, "smem_conflicts_ld")) {
-        cols = cols ",\n       CASE WHEN smem_conflicts_ld IS NULL THEN '' ELSE printf('%.0f', smem_conflicts_ld) END AS \"smem conflicts ld\""
+    if (any(s, "smem_excess_ld") || any(s, "smem_conflicts_ld")) {
+        cols = cols ",\n       " conflicts("smem_excess_ld", "smem_conflicts_ld") " AS \"smem conflicts ld\""
         what = what ", shared-memory bank conflicts of loads"
+        smem = 1
     }
-    if (any(s, "smem_conflicts_st")) {
-        cols = cols ",\n       CASE WHEN smem_conflicts_st IS NULL THEN '' ELSE printf('%.0f', smem_conflicts_st) END AS \"smem conflicts st\""
+    if (any(s, "smem_excess_st") || any(s, "smem_conflicts_st")) {
+        cols = cols ",\n       " conflicts("smem_excess_st", "smem_conflicts_st") " AS \"smem conflicts st\""
         what = what ", of stores"
+        smem = 1
     }
     if (any(s, "dram_read_bytes")) {
         cols = cols ",\n       " fmt_num("dram_read_bytes / 1e6", 4) " AS \"DRAM read (MB)\""
@@ -234,6 +245,10 @@ function study(s,    k, d, i, j, c, hd, nfig, mfile, tfile, x, sql, cols, ord, p
     if (second == "gbs") cap = cap ", GB/s = minimum bytes moved / median time"
     if (what != "") cap = cap ", and the hardware counters: " substr(what, 3)
     else cap = cap "; no hardware counters were collected for these runs"
+    if (smem) cap = cap ". Bank conflicts are exact: the shared-memory wavefronts beyond the ideal, from " \
+        "CUPTI's instrumented SASS counts; (hw N) is the hardware counter where it differs (it also " \
+        "counts bank arbitration lost to other L1 traffic), hw N that counter alone where the exact " \
+        "count was not measured"
     cap = cap ". The fastest run of each group (the same parameters but the variant" \
           (devs > 1 ? ", on one device" : "") ") is in bold"
     if (consts != "") cap = cap "; every run has " consts

@@ -65,7 +65,8 @@ if [ -n "$IN" ]; then
     q "SELECT study, run_id, device_kind, device_id, family, variant$SEL,
               coalesce(uparams, '') AS uparams, flops, min_bytes, median_ms,
               achieved_occupancy_pct, l1_hit_pct, l2_hit_pct, smem_conflicts_ld,
-              smem_conflicts_st, dram_read_bytes, dram_write_bytes, dram_gbs
+              smem_conflicts_st, smem_excess_ld, smem_excess_st, dram_read_bytes,
+              dram_write_bytes, dram_gbs
        FROM results
        WHERE is_latest = 1 AND status = 'ok' AND median_ms > 0 AND study IN ($IN)
        ORDER BY study, run_id" --csv > "$NEW/runs.csv" || die "query of the studies' runs failed"

@@ -134,6 +134,10 @@ struct gl_result {
     double busy_ms;                /* device or CPU time of the kernels it executed
                                       (verification, warm-up, samples, replays) and
                                       their flushes; the rest of the wall is overhead */
+    /* why the exact shared-memory conflicts (gpulab__smem_excess_*) are absent
+     * when the run was profiled otherwise (stored as run.smem_excess_reason);
+     * empty when they were measured or the run was not profiled at all */
+    char smem_reason[GL_REASON_MAX];
     /* what ran beneath the variant (stored as run.code_path): a built-in CPU
      * baseline's instruction-set level ("x86-64-v3 (AVX2, FMA)"), or the library
      * and its build it called ("OpenBLAS 0.3.21 ... Haswell ..."); empty: not

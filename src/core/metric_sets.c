@@ -25,6 +25,14 @@ const struct gl_metric_def gl_metric_table[] = {
       GL_SET_DEFAULT, 0, "shared-memory load bank conflicts (extra data-stage cycles)" },
     { "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum", "smem_conflicts_st", "",
       GL_SET_DEFAULT, 0, "shared-memory store bank conflicts (extra data-stage cycles)" },
+    { GL_METRIC_SMEM_EXCESS_LD, "smem_excess_ld", "", GL_SET_DEFAULT, 1,
+      "exact shared-memory load bank conflicts: the wavefronts the run's shared loads took "
+      "beyond the ideal, from CUPTI's instrumented SASS counts (0 = conflict-free; an n-way "
+      "conflict of a 32-bit load adds n - 1 per warp instruction); NULL with "
+      "smem_excess_reason when not measured" },
+    { GL_METRIC_SMEM_EXCESS_ST, "smem_excess_st", "", GL_SET_DEFAULT, 1,
+      "exact shared-memory store bank conflicts: the wavefronts the run's shared stores took "
+      "beyond the ideal (as smem_excess_ld)" },
     { "dram__bytes_read.sum", "dram_read_bytes", "byte", GL_SET_DEFAULT, 0,
       "bytes read from DRAM during the run" },
     { "dram__bytes_write.sum", "dram_write_bytes", "byte", GL_SET_DEFAULT, 0,
@@ -130,39 +138,66 @@ int gl_metric_name_ok(const char *name)
         return 0;
     if (!strchr(us + 2, '.'))   /* a rollup (.sum, .avg, .pct ...) after the counter */
         return 0;
-    if (strncmp(name, "gpulab__", 8) == 0)
-        return strcmp(name, GL_METRIC_DRAIN) == 0;
+    if (strncmp(name, "gpulab__", 8) == 0) {
+        const struct gl_metric_def *d = gl_metric_find(name);
+        return d != NULL && d->derived;
+    }
     return 1;
 }
 
-/* Append name to req unless it is already there. -1 when req is full. */
-static int req_add(struct gl_metric_req *req, const char *name)
+/* 1 when name is in names[0..n). */
+static int listed(char names[][GL_METRIC_NAME], int n, const char *name)
 {
-    for (int i = 0; i < req->n; i++)
-        if (strcmp(req->names[i], name) == 0)
-            return 0;
-    if (req->n >= GL_MAX_METRICS)
-        return -1;
-    snprintf(req->names[req->n], sizeof req->names[req->n], "%s", name);
-    req->n++;
+    for (int i = 0; i < n; i++)
+        if (strcmp(names[i], name) == 0)
+            return 1;
     return 0;
 }
 
-static int add_one(struct gl_metric_req *req, const char *name)
+/* The metrics being gathered: req, and the names an entry "-X" left out (out,
+ * the drain among them by its name; names only, so never "full"). */
+struct gather {
+    struct gl_metric_req *req;
+    char out[GL_MAX_METRICS][GL_METRIC_NAME];
+    int nout;
+    int excluding;   /* adding to out instead of req */
+    int full;        /* a list ran out of room */
+};
+
+/* Append name to req unless it is there or left out; in excluding mode to out. */
+static void add_one(struct gather *g, const char *name)
 {
-    if (strcmp(name, GL_METRIC_DRAIN) == 0) {
-        req->drain = 1;
-        return 0;
+    if (g->excluding) {
+        if (listed(g->out, g->nout, name))
+            return;
+        if (g->nout >= GL_MAX_METRICS) {
+            g->full = 1;
+            return;
+        }
+        snprintf(g->out[g->nout++], GL_METRIC_NAME, "%s", name);
+        return;
     }
-    return req_add(req, name);
+    if (listed(g->out, g->nout, name))
+        return;
+    if (strcmp(name, GL_METRIC_DRAIN) == 0) {
+        g->req->drain = 1;
+        return;
+    }
+    if (listed(g->req->names, g->req->n, name))
+        return;
+    if (g->req->n >= GL_MAX_METRICS) {
+        g->full = 1;
+        return;
+    }
+    snprintf(g->req->names[g->req->n], sizeof g->req->names[0], "%s", name);
+    g->req->n++;
 }
 
-static int add_set(struct gl_metric_req *req, int mask)
+static void add_set(struct gather *g, int mask)
 {
     for (int i = 0; i < gl_metric_count; i++)
-        if ((gl_metric_table[i].set & mask) && add_one(req, gl_metric_table[i].name) != 0)
-            return -1;
-    return 0;
+        if (gl_metric_table[i].set & mask)
+            add_one(g, gl_metric_table[i].name);
 }
 
 /* Append "text" to err, separated by "; " from what is there. */
@@ -178,15 +213,32 @@ static void err_add(char *err, size_t errlen, const char *fmt, const char *what)
     snprintf(err + used, errlen - used, fmt, what);
 }
 
-int gl_metric_resolve(const char *spec, struct gl_metric_req *req, char *err, size_t errlen)
+/* One entry (a set name or a metric name) into g. 0, or -1 when it is neither. */
+static int add_entry(struct gather *g, const char *tok)
+{
+    if (strcmp(tok, "default") == 0)
+        add_set(g, GL_SET_DEFAULT);
+    else if (strcmp(tok, "full") == 0)
+        add_set(g, GL_SET_DEFAULT | GL_SET_FULL);
+    else if (strcmp(tok, "sass") == 0)
+        add_set(g, GL_SET_SASS);
+    else if (strcmp(tok, GL_METRIC_SMEM_EXCESS_SET) == 0) {
+        add_one(g, GL_METRIC_SMEM_EXCESS_LD);
+        add_one(g, GL_METRIC_SMEM_EXCESS_ST);
+    } else if (gl_metric_name_ok(tok))
+        add_one(g, tok);
+    else
+        return -1;
+    return 0;
+}
+
+/* The entries of spec, one at a time: cb(tok, ctx) for each non-empty one; the
+ * empty ones and the over-long ones are errors in err. Returns the entries seen. */
+static int each_entry(const char *spec, char *err, size_t errlen,
+                      void (*cb)(const char *tok, void *ctx), void *ctx)
 {
     char tok[256];
-    int ntok = 0, none = 0, full = 0;
-    memset(req, 0, sizeof *req);
-    if (errlen)
-        err[0] = '\0';
-    if (!spec)
-        spec = "";
+    int ntok = 0;
     const char *p = spec;
     for (;;) {
         const char *end = strchr(p, ',');
@@ -206,37 +258,85 @@ int gl_metric_resolve(const char *spec, struct gl_metric_req *req, char *err, si
             memcpy(tok, p, len);
             tok[len] = '\0';
             ntok++;
-            if (strcmp(tok, "none") == 0) {
-                none = 1;
-            } else if (strcmp(tok, "default") == 0) {
-                if (add_set(req, GL_SET_DEFAULT) != 0)
-                    full = 1;
-            } else if (strcmp(tok, "full") == 0) {
-                if (add_set(req, GL_SET_DEFAULT | GL_SET_FULL) != 0)
-                    full = 1;
-            } else if (strcmp(tok, "sass") == 0) {
-                if (add_set(req, GL_SET_SASS) != 0)
-                    full = 1;
-            } else if (!gl_metric_name_ok(tok)) {
-                err_add(err, errlen,
-                        "'%s' is not a metric name (expected unit__counter.rollup, "
-                        "or one of none, default, full, sass)", tok);
-            } else if (add_one(req, tok) != 0) {
-                full = 1;
-            }
+            cb(tok, ctx);
         }
         if (!end)
             break;
         p = end + 1;
     }
+    return ntok;
+}
+
+struct resolve_ctx {
+    struct gather *g;
+    char *err;
+    size_t errlen;
+    int pass;   /* 0: the "-X" entries, 1: the others */
+    int none, nplus;
+};
+
+static void resolve_entry(const char *tok, void *c)
+{
+    struct resolve_ctx *x = (struct resolve_ctx *)c;
+    int minus = tok[0] == '-';
+    if (minus != (x->pass == 0))
+        return;
+    if (minus) {
+        tok++;
+        while (isspace((unsigned char)*tok))
+            tok++;
+        if (strcmp(tok, "none") == 0 || add_entry(x->g, tok) != 0)
+            err_add(x->err, x->errlen,
+                    "'-%s' leaves out no metric (expected -unit__counter.rollup, or one of "
+                    "-default, -full, -sass, -" GL_METRIC_SMEM_EXCESS_SET ")", tok);
+        return;
+    }
+    x->nplus++;
+    if (strcmp(tok, "none") == 0)
+        x->none = 1;
+    else if (add_entry(x->g, tok) != 0)
+        err_add(x->err, x->errlen,
+                "'%s' is not a metric name (expected unit__counter.rollup, "
+                "or one of none, default, full, sass, " GL_METRIC_SMEM_EXCESS_SET ")", tok);
+}
+
+int gl_metric_resolve(const char *spec, struct gl_metric_req *req, char *err, size_t errlen)
+{
+    struct gather g;
+    struct resolve_ctx x;
+    memset(req, 0, sizeof *req);
+    memset(&g, 0, sizeof g);
+    memset(&x, 0, sizeof x);
+    g.req = req;
+    x.g = &g;
+    x.err = err;
+    x.errlen = errlen;
+    if (errlen)
+        err[0] = '\0';
+    if (!spec)
+        spec = "";
+    /* the left-out names first, so that the others skip them wherever they are */
+    g.excluding = 1;
+    int ntok = each_entry(spec, err, errlen, resolve_entry, &x);
+    g.excluding = 0;
+    x.pass = 1;
+    char again[64];   /* the entries' own errors, said once already */
+    again[0] = '\0';
+    (void)each_entry(spec, again, sizeof again, resolve_entry, &x);
     if (ntok == 0 && err[0] == '\0')
         err_add(err, errlen, "%s", "empty metrics list (use none for no counters)");
-    if (none && ntok > 1)
+    if (x.none && ntok > 1)
         err_add(err, errlen, "%s", "'none' cannot be combined with other metrics");
-    if (req->drain && req_add(req, GL_METRIC_DRAM_WRITE) != 0)
-        full = 1;
+    if (!x.none && ntok > 0 && err[0] == '\0' && req->n == 0 && !req->drain)
+        err_add(err, errlen, "%s", "the list leaves no metric (use none for no counters)");
+    if (req->drain && !listed(req->names, req->n, GL_METRIC_DRAM_WRITE)) {
+        if (req->n >= GL_MAX_METRICS)
+            g.full = 1;
+        else
+            snprintf(req->names[req->n++], sizeof req->names[0], "%s", GL_METRIC_DRAM_WRITE);
+    }
     /* the drain is stored beside the names: one slot of r->metrics stays for it */
-    if (full || req->n + req->drain > GL_MAX_METRICS) {
+    if (g.full || req->n + req->drain > GL_MAX_METRICS) {
         char num[16];
         snprintf(num, sizeof num, "%d", GL_MAX_METRICS);
         err_add(err, errlen, "too many metrics (at most %s per run)", num);
@@ -245,7 +345,7 @@ int gl_metric_resolve(const char *spec, struct gl_metric_req *req, char *err, si
         memset(req, 0, sizeof *req);
         return -1;
     }
-    if (none)
+    if (x.none)
         memset(req, 0, sizeof *req);
     return 0;
 }

@@ -20,6 +20,15 @@ extern "C" {
 #define GL_METRIC_DRAIN "gpulab__dram__bytes_write_drain.sum"
 /* The CUPTI metric the drain is measured with (on the flush's range). */
 #define GL_METRIC_DRAM_WRITE "dram__bytes_write.sum"
+/* Not CUPTI metrics either: the exact shared-memory bank conflicts of a run,
+ * loads and stores - the wavefronts its LDS/STS instructions took beyond the
+ * ideal, summed over the instructions, from CUPTI's instrumented SASS counts
+ * (cupti/profiler_smem.c; src/core/smem_excess.h says how they add up). */
+#define GL_METRIC_SMEM_EXCESS_LD "gpulab__smem_excess_wavefronts_ld.sum"
+#define GL_METRIC_SMEM_EXCESS_ST "gpulab__smem_excess_wavefronts_st.sum"
+/* The name that stands for both in a `metrics =` list (`-smem_excess` leaves
+ * the instrumented replay out). */
+#define GL_METRIC_SMEM_EXCESS_SET "smem_excess"
 
 enum gl_metric_set {
     GL_SET_DEFAULT = 1,   /* collected unless a config says otherwise */
@@ -51,16 +60,22 @@ const char *gl_metric_column(const char *name);
 
 /* 1 if name is shaped like a counter metric name: letters, digits, '_' and '.',
  * starting with a letter, with "unit__counter" and a ".rollup" after it, no
- * empty part, shorter than GL_METRIC_NAME; names starting "gpulab__" must be ours. */
+ * empty part, shorter than GL_METRIC_NAME; names starting "gpulab__" must be ours
+ * (a row of the table measured by gpulab). */
 int gl_metric_name_ok(const char *name);
 
-/* Parse a `metrics =` spec: comma-separated set names (default, full, sass) and
- * metric names, or "none" alone. Sets expand in table order, duplicates are
- * dropped (first one kept), req->drain is set when the default set (or the drain
- * metric) is included, and then dram__bytes_write.sum is always in req->names.
- * The drain metric itself is never in req->names. Returns 0, or -1 with err
- * naming every bad entry. Names are checked for shape only: whether the GPU
- * knows them is the profiler's job. */
+/* Parse a `metrics =` spec: comma-separated set names (default, full, sass,
+ * smem_excess: the two exact-conflict metrics) and metric names, or "none"
+ * alone; an entry "-X" (X a set or metric name) leaves X out, whatever the order
+ * of the entries ("default, -smem_excess": the default counters without the
+ * instrumented replay). Sets expand in table order, duplicates are dropped
+ * (first one kept), req->drain is set when the default set (or the drain
+ * metric) is included and not left out, and then dram__bytes_write.sum is
+ * always in req->names. The drain metric itself is never in req->names; the
+ * exact-conflict ones are (the profiler knows them by their gpulab__ prefix).
+ * Returns 0, or -1 with err naming every bad entry (also a list that leaves
+ * nothing). Names are checked for shape only: whether the GPU knows them is the
+ * profiler's job. */
 int gl_metric_resolve(const char *spec, struct gl_metric_req *req, char *err, size_t errlen);
 
 /* The nout (or fewer) names of known nearest to name by edit distance, nearest

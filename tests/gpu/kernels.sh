@@ -14,8 +14,9 @@
 # (tests/gpu/data/cccl.conf: CUB's BlockReduce and cooperative groups' reduce
 # with a header from `-I inc` and --use_fast_math; a file with main() and
 # <stdio.h> built by nvcc) run verified and counted, with their compiler and
-# options stored. Prints the
-# transpose table (time, GB/s against copy, bank conflicts) and ends with
+# options stored; every shared-memory run has its exact bank conflicts (the
+# padded TILE = 32 tile none, the unpadded one 31 per column read). Prints the
+# transpose table (time, GB/s against copy, exact and hardware bank conflicts) and ends with
 # "kernels-gpu: N passed, N failed". Must not rebuild anything.
 G=./build/gpulab
 T=$(mktemp -d)
@@ -69,6 +70,20 @@ chk '[ "$st" = "ok 1" ]' "cref scale against the C reference: '$st' (want 'ok 1'
 st=$(q "select status||' '||reason from results where study='cref' and variant='scale_off' and is_latest=1")
 chk 'echo "$st" | grep -q "^wrong .*1 of 65536 elements differ from .c:scale_ref."' "cref scale_off: $st"
 
+# exact bank conflicts of users' kernels: every ok run whose kernel uses shared memory
+# has them (tests/gpu/smem.sh checks the values); the padded TILE=32 tile has none at
+# any N, the unpadded one 31 per column-read instruction (N*N/32 of them)
+miss=$(q "select count(*) from results where study in ('transpose','reduction') and status='ok'
+          and is_latest=1 and static_smem + coalesce(dynamic_smem, 0) > 0 and smem_excess_ld is null")
+chk '[ "$miss" -eq 0 ]' "$miss shared-memory runs without exact conflicts: $(q "select smem_excess_reason from results
+    where study in ('transpose','reduction') and static_smem > 0 and smem_excess_ld is null limit 1")"
+bad=$(q "select count(*) from results_transpose where is_latest=1 and variant='padded' and TILE=32
+         and (smem_excess_ld is not 0 or smem_excess_st is not 0)")
+chk '[ "$bad" -eq 0 ]' "$bad padded TILE=32 runs with exact conflicts (want none)"
+bad=$(q "select count(*) from results_transpose where is_latest=1 and variant='tiled' and TILE=32
+         and smem_excess_ld is not 31.0 * n * n / 32")
+chk '[ "$bad" -eq 0 ]' "$bad tiled TILE=32 runs whose load conflicts are not 31 x N*N/32"
+
 # 16-bit buffers: ok against a reference kernel computing in float and against a
 # C reference in double, within the types' default tolerances; off is wrong
 $G run tests/gpu/data/half.conf --db "$db" >"$T/run6" 2>&1; rc=$?
@@ -118,7 +133,8 @@ $G query --db "$db" --md "select section, variant, bs, round(median_ms, 4) as me
 
 echo "transpose at the largest N, against copy:"
 $G query --db "$db" --md "select r.variant, r.TILE, r.n, round(r.median_ms, 4) as median_ms,
-    round(r.gbs, 1) as gbs, round(r.gbs / c.gbs, 2) as of_copy, r.smem_conflicts_ld, r.smem_conflicts_st
+    round(r.gbs, 1) as gbs, round(r.gbs / c.gbs, 2) as of_copy, r.smem_excess_ld, r.smem_excess_st,
+    r.smem_conflicts_ld, r.smem_conflicts_st
     from results_transpose r join results_transpose c on c.variant = 'copy' and c.n = r.n and c.TILE = r.TILE
         and c.is_latest = 1
     where r.is_latest = 1 and r.n = (select max(n) from results where study = 'transpose')

@@ -154,6 +154,9 @@ check_tables() {
         limit_blocks FROM results WHERE device_kind = 'gpu' AND $OK AND theo_occupancy_pct < 50)"
     expect "$db" "$out" notes_metrics "SELECT count(*) FROM (SELECT DISTINCT study, metrics_reason
         FROM results WHERE device_kind = 'gpu' AND $OK AND passes IS NULL)"
+    expect "$db" "$out" notes_smem "SELECT count(*) FROM (SELECT DISTINCT study, smem_excess_reason
+        FROM results WHERE device_kind = 'gpu' AND $OK AND passes IS NOT NULL
+        AND smem_excess_ld IS NULL AND smem_excess_st IS NULL)"
 }
 
 # check_report DB OUT: figures, headings, the no-data lines, then check_tables
@@ -471,8 +474,14 @@ INSERT INTO run_param (run_id, name, value) SELECT id, 'BLOCK_ROWS', 8 FROM run 
 INSERT INTO metric (run_id, name, value, unit)
 SELECT r.id, m.name, CASE m.name
     WHEN 'l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum' THEN
-        CASE WHEN r.variant = 'tiled' THEN r.n * r.n / 32.0 * (CASE WHEN p.value = 32 THEN 31 ELSE 7 END) ELSE 0 END
+        CASE WHEN r.variant = 'tiled' THEN r.n * r.n / 32.0 * (CASE WHEN p.value = 32 THEN 31 ELSE 7 END)
+             WHEN r.variant = 'padded' THEN r.n * r.n / 1000 ELSE 0 END
     WHEN 'l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum' THEN 0
+    WHEN 'gpulab__smem_excess_wavefronts_ld.sum' THEN
+        CASE WHEN r.variant = 'tiled' THEN r.n * r.n / 32.0 * (CASE WHEN p.value = 32 THEN 31 ELSE 7 END)
+             WHEN r.variant = 'padded' AND p.value = 16 THEN r.n * r.n / 32.0 ELSE 0 END
+    WHEN 'gpulab__smem_excess_wavefronts_st.sum' THEN
+        CASE WHEN r.variant = 'padded' AND p.value = 16 THEN r.n * r.n / 32.0 ELSE 0 END
     WHEN 'sm__warps_active.avg.pct_of_peak_sustained_active' THEN 80 + p.value / 4.0
     WHEN 'l1tex__t_sector_hit_rate.pct' THEN 0
     WHEN 'lts__t_sector_hit_rate.pct' THEN 50 - p.value / 2.0
@@ -486,8 +495,28 @@ FROM run r JOIN run_param p ON p.run_id = r.id AND p.name = 'TILE',
       UNION ALL SELECT 'sm__warps_active.avg.pct_of_peak_sustained_active'
       UNION ALL SELECT 'l1tex__t_sector_hit_rate.pct' UNION ALL SELECT 'lts__t_sector_hit_rate.pct'
       UNION ALL SELECT 'dram__bytes_read.sum' UNION ALL SELECT 'dram__bytes_write.sum'
-      UNION ALL SELECT 'gpulab__dram__bytes_write_drain.sum' UNION ALL SELECT 'gpu__time_duration.sum') m
-WHERE r.family = 'ukern';
+      UNION ALL SELECT 'gpulab__dram__bytes_write_drain.sum' UNION ALL SELECT 'gpu__time_duration.sum'
+      UNION ALL SELECT 'gpulab__smem_excess_wavefronts_ld.sum'
+      UNION ALL SELECT 'gpulab__smem_excess_wavefronts_st.sum') m
+WHERE r.family = 'ukern' AND (r.variant <> 'copy' OR m.name NOT LIKE 'gpulab__smem%');
+UPDATE run SET smem_excess_reason = 'not measured: the kernel uses no shared memory'
+WHERE family = 'ukern' AND variant = 'copy';
+-- S1 at the profiled N: matmul/shared BS = 8, whose hardware store counter says
+-- 17 million conflicts where there are none
+INSERT INTO run (session_id, device_id, study, section, family, variant, n, bs, k, seed, mem, grid,
+                 cache, status, samples, median_ms, mean_ms, stddev_ms, rel_se, flops, min_bytes,
+                 launches, block_x, block_y, block_z, grid_x, grid_y, grid_z, passes)
+VALUES (1, 100, 'matmul', 'gpu', 'matmul', 'shared', 2048, 8, 1, 42, 'device', '2d', 'cold', 'ok',
+        10, 3.378, 3.378, 0.001, 0.0001, 2.0 * 2048 * 2048 * 2048, 12.0 * 2048 * 2048, 1, 8, 8, 1,
+        256, 256, 1, 2);
+INSERT INTO metric (run_id, name, value, unit)
+SELECT id, m.name, m.v, '' FROM run,
+     (SELECT 'l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum' AS name, 147000 AS v
+      UNION ALL SELECT 'l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum', 5710000
+      UNION ALL SELECT 'gpulab__smem_excess_wavefronts_ld.sum', 0
+      UNION ALL SELECT 'gpulab__smem_excess_wavefronts_st.sum', 0
+      UNION ALL SELECT 'gpu__time_duration.sum', 3378000) m
+WHERE study = 'matmul' AND variant = 'shared' AND device_id = 100;
 INSERT INTO run (session_id, device_id, study, section, family, variant, n, bs, seed, status, samples,
                  median_ms, mean_ms, stddev_ms, rel_se, flops, min_bytes, launches)
 WITH v(variant, f) AS (VALUES ('global', 0.05), ('shared', 0.2)),
@@ -539,8 +568,21 @@ check '[ "$(grep "\*\*" "$TB" | grep -c "| GPU ukern/copy ")" -eq 6 ]' "the bold
 # the 32-way conflicts of the unpadded tile, none for the padded one
 conf=$(q "$T/g.db" "SELECT printf('%.0f', smem_conflicts_ld) FROM results_ukern WHERE variant = 'tiled'
                     AND TILE = 32 AND n = 4096 AND $OK")
-check 'grep "| 4096 |.*| 32 *| GPU ukern/tiled " "$TB" | grep -q "| $conf "' "the tiled TILE=32 row does not show its $conf conflicts"
-check 'grep "| 4096 |.*| 32 *| GPU ukern/padded " "$TB" | grep -q "| 0 *| 0 *|"' "the padded TILE=32 row does not show 0 conflicts"
+check 'grep "| 4096 |.*| 32 *| GPU ukern/tiled " "$TB" | grep -q "| $conf *|"' "the tiled TILE=32 row does not show its $conf conflicts (exact = hardware: one number)"
+# the padded tile: 0 exact, the hardware counter's arbitration beside it; the 2-way
+# TILE=16 one exactly; copy uses no shared memory: the hardware counter alone
+hw=$(q "$T/g.db" "SELECT printf('%.0f', smem_conflicts_ld) FROM results_ukern WHERE variant = 'padded'
+                  AND TILE = 32 AND n = 4096 AND $OK")
+check 'grep "| 4096 |.*| 32 *| GPU ukern/padded " "$TB" | grep -q "| 0 (hw $hw) *| 0 *|"' "the padded TILE=32 row does not show 0 conflicts with the hardware's $hw beside"
+check 'grep "| 4096 |.*| 16 *| GPU ukern/padded " "$TB" | grep -q "| 524288 (hw [0-9]*) *| 524288 (hw 0) *|"' "the padded TILE=16 row does not show its 2-way conflicts"
+check 'grep "| 4096 |.*| 32 *| GPU ukern/copy " "$TB" | grep -q "| hw 0 *| hw 0 *|"' "the copy row does not show the hardware counters alone"
+check 'grep -q "Bank conflicts are exact: .*(hw N) is the hardware counter where it differs" "$R"' "the generated caption does not explain the bank-conflict cells"
+# S1's memory table: matmul/shared BS=8 shows 0 stores, the hardware's 17 M beside
+S1M="$T/out_g/tables/matmul_profile_memory.md"
+check 'grep "| 2048 | shared *| device *| *8 |" "$S1M" | grep -q "| \*\*0 (hw 147000)\*\* *| 0 (hw 5710000) *|"' "S1's memory table does not show the exact conflicts with the hardware counter beside"
+check 'grep -q "Bank conflicts are exact" "$R"' "S1's caption does not explain the bank-conflict cells"
+# the runs without exact conflicts, and why
+check 'grep -A6 "^### Exact bank conflicts" "$R" | grep -q "| ukern *| not measured: the kernel uses no shared memory *| *6 |"' "the notes do not say why copy has no exact conflicts"
 check 'grep -q "textbf" "$T/out_g/tables/ukern_gen_runs.tex"' "no bold in the generated LaTeX table"
 # a figure per parameter that takes more than one value (N and TILE), drawn
 for f in ukern_gen_by_N ukern_gen_by_TILE umm_gen_by_N umm_gen_by_BS; do
