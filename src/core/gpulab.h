@@ -148,6 +148,11 @@ struct gl_result {
      * when the run was profiled otherwise (stored as run.smem_excess_reason);
      * empty when they were measured or the run was not profiled at all */
     char smem_reason[GL_REASON_MAX];
+    /* what ran beneath the variant (stored as run.code_path): a built-in CPU
+     * baseline's instruction-set level ("x86-64-v3 (AVX2, FMA)"), or the library
+     * and its build it called ("OpenBLAS 0.3.21 ... Haswell ..."); empty: not
+     * recorded (GPU kernels, users' plugins) */
+    char code_path[GL_REASON_MAX];
 };
 
 /* A device description: the CPU for baselines, or a GPU. Fields that do not

@@ -23,9 +23,9 @@
  * SQLite's iVersion: fields are only ever appended, so a plugin may use the
  * fields of version v when host->api >= v. struct gl_result (gpulab.h) is only
  * ever allocated by gpulab and grows at its end (the phase times, the check
- * kind and the exact-conflict reason were appended): a plugin writes through
- * the pointer it is given, never makes or copies one, so one built against an
- * older header keeps working.
+ * kind, the exact-conflict reason and the code path were appended): a plugin
+ * writes through the pointer it is given, never makes or copies one, so one
+ * built against an older header keeps working.
  * Must stay plain C (no CUDA types),
  * and must not change the meaning, order or size of a field without raising
  * GL_PLUGIN_API. */
