@@ -19,6 +19,7 @@ struct gl_run_opts {
     int no_wait;       /* run --no-wait: refuse (exit 4) when a device is locked by another sweep */
     int clocks_base;   /* run --clocks base: lock the GPU's SM clock to base for the sweep */
     const char *shard; /* --shard I/N (shard.h); NULL: from a Slurm job array, else the whole plan */
+    const char *gpus;  /* run --gpus all|0,2: one worker per GPU (NULL: one worker, GPU 0) */
 };
 
 int gl_cmd_run(int npaths, char **paths, const struct gl_run_opts *o);

@@ -6,6 +6,7 @@
  * Must not do any subcommand's work itself. */
 #include "commands.h"
 #include "registry.h"
+#include "sweep.h"
 #include "util.h"
 
 #include <signal.h>
@@ -44,17 +45,21 @@ static const char *usage_main =
 
 static const char *usage_run =
     "usage: gpulab run CONFIG... [--db PATH] [--force] [--only VARIANT] [--arch N] [--dry-run]\n"
-    "                  [--no-wait] [--clocks none|base] [--profile-self] [--shard I/N]\n"
-    "                  [--plugin LIB.so]...\n"
+    "                  [--gpus all|N,M...] [--no-wait] [--clocks none|base] [--profile-self]\n"
+    "                  [--shard I/N] [--plugin LIB.so]...\n"
     "  --db PATH       results database (default " DEFAULT_DB ")\n"
     "  --force         run again what the database already holds as ok\n"
+    "  --gpus all|N,M  one worker per GPU (all of them, or CUDA's numbers N, M... as this\n"
+    "                  process sees them), the runs spread over them, largest first, into\n"
+    "                  the one database; without it, one worker on GPU 0\n"
     "  --no-wait       when another gpulab measures on a device this sweep needs, exit 4\n"
     "                  instead of waiting for it (locks in $GPULAB_LOCK_DIR, default\n"
     "                  /tmp/gpulab-locks)\n"
-    "  --clocks MODE   none (default): leave the GPU's clocks as they are; base: lock its\n"
-    "                  SM clock to the base clock for the sweep, as Nsight Compute does, where\n"
-    "                  NVML allows it (root), and reset it at the end (also on SIGINT/SIGTERM);\n"
-    "                  the session records what was asked, what was done and why not\n"
+    "  --clocks MODE   none (default): leave the GPUs' clocks as they are; base: lock the SM\n"
+    "                  clock of each GPU of the sweep to its base clock, as Nsight Compute\n"
+    "                  does, where NVML allows it (root), and reset it at the end (also on\n"
+    "                  SIGINT/SIGTERM); the session records what was asked, what was done\n"
+    "                  and why not\n"
     "  --only VARIANT  run only this variant name\n"
     "  --arch N        compile users' kernels for compute capability N (90 = sm_90) when\n"
     "                  there is no GPU here (default: the GPU's, else 90)\n"
@@ -184,6 +189,13 @@ static int parse_run_opts(int argc, char **argv, const char *usage, struct gl_ru
             o->profile_self = 1;
         } else if (!summary && strcmp(a, "--no-wait") == 0) {
             o->no_wait = 1;
+        } else if (!summary && strcmp(a, "--gpus") == 0) {
+            char why[256];
+            if (i + 1 >= argc)
+                return usage_error(usage, "missing value after", a);
+            o->gpus = argv[++i];
+            if (gl_sweep_gpus_syntax(o->gpus, why, sizeof why) != 0)
+                return usage_error(usage, why, NULL);
         } else if (summary && strcmp(a, "--summary") == 0) {
             *summary = 1;
         } else if (a[0] == '-' && a[1] == '-') {

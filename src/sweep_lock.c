@@ -1,13 +1,15 @@
 /* sweep_lock.c - what `gpulab run` does before it measures so that it measures
  * alone, and what it records of the machine: survey the sweep (sweep.c), take
  * the device lock (devlock.c) of every device some job will run on (the CPU
- * first, then the GPU), then lock the GPU's clocks when `--clocks base` asks
- * (gpuclocks.c; given back before the device lock), measure the GPU's copy
- * bandwidth and, once per device row, its memory ceilings (under its lock,
- * never before), and gather the session's facts: the 1-minute load
- * average (/proc/loadavg), the time spent waiting for the locks, other
- * processes holding the GPU open (gpuprocs.c; NULL with the reason when that
- * cannot be checked), and the GPU's clocks (asked, done, NVML's readings).
+ * first, then each GPU of the sweep in the order of their UUIDs), then, for
+ * each GPU: lock its clocks when `--clocks base` asks (gpuclocks.c; given back
+ * before the device locks), measure its copy bandwidth and, once per device
+ * row, its memory ceilings (by its own worker, under its lock, never before),
+ * and gather the session's facts: the 1-minute load average (/proc/loadavg),
+ * the time spent waiting for the locks, other processes holding the sweep's
+ * GPUs open (gpuprocs.c, summed; NULL with the reason when that cannot be
+ * checked), and the GPUs' clocks (asked, done per GPU, NVML's readings of the
+ * first GPU).
  * What gpulab cannot see: other users' processes that do not take its locks.
  * Must not run or store jobs. */
 #include "sweep.h"
@@ -18,22 +20,63 @@
 #include <unistd.h>
 #include <string.h>
 
-/* `run --clocks base`, with the GPU's lock held: lock its SM clock to base
- * (NVML), or say why not. */
-static void lock_clocks(struct gl_sweep *sw)
+/* What `run --clocks` did to one GPU (its lock held): lock its SM clock to base
+ * (NVML) when asked, or say why not. 1 locked, 0 not. */
+static int lock_one(const struct gl_sweep *sw, const struct gl_device *gpu, char *what,
+                    size_t len)
 {
     char why[GL_REASON_MAX - 64];
-    sw->clocks_locked = 0;
     if (!sw->clocks_base) {
-        snprintf(sw->clocks_why, sizeof sw->clocks_why, "left as they were (--clocks none)");
+        snprintf(what, len, "left as they were (--clocks none)");
+        return 0;
+    }
+    if (gl_clocks_lock_base(gpu->ident, why, sizeof why) == 0) {
+        snprintf(what, len, "locked to the base clock (NVML, TDP) for the sweep; reset at its end");
+        return 1;
+    }
+    snprintf(what, len, "not locked: %s", why);
+    return 0;
+}
+
+/* `run --clocks`, with the locks of the sweep's n GPUs held: each GPU's clocks
+ * as asked; sw->clocks_locked counts those locked, sw->clocks_why says what was
+ * done: one GPU's text as it is, several GPUs' grouped by text ("GPU 0,1:
+ * locked ... | GPU 2: not locked: ..."), each GPU by its --gpus number. */
+static void lock_clocks(struct gl_sweep *sw, int n)
+{
+    char what[GL_GPUS_MAX][GL_REASON_MAX];
+    int done[GL_GPUS_MAX];
+    size_t used = 0;
+    sw->clocks_locked = 0;
+    sw->clocks_gpus = n;
+    sw->clocks_why[0] = '\0';
+    for (int i = 0; i < n; i++) {
+        sw->clocks_locked += lock_one(sw, &sw->gpus[i], what[i], sizeof what[i]);
+        done[i] = 0;
+    }
+    if (n == 1) {
+        snprintf(sw->clocks_why, sizeof sw->clocks_why, "%s", what[0]);
         return;
     }
-    if (gl_clocks_lock_base(sw->gpu.ident, why, sizeof why) == 0) {
-        sw->clocks_locked = 1;
-        snprintf(sw->clocks_why, sizeof sw->clocks_why,
-                 "locked to the base clock (NVML, TDP) for the sweep; reset at its end");
-    } else {
-        snprintf(sw->clocks_why, sizeof sw->clocks_why, "not locked: %s", why);
+    for (int i = 0; i < n; i++) {
+        if (done[i])
+            continue;
+        char nums[12 * GL_GPUS_MAX];
+        size_t k = 0;
+        nums[0] = '\0';
+        for (int j = i; j < n; j++)
+            if (!done[j] && strcmp(what[j], what[i]) == 0) {
+                done[j] = 1;
+                int w = snprintf(nums + k, sizeof nums - k, "%s%d", k ? "," : "",
+                                 sw->gpu_num[j]);
+                if (w > 0 && (size_t)w < sizeof nums - k)
+                    k += (size_t)w;
+            }
+        int w = snprintf(sw->clocks_why + used, sizeof sw->clocks_why - used, "%sGPU %s: %s",
+                         used ? " | " : "", nums, what[i]);
+        if (w < 0 || (size_t)w >= sizeof sw->clocks_why - used)
+            break;   /* truncated: the rest is left out */
+        used += (size_t)w;
     }
 }
 
@@ -45,27 +88,41 @@ int gl_sweep_lock(struct gl_sweep *sw, gl_store *store, int wait, const char *cm
         snprintf(err, errlen, "out of memory");
         return -1;
     }
-    const struct gl_device *devs[2];
-    int n = 0;
+    const struct gl_device *devs[1 + GL_GPUS_MAX];
+    int n = 0, gpus = need_gpu && sw->gpu_ok ? sw->nworkers : 0;
     if (need_cpu)
         devs[n++] = &sw->cpu;
-    if (need_gpu && sw->gpu_ok)
-        devs[n++] = &sw->gpu;
-    int rc = gl_devlock_take(&sw->locks, devs, n, wait, cmdline, stop, stderr, err, errlen);
-    if (rc != 0 || !(need_gpu && sw->gpu_ok))
-        return rc;
-    /* the GPU is ours: its clocks as asked, then its measurements outside runs,
-     * the copy bandwidth and (once per device row) the memory ceilings */
-    lock_clocks(sw);
-    sw->gpu.copy_bw_gbs = gl_worker_copy_bandwidth(&sw->worker);
-    if (gl_store_device_bandwidth(store, sw->gpu_id, sw->gpu.copy_bw_gbs) != 0)   /* not fatal: */
-        fprintf(stderr, "gpulab: note: %s\n", gl_store_errmsg(store));   /* a description */
-    if (gl_store_device_has_ceilings(store, sw->gpu_id) == 0) {
-        struct gl_ceilings c;
-        (void)gl_worker_ceilings(&sw->worker, &c);
-        if (gl_store_device_ceilings(store, sw->gpu_id, &c) != 0)
-            fprintf(stderr, "gpulab: note: %s\n", gl_store_errmsg(store));
+    /* the GPUs by UUID: the order every sweep takes them in */
+    for (int i = 0; i < gpus; i++) {
+        int at = n;
+        while (at > (need_cpu ? 1 : 0) && strcmp(devs[at - 1]->ident, sw->gpus[i].ident) > 0) {
+            devs[at] = devs[at - 1];
+            at--;
+        }
+        devs[at] = &sw->gpus[i];
+        n++;
     }
+    int rc = gl_devlock_take(&sw->locks, devs, n, wait, cmdline, stop, stderr, err, errlen);
+    if (rc != 0)
+        return rc;
+    /* the GPUs are ours: each one's clocks as asked, then its measurements
+     * outside runs by its own worker, the copy bandwidth and (once per device
+     * row) the memory ceilings, stored on its row */
+    lock_clocks(sw, gpus);
+    for (int i = 0; i < gpus; i++) {
+        sw->gpus[i].copy_bw_gbs = gl_worker_copy_bandwidth(&sw->workers[i]);
+        /* not fatal: a description */
+        if (gl_store_device_bandwidth(store, sw->gpu_ids[i], sw->gpus[i].copy_bw_gbs) != 0)
+            fprintf(stderr, "gpulab: note: %s\n", gl_store_errmsg(store));
+        if (gl_store_device_has_ceilings(store, sw->gpu_ids[i]) == 0) {
+            struct gl_ceilings c;
+            (void)gl_worker_ceilings(&sw->workers[i], &c);
+            if (gl_store_device_ceilings(store, sw->gpu_ids[i], &c) != 0)
+                fprintf(stderr, "gpulab: note: %s\n", gl_store_errmsg(store));
+        }
+    }
+    if (gpus > 0)
+        sw->gpu.copy_bw_gbs = sw->gpus[0].copy_bw_gbs;
     return 0;
 }
 
@@ -98,15 +155,31 @@ void gl_sweep_facts(const struct gl_sweep *sw, struct gl_session_info *si)
     si->load1 = load1();
     si->lock_wait_s = sw->locks.waited;
     static char note[512];   /* si->gpu_procs_reason until the next call */
+    note[0] = '\0';
     si->gpu_procs = -1;
     si->gpu_procs_reason = "no GPU in this session";
     if (sw->gpu_ok) {
-        pid_t skip[2] = { getpid(), sw->worker.pid };   /* gpulab's own */
-        si->gpu_procs = gl_gpu_procs("/proc", sw->gpu.ident, skip, 2, note, sizeof note);
+        pid_t skip[1 + GL_GPUS_MAX];   /* gpulab's own */
+        int nskip = 0;
+        skip[nskip++] = getpid();
+        for (int i = 0; i < sw->nworkers; i++)
+            if (sw->workers[i].pid > 0)
+                skip[nskip++] = sw->workers[i].pid;
+        /* every GPU of the sweep: the sum, or NULL when one cannot be checked */
+        si->gpu_procs = 0;
+        for (int i = 0; i < sw->nworkers && si->gpu_procs >= 0; i++) {
+            char one[512];
+            long c = gl_gpu_procs("/proc", sw->gpus[i].ident, skip, nskip, one, sizeof one);
+            si->gpu_procs = c < 0 ? -1 : si->gpu_procs + c;
+            if (one[0] && (!note[0] || c < 0))
+                snprintf(note, sizeof note, "%s", one);
+        }
         si->gpu_procs_reason = note[0] ? note : NULL;
     }
-    /* the clocks: asked, done (gl_sweep_lock), and NVML's readings now */
-    static char cwhy[GL_REASON_MAX], nwhy[GL_REASON_MAX], events[160];
+    /* the clocks: asked, done (gl_sweep_lock), and NVML's readings now: of the
+     * sweep's first GPU (slot 0, the one its plan was expanded for), said in
+     * clocks_reason when there are several */
+    static char cwhy[GL_CLOCKS_WHY_MAX + 64], nwhy[GL_REASON_MAX], events[160];
     struct gl_gpu_clocks c;
     si->have_clocks = 1;
     si->clocks_asked = sw->clocks_base ? "base" : "none";
@@ -117,8 +190,13 @@ void gl_sweep_facts(const struct gl_sweep *sw, struct gl_session_info *si)
     si->sm_clock_mhz = si->sm_app_clock_mhz = si->sm_app_default_mhz = si->sm_max_clock_mhz = 0;
     if (!sw->gpu_ok || !sw->clocks_why[0])   /* the sweep did not lock the GPU: no GPU job */
         return;
-    si->clocks_locked = sw->clocks_locked;
-    snprintf(cwhy, sizeof cwhy, "%s", sw->clocks_why);
+    /* 1 only when every GPU of the sweep was locked */
+    si->clocks_locked = sw->clocks_gpus > 0 && sw->clocks_locked == sw->clocks_gpus;
+    if (sw->clocks_gpus > 1)
+        snprintf(cwhy, sizeof cwhy, "%s | NVML readings: GPU %d's", sw->clocks_why,
+                 sw->gpu_num[0]);
+    else
+        snprintf(cwhy, sizeof cwhy, "%s", sw->clocks_why);
     si->clocks_reason = cwhy;
     if (gl_clocks_read(sw->gpu.ident, &c, nwhy, sizeof nwhy) != 0) {
         si->nvml_reason = nwhy;

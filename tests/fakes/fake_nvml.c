@@ -10,7 +10,8 @@
  *   FAKE_NVML_INIT=fail      nvmlInit fails (NVML_ERROR_DRIVER_NOT_LOADED)
  *   FAKE_NVML_LOCK=denied    SetGpuLockedClocks: NVML_ERROR_NO_PERMISSION
  *   FAKE_NVML_LOCK=unsupported   ... NVML_ERROR_NOT_SUPPORTED
- *   FAKE_NVML_UUID=GPU-...   the one GPU it knows (default: any UUID)
+ *   FAKE_NVML_UUID=GPU-...   the one GPU it knows (default: any UUID, up to
+ *                            FAKE_GPUS of them, each with its own clocks)
  * Clocks: 1755 MHz now (1410, the "base", while locked), applications and
  * default applications 1755, max 1980; event reasons none (applications clocks
  * setting while locked). Must not be linked into gpulab: tests only. */
@@ -35,8 +36,19 @@ struct fake_device {
     int locked;
 };
 
-static struct fake_device dev;
+#define FAKE_GPUS 16
+static struct fake_device devs[FAKE_GPUS];
+static int ndevs;
 static int initialised;
+
+/* The device a handle points at, or NULL when it is none of ours. */
+static struct fake_device *dev_of(void *d)
+{
+    for (int i = 0; i < ndevs; i++)
+        if (d == &devs[i])
+            return &devs[i];
+    return NULL;
+}
 
 static void log_line(const char *fmt, const char *a, unsigned x, unsigned y)
 {
@@ -94,10 +106,15 @@ int nvmlDeviceGetHandleByUUID(const char *uuid, void **device)
         return NVML_ERROR_INVALID_ARGUMENT;
     if (known && *known && strcmp(known, uuid) != 0)
         return NVML_ERROR_NOT_FOUND;
-    if (dev.uuid[0] && strcmp(dev.uuid, uuid) != 0)
-        return NVML_ERROR_NOT_FOUND;   /* one GPU per process */
-    snprintf(dev.uuid, sizeof dev.uuid, "%s", uuid);
-    *device = &dev;
+    for (int i = 0; i < ndevs; i++)
+        if (strcmp(devs[i].uuid, uuid) == 0) {
+            *device = &devs[i];
+            return NVML_SUCCESS;
+        }
+    if (ndevs == FAKE_GPUS)
+        return NVML_ERROR_NOT_FOUND;
+    snprintf(devs[ndevs].uuid, sizeof devs[ndevs].uuid, "%s", uuid);
+    *device = &devs[ndevs++];
     return NVML_SUCCESS;
 }
 
@@ -105,7 +122,7 @@ static int clock_of(void *d, int type, unsigned *mhz, unsigned value)
 {
     if (!initialised)
         return NVML_ERROR_UNINITIALIZED;
-    if (d != &dev || !mhz || type != 1)   /* NVML_CLOCK_SM only */
+    if (!dev_of(d) || !mhz || type != 1)   /* NVML_CLOCK_SM only */
         return NVML_ERROR_INVALID_ARGUMENT;
     *mhz = value;
     return NVML_SUCCESS;
@@ -113,7 +130,8 @@ static int clock_of(void *d, int type, unsigned *mhz, unsigned value)
 
 int nvmlDeviceGetClockInfo(void *d, int type, unsigned *mhz)
 {
-    return clock_of(d, type, mhz, dev.locked ? BASE_MHZ : 1755u);
+    struct fake_device *f = dev_of(d);
+    return clock_of(d, type, mhz, f && f->locked ? BASE_MHZ : 1755u);
 }
 
 int nvmlDeviceGetMaxClockInfo(void *d, int type, unsigned *mhz)
@@ -135,9 +153,10 @@ int nvmlDeviceGetCurrentClocksEventReasons(void *d, unsigned long long *reasons)
 {
     if (!initialised)
         return NVML_ERROR_UNINITIALIZED;
-    if (d != &dev || !reasons)
+    struct fake_device *f = dev_of(d);
+    if (!f || !reasons)
         return NVML_ERROR_INVALID_ARGUMENT;
-    *reasons = dev.locked ? 0x2ull : 0ull;
+    *reasons = f->locked ? 0x2ull : 0ull;
     return NVML_SUCCESS;
 }
 
@@ -145,7 +164,8 @@ int nvmlDeviceSetGpuLockedClocks(void *d, unsigned min_mhz, unsigned max_mhz)
 {
     if (!initialised)
         return NVML_ERROR_UNINITIALIZED;
-    if (d != &dev)
+    struct fake_device *f = dev_of(d);
+    if (!f)
         return NVML_ERROR_INVALID_ARGUMENT;
     if (env_is("FAKE_NVML_LOCK", "denied"))
         return NVML_ERROR_NO_PERMISSION;
@@ -153,8 +173,8 @@ int nvmlDeviceSetGpuLockedClocks(void *d, unsigned min_mhz, unsigned max_mhz)
         return NVML_ERROR_NOT_SUPPORTED;
     if ((min_mhz == TDP) != (max_mhz == TDP))
         return NVML_ERROR_INVALID_ARGUMENT;   /* symbolic and numeric do not mix */
-    dev.locked = 1;
-    log_line("lock %s %u %u", dev.uuid, min_mhz == TDP ? BASE_MHZ : min_mhz,
+    f->locked = 1;
+    log_line("lock %s %u %u", f->uuid, min_mhz == TDP ? BASE_MHZ : min_mhz,
              max_mhz == TDP ? BASE_MHZ : max_mhz);
     return NVML_SUCCESS;
 }
@@ -163,9 +183,10 @@ int nvmlDeviceResetGpuLockedClocks(void *d)
 {
     if (!initialised)
         return NVML_ERROR_UNINITIALIZED;
-    if (d != &dev)
+    struct fake_device *f = dev_of(d);
+    if (!f)
         return NVML_ERROR_INVALID_ARGUMENT;
-    dev.locked = 0;
-    log_line("reset %s", dev.uuid, 0, 0);
+    f->locked = 0;
+    log_line("reset %s", f->uuid, 0, 0);
     return NVML_SUCCESS;
 }

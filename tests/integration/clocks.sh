@@ -13,6 +13,10 @@
 # 130 / 143); --clocks none never locks, but records NVML's readings. And the
 # memory ceilings the fake GPU cannot measure are NULL with its reason, tried
 # again by the next sweep, and carried into a `gpulab merge` output that lacks them.
+# With `run --gpus all` on 2 GPUs of build/tests/plugins/fakegpu_plugin.so: each GPU
+# locked once and reset once (also on SIGTERM), the session's clocks_reason per GPU,
+# clocks_locked 0 when one GPU could not be locked, and each GPU's ceilings measured
+# once, by its own worker, onto its own device row.
 # Must not need a GPU, and never calls a real NVML.
 G=./build/gpulab
 FAKE_GPU=build/tests/plugins/fake_gpu.so
@@ -21,8 +25,8 @@ T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 pass=0; fail=0
 check() { if eval "$1"; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL clocks: $2"; fi; }
-if [ ! -f "$FAKE_GPU" ] || [ ! -f "$FAKE_NVML" ]; then
-    echo "clocks: $FAKE_GPU or $FAKE_NVML missing: run make first"
+if [ ! -f "$FAKE_GPU" ] || [ ! -f "$FAKE_NVML" ] || [ ! -f build/tests/plugins/fakegpu_plugin.so ]; then
+    echo "clocks: $FAKE_GPU, $FAKE_NVML or build/tests/plugins/fakegpu_plugin.so missing: run make first"
     echo "clocks: 0 passed, 1 failed"
     exit 1
 fi
@@ -190,6 +194,89 @@ for sig in INT TERM; do
         "$sig: NVML log '$log'"
     check '[ "$(q "$db" "select count(*) from run")" = 0 ]' "$sig: the interrupted run was stored"
 done
+
+# --- run --gpus all on 2 GPUs (tests/plugins/fakegpu_plugin.c): each GPU locked once and
+# reset once, its ceilings measured once by its own worker onto its own device row ---------
+FAKE2=build/tests/plugins/fakegpu_plugin.so
+U0=GPU-fa4e0000-0000-4000-8000-000000000000
+U1=GPU-fa4e0000-0000-4000-8000-000000000001
+cat >"$T/two.conf" <<'CONF'
+study = clocks_two
+metrics = none
+warmup = 0
+samples_min = 1
+samples_max = 1
+[g]
+family = fake
+variants = sleep
+N = 1000, 2000, 3000, 4000
+CONF
+# gpulab with 2 fake GPUs and the fake NVML
+gl2() { GPULAB_PLUGIN=$FAKE2 GPULAB_FAKE_GPUS=2 GPULAB_FAKE_LOG="$T/two.log" \
+        GPULAB_NVML_LIB=$FAKE_NVML FAKE_NVML_LOG="$T/nvml.log" $G "$@"; }
+db="$T/two.db"
+: >"$T/nvml.log"; : >"$T/two.log"
+gl2 run "$T/two.conf" --db "$db" --gpus all --clocks base >"$T/two.out" 2>&1; rc=$?
+check '[ $rc -eq 0 ]' "2 GPUs: exit $rc: $(tail -2 "$T/two.out")"
+log=$(tr '\n' ';' <"$T/nvml.log")
+check '[ "$log" = "lock $U0 1410 1410;lock $U1 1410 1410;reset $U0;reset $U1;" ]' "2 GPUs: NVML log '$log'"
+check 'grep -q "^gpulab: GPU clocks: GPU 0,1: locked to the base clock" "$T/two.out"' \
+    "2 GPUs: the run does not say both were locked: $(grep -i clocks "$T/two.out")"
+want2="1|GPU 0,1: locked to the base clock (NVML, TDP) for the sweep; reset at its end | NVML readings: GPU 0's|1410"
+check '[ "$($G query --db "$db" --tsv "select clocks_locked || '"'|'"' || clocks_reason || '"'|'"' || sm_clock_mhz from session" | tail -n 1)" = "$want2" ]' \
+    "2 GPUs: session $(q "$db" "select clocks_locked, clocks_reason, sm_clock_mhz from session")"
+check '[ "$(q "$db" "select count(distinct device_id) from run")" = 2 ]' "2 GPUs: the runs did not use both GPUs"
+# each device row has its own GPU's ceilings (the fake's L1 is 1000 + its number),
+# measured once, by the worker of that GPU
+check '[ "$(q "$db" "select group_concat(substr(ident, -1) || '"'='"' || cast(l1_bw_gbs as int), '"' '"') from (select * from device where kind = '"'gpu'"' order by ident)")" = "0=1000 1=1001" ]' \
+    "2 GPUs: ceilings per device row $(q "$db" "select group_concat(ident || ':' || ifnull(l1_bw_gbs, 'NULL')) from device where kind = 'gpu'")"
+for g in 0 1; do
+    w=$(sed -n "s/^init gpu=$g pid=\([0-9]*\).*/\1/p" "$T/two.log")
+    check '[ -n "$w" ] && [ "$(grep -c "^ceilings gpu=$g pid=$w " "$T/two.log")" = 1 ] && [ "$(grep -c "^ceilings gpu=$g " "$T/two.log")" = 1 ]' \
+        "2 GPUs: GPU $g's ceilings not measured once by its worker ($w): $(grep "^ceilings\|^init" "$T/two.log" | tr '\n' ';')"
+done
+# again: locked and reset again, the ceilings not measured again
+: >"$T/nvml.log"; : >"$T/two.log"
+gl2 run "$T/two.conf" --db "$db" --gpus all --clocks base --force >"$T/two2.out" 2>&1; rc=$?
+log=$(tr '\n' ';' <"$T/nvml.log")
+check '[ $rc -eq 0 ] && [ "$log" = "lock $U0 1410 1410;lock $U1 1410 1410;reset $U0;reset $U1;" ]' "2 GPUs, again: exit $rc, NVML log '$log'"
+check '! grep -q "^ceilings" "$T/two.log"' "2 GPUs, again: ceilings measured again: $(grep "^ceilings" "$T/two.log")"
+# NVML knows only GPU 0: GPU 1 runs unlocked, said per GPU; only GPU 0 is reset
+db="$T/two_one.db"
+: >"$T/nvml.log"
+FAKE_NVML_UUID=$U0 gl2 run "$T/two.conf" --db "$db" --gpus all --clocks base >"$T/two_one.out" 2>&1; rc=$?
+log=$(tr '\n' ';' <"$T/nvml.log")
+check '[ $rc -eq 0 ] && [ "$log" = "lock $U0 1410 1410;reset $U0;" ]' "2 GPUs, NVML knows one: exit $rc, NVML log '$log'"
+check '[ "$(q "$db" "select count(*) from session where clocks_locked = 0 and clocks_reason like '"'GPU 0: locked to the base clock%reset at its end | GPU 1: not locked: NVML does not know GPU $U1%| NVML readings: GPU 0%'"'")" = 1 ]' \
+    "2 GPUs, NVML knows one: session $(q "$db" "select clocks_locked, clocks_reason from session")"
+# SIGTERM while both GPUs run: both reset before the driver exits
+cat >"$T/two_long.conf" <<'CONF'
+study = clocks_two_long
+metrics = none
+warmup = 0
+samples_min = 1
+samples_max = 1
+timeout = 120s
+[g]
+family = fake
+variants = sleep
+N = 30000000, 30000001
+CONF
+: >"$T/nvml.log"; : >"$T/two.log"
+GPULAB_PLUGIN=$FAKE2 GPULAB_FAKE_GPUS=2 GPULAB_FAKE_LOG="$T/two.log" GPULAB_NVML_LIB=$FAKE_NVML \
+    FAKE_NVML_LOG="$T/nvml.log" $G run "$T/two_long.conf" --db "$T/two_term.db" --gpus all \
+    --clocks base >"$T/two_term.out" 2>&1 &
+pid=$!
+for _ in $(seq 1 200); do   # up to 10 s for both runs to start
+    [ "$(grep -c '^run ' "$T/two.log" 2>/dev/null)" = 2 ] && break
+    sleep 0.05
+done
+kill -TERM "$pid"
+wait "$pid"; rc=$?
+log=$(tr '\n' ';' <"$T/nvml.log")
+check '[ $rc -eq 143 ] && [ "$log" = "lock $U0 1410 1410;lock $U1 1410 1410;reset $U0;reset $U1;" ]' \
+    "2 GPUs, SIGTERM: exit $rc, NVML log '$log'"
+check '[ "$(q "$T/two_term.db" "select count(*) from run")" = 0 ]' "2 GPUs, SIGTERM: runs in flight were stored"
 
 # --- gpulab device: the fake GPU's ceilings and clocks ----------------------------------------
 gl device --db "$T/dev.db" >"$T/dev.out" 2>&1; rc=$?

@@ -130,9 +130,17 @@ static int fake_ceilings(struct gl_ceilings *c)
     return 1;
 }
 
+/* named fields: a positional list would put a function in another's place when
+ * plugin.h adds one */
 static const struct gl_device_ops ops = {
-    fake_init, fake_profiler_setup, fake_batch_begin, fake_batch_end, fake_list_metrics,
-    fake_shutdown, NULL, NULL, fake_copy_bandwidth, NULL, fake_ceilings,
+    .init = fake_init,
+    .profiler_setup = fake_profiler_setup,
+    .batch_begin = fake_batch_begin,
+    .batch_end = fake_batch_end,
+    .list_metrics = fake_list_metrics,
+    .shutdown = fake_shutdown,
+    .copy_bandwidth = fake_copy_bandwidth,
+    .ceilings = fake_ceilings,
 };
 
 static const struct gl_plugin plugin = { GL_PLUGIN_API, "gpu", 3, variants, &ops, NULL };
