@@ -181,8 +181,8 @@ HDR='"ID","Process ID","Process Name","Host Name","Kernel Name","Context","Strea
 } >"$T/v.csv"
 # the exact-conflict pass: matmul_shared stores 4096 wavefronts for 4096
 # instructions (0 excess); stencil_shared loads 10000 wavefronts for 10200
-# instructions of which 200 predicated off for the whole warp (0 excess), stores
-# 1030 for 1000 (30)
+# instructions, 10000 with a thread predicated on, 200 predicated off for the
+# whole warp (0 excess), stores 1030 for 1000 (30)
 {
     echo "$HDR"
     rec 7 "$MS" "128, 128, 1" "16, 16, 1" smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ld.sum 9,000
@@ -195,11 +195,17 @@ HDR='"ID","Process ID","Process Name","Host Name","Kernel Name","Context","Strea
     rec 7 "$SS" "9, 9, 1" "16, 16, 1" smsp__sass_inst_executed_op_shared_st.sum 1,000
 } >"$T/vbase.smem"
 cp "$T/vbase.smem" "$T/v.csv.smem"
-for d in ld st; do
-    rec 7 "$MS" "128, 128, 1" "16, 16, 1" smsp__inst_executed_op_shared_${d}_pred_off_all.sum 0
-done >>"$T/v.csv.smem"
-rec 7 "$SS" "9, 9, 1" "16, 16, 1" smsp__inst_executed_op_shared_ld_pred_off_all.sum 200 >>"$T/v.csv.smem"
-rec 7 "$SS" "9, 9, 1" "16, 16, 1" smsp__inst_executed_op_shared_st_pred_off_all.sum 0 >>"$T/v.csv.smem"
+{
+    rec 7 "$MS" "128, 128, 1" "16, 16, 1" smsp__inst_executed_op_shared_ld_pred_on_any.sum 8,000
+    rec 7 "$MS" "128, 128, 1" "16, 16, 1" smsp__inst_executed_op_shared_st_pred_on_any.sum 4,096
+    rec 7 "$SS" "9, 9, 1" "16, 16, 1" smsp__inst_executed_op_shared_ld_pred_on_any.sum 10,000
+    rec 7 "$SS" "9, 9, 1" "16, 16, 1" smsp__inst_executed_op_shared_st_pred_on_any.sum 1,000
+    for d in ld st; do
+        rec 7 "$MS" "128, 128, 1" "16, 16, 1" smsp__inst_executed_op_shared_${d}_pred_off_all.sum 0
+    done
+    rec 7 "$SS" "9, 9, 1" "16, 16, 1" smsp__inst_executed_op_shared_ld_pred_off_all.sum 200
+    rec 7 "$SS" "9, 9, 1" "16, 16, 1" smsp__inst_executed_op_shared_st_pred_off_all.sum 0
+} >>"$T/v.csv.smem"
 verdict() {   # verdict CASE [VAR=value ...]: ncu_agree on fixture CASE into $T/out.CASE, status in $T/rc.CASE
     c=$1; shift
     env FIX="$T/v$c" GPULAB="$T/g" NCU=/bin/true NCU_CSV="$T/v.csv" REPEAT=3 "$@" \
@@ -217,9 +223,9 @@ chk 'grep -A2 "^verdict: runs under" "$T/out.A" | grep -Eq "gpu__time_duration.s
 chk 'grep -Eq "^1 +matmul/global +dram__bytes_write.sum +1e\+08 +1.2e\+08 +-16.67%" "$T/out.A" && ! sed -n "/^verdict/,\$p" "$T/out.A" | grep -q "dram__bytes_write.sum  *n="' \
     "A: DRAM write printed (-16.67 %) but not judged"
 chk 'grep -q "^DRAM write (dram__bytes_write.sum, median 16.67% worst 16.67% above) is not in the verdict" "$T/out.A" && grep -q "gpulab reads a buffer twice the L2 size" "$T/out.A"' "A: the DRAM write line says what each tool leaves in L2"
-chk 'grep -Eq "^  2 +matmul/shared +st +0 +0 +4096 +4096 +0  equal" "$T/out.A"' "A: matmul/shared stores, 0 = 4096 - 4096"
-chk 'grep -Eq "^  4 +stencil/shared +ld +0 +0 +10000 +10200 +200  equal" "$T/out.A"' "A: stencil/shared loads, 0 = 10000 - (10200 - 200 predicated off)"
-chk 'grep -Eq "^  4 +stencil/shared +st +30 +30 +1030 +1000 +0  equal" "$T/out.A"' "A: stencil/shared stores, 30 = 1030 - 1000"
+chk 'grep -Eq "^  2 +matmul/shared +st +0 +0 +4096 +4096 +4096 +0  equal" "$T/out.A"' "A: matmul/shared stores, 0 = 4096 - 4096"
+chk 'grep -Eq "^  4 +stencil/shared +ld +0 +0 +10000 +10200 +10000 +200  equal" "$T/out.A"' "A: stencil/shared loads, 0 = 10000 - 10000 predicated on (of 10200, 200 off)"
+chk 'grep -Eq "^  4 +stencil/shared +st +30 +30 +1030 +1000 +1000 +0  equal" "$T/out.A"' "A: stencil/shared stores, 30 = 1030 - 1000"
 chk 'grep -q "^  3 of 3 equal" "$T/out.A" && grep -q "not compared: matmul/shared ld (gpulab 0): not all of its shared accesses" "$T/out.A"' "A: 3 equal, matmul/shared loads left out"
 [ "$fail" -eq 0 ] || cat "$T/out.A"
 # B: missed by the worst of the runs >= 50 us only
@@ -230,18 +236,18 @@ chk 'vline B gpu__time_duration.sum | grep -q "median *0.50%  worst *4.00%  MISS
 chk '[ "$(cat "$T/rc.C")" = 1 ] && tail -n 1 "$T/out.C" | grep -q "^ncu_agree: targets missed: gpu__time_duration.sum worst 8.00% > spread 6.00% (run 4 stencil/shared; under 50 us)$"' \
     "case C outside ncu's spread: $(tail -n 1 "$T/out.C")"
 # D: a planted difference in the exact conflicts
-chk '[ "$(cat "$T/rc.D")" = 1 ] && grep -Eq "^  4 +stencil/shared +ld +5 +0 +10000 +10200 +200  DIFF \+5" "$T/out.D"' "case D prints the difference: $(grep -E '^  4 +stencil/shared +ld' "$T/out.D")"
+chk '[ "$(cat "$T/rc.D")" = 1 ] && grep -Eq "^  4 +stencil/shared +ld +5 +0 +10000 +10200 +10000 +200  DIFF \+5" "$T/out.D"' "case D prints the difference: $(grep -E '^  4 +stencil/shared +ld' "$T/out.D")"
 chk 'tail -n 1 "$T/out.D" | grep -q "^ncu_agree: targets missed: exact ld conflicts of run 4 stencil/shared: gpulab 5 vs ncu 0$"' "case D: $(tail -n 1 "$T/out.D")"
 chk 'grep -q "^  2 of 3 equal" "$T/out.D"' "case D: 2 of 3 equal"
 [ "$fail" -eq 0 ] || cat "$T/out.B" "$T/out.C" "$T/out.D"
-# EXACT=0: not checked, and said so; without the predicated-off counts the
+# EXACT=0: not checked, and said so; without the predicate counts the
 # predicated-off loads count as conflict-free instructions and the loads differ
 verdict A EXACT=0
 chk '[ "$(cat "$T/rc.A")" = 0 ] && [ "$(tail -n 1 "$T/out.A")" = "ncu_agree: targets met (exact conflicts not checked: EXACT=0)" ]' "EXACT=0: $(tail -n 1 "$T/out.A")"
 cp "$T/vbase.smem" "$T/v.csv.smem"
 verdict A
-chk 'grep -Eq "^  4 +stencil/shared +ld +0 +-200 +10000 +10200 +-  DIFF \+200" "$T/out.A" && grep -q "ncu gave no predicated-off counts" "$T/out.A"' \
-    "without predicated-off counts: $(grep -E '^  4 +stencil/shared +ld' "$T/out.A")"
+chk 'grep -Eq "^  4 +stencil/shared +ld +0 +-200 +10000 +10200 +- +-  DIFF \+200" "$T/out.A" && grep -q "ncu gave no predicate counts" "$T/out.A"' \
+    "without predicate counts: $(grep -E '^  4 +stencil/shared +ld' "$T/out.A")"
 verdict A EXACT_KERNELS="stencil_shared:st"
 chk '[ "$(cat "$T/rc.A")" = 0 ] && grep -q "^  1 of 1 equal" "$T/out.A"' "EXACT_KERNELS chooses what is compared: $(grep 'of 1 equal' "$T/out.A")"
 verdict A EXACT_KERNELS="stencil_shared:both"
