@@ -248,6 +248,24 @@ cp "$T/vbase.smem" "$T/v.csv.smem"
 verdict A
 chk 'grep -Eq "^  4 +stencil/shared +ld +0 +-200 +10000 +10200 +- +-  DIFF \+200" "$T/out.A" && grep -q "ncu gave no predicate counts" "$T/out.A"' \
     "without predicate counts: $(grep -E '^  4 +stencil/shared +ld' "$T/out.A")"
+# an ncu that does not know the predicate counts: the exact pass runs again
+# without them (and ncu_agree says so); the main pass is unchanged
+cat >"$T/ncu_old" <<EOS
+#!/bin/sh
+echo "ncu \$*" >>"$T/ncu_old.log"
+case "\$*" in
+    *pred_on_any*) echo "==ERROR== Failed to find metric smsp__inst_executed_op_shared_ld_pred_on_any.sum"; exit 1 ;;
+    *sass_l1tex*) cat "$T/vbase.smem" ;;
+    *) cat "$T/v.csv" ;;
+esac
+EOS
+chmod +x "$T/ncu_old"
+: >"$T/ncu_old.log"
+env FIX="$T/vA" GPULAB="$T/g" NCU="$T/ncu_old" REPEAT=3 sh bench/ncu_agree bench/agree.conf >"$T/out.old" 2>&1
+chk '[ $(grep -c "sass_l1tex" "$T/ncu_old.log") = 2 ] && [ $(grep -c "^ncu " "$T/ncu_old.log") = 5 ] && grep -q "no exact-conflict records with the predicate counts (==ERROR== Failed to find metric" "$T/out.old"' \
+    "an ncu without the predicate counts: exact pass again without them ($(grep -c '^ncu ' "$T/ncu_old.log") ncu calls)"
+chk 'grep -q "exact-conflict records: 8" "$T/out.old" && grep -Eq "^  4 +stencil/shared +st +30 +30 +1030 +1000 +- +-  equal" "$T/out.old"' \
+    "the second try's records are used: $(grep -E '^  4 +stencil/shared +st' "$T/out.old")"
 verdict A EXACT_KERNELS="stencil_shared:st"
 chk '[ "$(cat "$T/rc.A")" = 0 ] && grep -q "^  1 of 1 equal" "$T/out.A"' "EXACT_KERNELS chooses what is compared: $(grep 'of 1 equal' "$T/out.A")"
 verdict A EXACT_KERNELS="stencil_shared:both"
