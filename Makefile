@@ -18,6 +18,12 @@ CUPTI_LIB := $(firstword $(wildcard $(CUDA_HOME)/extras/CUPTI/lib64) $(CUDA_HOME
 
 CFLAGS   ?= -O2 -g
 CFLAGS   += -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -fopenmp -fPIC
+# The CPU baselines (experiments/cpu/) are compiled on top of CFLAGS with the
+# loop vectoriser (-O3) and a*b+c fused into FMA where the instruction set has
+# it; the matmul and vecadd loops are compiled for every x86-64 level (x86-64,
+# -v3, -v4) and the level the CPU supports is picked at run time
+# (experiments/cpu/cpu_dispatch.h).
+CPU_KFLAGS ?= -O3 -ffp-contract=fast
 CXXFLAGS ?= -O2 -g
 CXXFLAGS += -std=c++17 -Wall -Wextra -Werror -fPIC -I$(CUDA_HOME)/include -I$(CUPTI_INC)
 NVFLAGS  ?= -O3 -lineinfo
@@ -74,8 +80,8 @@ H_GPU    := $(H_FAMILY) $(wildcard cupti/*.h) $(wildcard experiments/gpu/*.cuh e
 # GPU plugin and the .cu test plugins are left out, with a note, and the tests
 # that need them say they are skipped (tests/run.sh counts them as such).
 HAVE_NVCC := $(shell command -v $(NVCC) >/dev/null 2>&1 && echo yes)
-all: deps-check $(B)/gpulab $(CPU_PLUGIN) $(if $(HAVE_NVCC),plugin $(GPU_TEST_CU_BIN),no-nvcc) \
-     $(GPU_TEST_BIN)
+all: deps-check $(B)/gpulab $(CPU_PLUGIN) openblas \
+     $(if $(HAVE_NVCC),plugin $(GPU_TEST_CU_BIN),no-nvcc) $(GPU_TEST_BIN)
 
 .PHONY: no-nvcc
 no-nvcc:
@@ -102,7 +108,7 @@ $(B)/obj/experiments/%.o: experiments/%.c $(H_FAMILY)
 
 $(B)/obj/experiments/cpu/%.o: experiments/cpu/%.c $(H_CPU)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(INC_CPU) -c -o $@ $<
+	$(CC) $(CFLAGS) $(CPU_KFLAGS) $(INC_CPU) -c -o $@ $<
 
 $(B)/obj/experiments/gpu/%.o: experiments/gpu/%.cu $(H_GPU)
 	@mkdir -p $(dir $@)
@@ -117,7 +123,18 @@ $(B)/obj/cupti/%.o: cupti/%.cpp $(H_CUPTI)
 	$(CXX) $(CXXFLAGS) $(INC_CUPTI) -c -o $@ $<
 
 $(CPU_PLUGIN): $(CPU_OBJ) $(FAMILY_OBJ) $(CORE_OBJ)
-	$(CC) -shared -Wl,--no-undefined -o $@ $^ -lm -fopenmp
+	$(CC) -shared -Wl,--no-undefined -o $@ $^ -lm -ldl -fopenmp
+
+# OpenBLAS, for the CPU rows openblas and openblas_rect: not linked, loaded at run
+# time (experiments/cpu/cpu_openblas.h), first from build/openblas/, where this
+# copies the system's library (Debian's libopenblas0-openmp: it runs its threads
+# through the same OpenMP runtime, libgomp, as the other CPU baselines) and the
+# libraries it needs that the machine a build is carried to may lack. Without
+# the package: a note, and the rows look for a system OpenBLAS where they run.
+OPENBLAS_LIB ?= /usr/lib/$(shell $(CC) -print-multiarch 2>/dev/null)/openblas-openmp/libopenblas.so.0
+.PHONY: openblas
+openblas:
+	@sh experiments/cpu/copy_openblas.sh $(OPENBLAS_LIB) $(B)/openblas
 
 # No -lcuda: the CUDA runtime finds the driver itself, so the plugin loads (and
 # reports "no CUDA driver") on machines without one.
@@ -152,9 +169,10 @@ $(B)/tests/plugins/%.so: tests/plugins/%.cu $(H_CORE)
 	$(NVCC) $(NVFLAGS) $(INC_CORE) -shared -o $@ $<
 
 # Debian packages: the build needs SQLite's headers; the report gnuplot; the
-# tests both, and the sqlite3 shell.
+# tests both, the sqlite3 shell, and OpenBLAS with patchelf (the openblas rows
+# and their copy in build/: without them the build leaves the copy out).
 BUILD_PKGS := libsqlite3-dev
-DEPS_PKGS  := $(BUILD_PKGS) sqlite3 gnuplot-nox
+DEPS_PKGS  := $(BUILD_PKGS) sqlite3 gnuplot-nox libopenblas0-openmp patchelf
 deps:
 	@sh tests/deps.sh $(DEPS_PKGS)
 deps-build:

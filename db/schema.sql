@@ -197,7 +197,10 @@ CREATE TABLE run (
     metrics_reason     TEXT,
     smem_excess_reason TEXT,
     created_at         TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')),
-    started_at         TEXT   -- when its timing began (the batch's start for GPU batches)
+    started_at         TEXT,  -- when its timing began (the batch's start for GPU batches)
+    -- what ran beneath the variant: a built-in CPU baseline's instruction-set
+    -- level, or the library it called and its build; NULL: not recorded
+    code_path          TEXT
 ) STRICT;
 
 -- The run_key index (the resume key: device, family, variant, study, every

@@ -59,6 +59,11 @@
 --                            plugin variants, and runs before schema version 6)
 --   compile_options          the section's `options` as written ('' for none; NULL as
 --                            compiler)
+--   code_path                what ran beneath the variant: a built-in CPU baseline's
+--                            instruction-set level ("x86-64-v3 (AVX2, FMA)"), or the
+--                            library it called and its build ("OpenBLAS 0.3.21 ...
+--                            Haswell ... (path)"); NULL: not recorded (GPU kernels,
+--                            users' variants, runs before schema version 9)
 
 DROP VIEW IF EXISTS results;
 DROP VIEW IF EXISTS device_model;
@@ -119,7 +124,7 @@ SELECT
     flops / (dram_read_bytes + dram_write_bytes + dram_write_drain_bytes) AS measured_flop_per_byte,
     (dram_read_bytes + dram_write_bytes + dram_write_drain_bytes) / gpu_time_ns AS dram_gbs,
     CASE WHEN newest THEN 1 ELSE 0 END AS is_latest,
-    created_at, uparams, code_hash, started_at, compiler, compile_options
+    created_at, uparams, code_hash, started_at, compiler, compile_options, code_path
 FROM x
 ORDER BY run_id;
 

@@ -1,5 +1,5 @@
 # plots/matmul_gflops.gp - S1: P = 2N^3/T (GFLOP/s) against N, one panel per GPU memory
-# kind, a line per GPU variant and block size plus the CPU baselines. Data:
+# kind, a line per GPU variant and block size plus the CPU rows. Data:
 # plots/matmul_gflops.sql (panel, series, x = N, y = GFLOP/s). Must not compute numbers.
 load 'plots/style.gp'
 eval count_rows

@@ -1,7 +1,8 @@
 -- plots/matmul_gflops.sql - S1 (study matmul): P = 2N^3/T in GFLOP/s against N, one
 -- panel per GPU memory kind (device, zerocopy, managed), one line per GPU variant
--- and block size, and the CPU OpenMP baselines repeated in every panel so that
--- each panel reads on its own (panel 'none' when there are CPU runs only).
+-- and block size, and the CPU rows (OpenBLAS, the blocked OpenMP SGEMM, the seed's
+-- OpenMP loops) repeated in every panel so that each panel reads on its own (panel
+-- 'none' when there are CPU runs only).
 -- Long form: panel, series, x = N, y = GFLOP/s, sorted by panel, series, x.
 -- Only the newest run of each configuration (is_latest) and only verified runs.
 WITH gpu AS (
@@ -19,7 +20,8 @@ panels(panel, ord) AS (
 ),
 cpu AS (
     SELECT p.panel, 'CPU ' || r.variant AS series, 0 AS s1,
-           CASE r.variant WHEN 'omp_ikj' THEN 1 WHEN 'omp_ijk' THEN 2 ELSE 3 END AS s2,
+           CASE r.variant WHEN 'openblas' THEN 1 WHEN 'omp_blocked' THEN 2 WHEN 'omp_ikj' THEN 3
+                          WHEN 'omp_ijk' THEN 4 ELSE 5 END AS s2,
            r.n AS x, r.gflops AS y
     FROM results r CROSS JOIN panels p
     WHERE r.study = 'matmul' AND r.device_kind = 'cpu' AND r.is_latest = 1 AND r.status = 'ok'

@@ -1,7 +1,8 @@
 -- plots/tiled_gflops.sql - S5 (study tiled): non-square C[M][N] = A[M][P] . B[P][N]:
 -- GFLOP/s (2MNP / T) for each size, a line per variant and block size (cuBLAS and
--- the CPU OpenMP row have no block size). Sizes on x as categories in the order of
--- their FLOP count. Long form: panel ('all'), series, x = size index, y = GFLOP/s,
+-- the CPU rows have no block size). Sizes on x as categories in the order of
+-- their FLOP count. The CPU rows: the seed's OpenMP i-k-j loop (omp_rect), the
+-- blocked OpenMP SGEMM and OpenBLAS. Long form: panel ('all'), series, x = size index, y = GFLOP/s,
 -- label ('M×N×P'). Newest verified runs only.
 WITH t AS (
     SELECT * FROM results
@@ -15,5 +16,6 @@ SELECT 'all' AS panel,
        upper(t.device_kind) || ' ' || t.variant || coalesce(' BS=' || t.bs, '') AS series,
        s.idx AS x, t.gflops AS y, t.m || '×' || t.n || '×' || t.p AS label
 FROM t JOIN sizes s ON s.m = t.m AND s.n = t.n AND s.p = t.p
-ORDER BY CASE t.variant WHEN 'naive_rect' THEN 1 WHEN 'tiled_rect' THEN 2 WHEN 'cublas' THEN 3 ELSE 4 END,
+ORDER BY CASE t.variant WHEN 'naive_rect' THEN 1 WHEN 'tiled_rect' THEN 2 WHEN 'cublas' THEN 3
+                        WHEN 'omp_rect' THEN 4 WHEN 'omp_blocked_rect' THEN 5 ELSE 6 END,
          t.bs, s.idx;

@@ -18,6 +18,7 @@ struct gl_run_opts {
     char **argv;
     int no_wait;       /* run --no-wait: refuse (exit 4) when a device is locked by another sweep */
     const char *shard; /* --shard I/N (shard.h); NULL: from a Slurm job array, else the whole plan */
+    const char *gpus;  /* run --gpus all|0,2: one worker per GPU (NULL: one worker, GPU 0) */
 };
 
 int gl_cmd_run(int npaths, char **paths, const struct gl_run_opts *o);

@@ -16,7 +16,7 @@
 #include "gpulab.h"
 
 #define GL_DEVLOCK_DIR_DEFAULT "/tmp/gpulab-locks"
-#define GL_DEVLOCK_MAX 4
+#define GL_DEVLOCK_MAX 17   /* the CPU and 16 GPUs (run --gpus) */
 
 enum { GL_DEVLOCK_BUSY = 1, GL_DEVLOCK_STOPPED = 2 };
 

@@ -6,6 +6,7 @@
  * Must not do any subcommand's work itself. */
 #include "commands.h"
 #include "registry.h"
+#include "sweep.h"
 #include "util.h"
 
 #include <signal.h>
@@ -44,9 +45,13 @@ static const char *usage_main =
 
 static const char *usage_run =
     "usage: gpulab run CONFIG... [--db PATH] [--force] [--only VARIANT] [--arch N] [--dry-run]\n"
-    "                  [--no-wait] [--profile-self] [--shard I/N] [--plugin LIB.so]...\n"
+    "                  [--gpus all|N,M...] [--no-wait] [--profile-self] [--shard I/N]\n"
+    "                  [--plugin LIB.so]...\n"
     "  --db PATH       results database (default " DEFAULT_DB ")\n"
     "  --force         run again what the database already holds as ok\n"
+    "  --gpus all|N,M  one worker per GPU (all of them, or CUDA's numbers N, M... as this\n"
+    "                  process sees them), the runs spread over them, largest first, into\n"
+    "                  the one database; without it, one worker on GPU 0\n"
     "  --no-wait       when another gpulab measures on a device this sweep needs, exit 4\n"
     "                  instead of waiting for it (locks in $GPULAB_LOCK_DIR, default\n"
     "                  /tmp/gpulab-locks)\n"
@@ -170,6 +175,13 @@ static int parse_run_opts(int argc, char **argv, const char *usage, struct gl_ru
             o->profile_self = 1;
         } else if (!summary && strcmp(a, "--no-wait") == 0) {
             o->no_wait = 1;
+        } else if (!summary && strcmp(a, "--gpus") == 0) {
+            char why[256];
+            if (i + 1 >= argc)
+                return usage_error(usage, "missing value after", a);
+            o->gpus = argv[++i];
+            if (gl_sweep_gpus_syntax(o->gpus, why, sizeof why) != 0)
+                return usage_error(usage, why, NULL);
         } else if (summary && strcmp(a, "--summary") == 0) {
             *summary = 1;
         } else if (a[0] == '-' && a[1] == '-') {

@@ -11,6 +11,7 @@ void gl_progress_init(struct gl_progress *pg, FILE *out, int total)
     pg->out = out;
     pg->tty = isatty(fileno(out));
     pg->total = total;
+    pg->workers = 1;
     pg->started = gl_now();
 }
 
@@ -30,7 +31,7 @@ static void format_eta(const struct gl_progress *pg, char *buf, size_t len)
     }
     double per = pg->busy_s / pg->executed;
     int todo = pg->total - pg->done;
-    long left = (long)(per * (todo > 0 ? todo : 0) + 0.5);
+    long left = (long)(per * (todo > 0 ? todo : 0) / (pg->workers > 1 ? pg->workers : 1) + 0.5);
     snprintf(buf, len, "ETA %ld:%02ld:%02ld", left / 3600, (left / 60) % 60, left % 60);
 }
 
@@ -45,6 +46,40 @@ void gl_progress_start(struct gl_progress *pg, const char *label)
     fprintf(pg->out, "[%d/%d] %.90s  %s", pg->done + 1, pg->total, label, eta);
     fflush(pg->out);
     pg->line_open = 1;
+}
+
+void gl_progress_start_on(struct gl_progress *pg, int slot, const char *label)
+{
+    int busy = 0;
+    if (slot >= 0 && slot < GL_PROGRESS_SLOTS)
+        snprintf(pg->slot_label[slot], sizeof pg->slot_label[slot], "%s", label);
+    for (int i = 0; i < GL_PROGRESS_SLOTS; i++)
+        busy += pg->slot_label[i][0] != '\0';
+    if (busy <= 1) {
+        gl_progress_start(pg, label);
+        return;
+    }
+    char both[300];
+    snprintf(both, sizeof both, "%.200s (+%d more running)", label, busy - 1);
+    gl_progress_start(pg, both);
+    snprintf(pg->label, sizeof pg->label, "%s", label);
+}
+
+void gl_progress_idle(struct gl_progress *pg, int slot)
+{
+    if (slot >= 0 && slot < GL_PROGRESS_SLOTS)
+        pg->slot_label[slot][0] = '\0';
+}
+
+void gl_progress_tick_on(struct gl_progress *pg, int slot, double elapsed)
+{
+    if (pg->tty)
+        return;
+    const char *label = slot >= 0 && slot < GL_PROGRESS_SLOTS && pg->slot_label[slot][0]
+                            ? pg->slot_label[slot] : pg->label;
+    fprintf(pg->out, "still running [%d/%d] %s (%.0f s)\n", pg->done + 1, pg->total, label,
+            elapsed);
+    fflush(pg->out);
 }
 
 void gl_progress_finish(struct gl_progress *pg, const char *line, int executed, double seconds)

@@ -76,10 +76,18 @@ void gl_selfprof_report(const struct gl_selfprof *sp, double total_s)
 {
     FILE *o = sp->out;
     double runs_s = sp->wall / 1e3;
-    fprintf(o, "self-profile: %.1f s in all: %.1f s before the first run (configs, worker, "
-               "kernels), %.1f s in %d runs (%d GPU, %d CPU), %.1f s other\n",
-            total_s, sp->prepare_s, runs_s, sp->runs, sp->gpu_runs, sp->cpu_runs,
-            total_s - sp->prepare_s - runs_s);
+    if (sp->workers > 1)   /* the runs' walls overlap: the sum is spread over the workers */
+        fprintf(o, "self-profile: %.1f s in all: %.1f s before the first run (configs, "
+                   "workers, kernels), %.1f s in %d runs (%d GPU, %d CPU) on %d workers at once "
+                   "(%.1f s each if evenly spread), %.1f s other\n",
+                total_s, sp->prepare_s, runs_s, sp->runs, sp->gpu_runs, sp->cpu_runs,
+                sp->workers, runs_s / sp->workers,
+                total_s - sp->prepare_s - runs_s / sp->workers);
+    else
+        fprintf(o, "self-profile: %.1f s in all: %.1f s before the first run (configs, worker, "
+                   "kernels), %.1f s in %d runs (%d GPU, %d CPU), %.1f s other\n",
+                total_s, sp->prepare_s, runs_s, sp->runs, sp->gpu_runs, sp->cpu_runs,
+                total_s - sp->prepare_s - runs_s);
     for (int i = 0; i < GL_PHASES; i++) {
         if (i == GL_PH_RUN)
             continue;

@@ -21,6 +21,7 @@ struct gl_selfprof {
     double *cpu_ratio;         /* wall / one run, CPU runs longer than their time cap (owned) */
     int ncpu_ratio, cap_cpu_ratio;
     double prepare_s;          /* before the first run: configs, worker, kernels */
+    int workers;               /* runs that went on at once (run --gpus: the GPUs) */
 };
 
 void gl_selfprof_init(struct gl_selfprof *sp, FILE *out);

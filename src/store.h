@@ -95,6 +95,16 @@ struct gl_run_key {
  * resumes on whichever H100 of a cluster it lands on; the run's own device row
  * keeps the UUID. */
 int gl_store_has_ok(gl_store *s, const struct gl_run_key *k);
+/* An ok run of key k whose counters were lost to another run of its profiling
+ * batch (metrics_reason GL_REASON_BATCH_LOST, or ending GL_REASON_OTHER_RUN:
+ * stored so by an older gpulab) does not count: the next `run` profiles it.
+ * The same holds for gl_store_claim's "done". */
+
+/* What the latest ok run of key k cost, in ms of kernel and copy time: its
+ * median times the kernel's executions (verification, warm-up, samples,
+ * profiler passes) plus its copies: the scheduler's estimate (`run --gpus`).
+ * -1 when none is stored, -2 on an error. */
+double gl_store_run_cost(gl_store *s, const struct gl_run_key *k);
 
 /* 1 if a run with exactly this key and this status is stored (used so that a
  * launch rejected by check() is recorded as skipped once, not on every re-run). */

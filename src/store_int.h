@@ -21,6 +21,8 @@ struct gl_store {
     const char *denied;         /* what the query authorizer refused, if anything */
     sqlite3_stmt *has_status;   /* prepared on first use, kept until close */
     sqlite3_stmt *ran_since;
+    sqlite3_stmt *run_cost;
+    sqlite3_stmt *has_ok;
     sqlite3_stmt *run_insert;
     sqlite3_stmt *param_insert;
     sqlite3_stmt *sample_insert;

@@ -528,6 +528,8 @@ void gl_store_close(gl_store *s)
         gl_store_unclaim_all(s);   /* runs claimed and never stored are free again */
     sqlite3_finalize(s->has_status);
     sqlite3_finalize(s->ran_since);
+    sqlite3_finalize(s->run_cost);
+    sqlite3_finalize(s->has_ok);
     sqlite3_finalize(s->run_insert);
     sqlite3_finalize(s->param_insert);
     sqlite3_finalize(s->sample_insert);

@@ -119,6 +119,7 @@ static int insert_run(gl_store *s, const struct gl_run_key *k, const char *upara
     } else {
         row_null(&w, "started_at");
     }
+    row_textn(&w, "code_path", r->code_path, sizeof r->code_path);
 
     return row_insert(s, &s->run_insert, "run", &w, "", "storing the run");
 }

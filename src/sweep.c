@@ -24,9 +24,175 @@ static const char *section_metrics(const struct gl_section *s)
     return s->metrics[0] ? s->metrics : "default";
 }
 
+/* ---- the GPUs of the sweep (run --gpus) ------------------------------------ */
+
+int gl_sweep_gpus_syntax(const char *gpus, char *err, size_t errlen)
+{
+    if (strcmp(gpus, "all") == 0)
+        return 0;
+    const char *p = gpus;
+    int n = 0;
+    long seen[GL_GPUS_MAX];
+    for (;;) {
+        char *end;
+        if (*p < '0' || *p > '9')
+            break;
+        long v = strtol(p, &end, 10);
+        for (int i = 0; i < n; i++)
+            if (seen[i] == v) {
+                snprintf(err, errlen, "--gpus %s: GPU %ld is named twice", gpus, v);
+                return -1;
+            }
+        if (n == GL_GPUS_MAX) {
+            snprintf(err, errlen, "--gpus %s: at most %d GPUs", gpus, GL_GPUS_MAX);
+            return -1;
+        }
+        seen[n++] = v;
+        p = end;
+        if (*p == '\0')
+            return 0;
+        if (*p != ',')
+            break;
+        p++;
+    }
+    snprintf(err, errlen, "--gpus wants all or a list of GPU numbers such as 0,2, got '%s'",
+             gpus);
+    return -1;
+}
+
+/* Entry i of the driver's CUDA_VISIBLE_DEVICES (the GPU CUDA shows as ordinal
+ * i), or i itself when it is not set: what worker i is given to see. */
+static void visible_entry(int i, char *out, size_t len)
+{
+    const char *e = getenv("CUDA_VISIBLE_DEVICES");
+    snprintf(out, len, "%d", i);
+    if (!e)
+        return;
+    int at = 0;
+    for (const char *p = e; *p; at++) {
+        size_t n = strcspn(p, ",");
+        if (at == i) {
+            while (n > 0 && (*p == ' ' || *p == '\t'))
+                p++, n--;
+            snprintf(out, len, "%.*s", (int)n, p);
+            return;
+        }
+        p += n;
+        if (*p == ',')
+            p++;
+    }
+}
+
+/* Same model as db/views.sql's device_model: kind, name, cores, SMs, compute
+ * capability. */
+static int same_model(const struct gl_device *a, const struct gl_device *b)
+{
+    return strcmp(a->kind, b->kind) == 0 && strcmp(a->name, b->name) == 0 &&
+           a->cores == b->cores && a->sm_count == b->sm_count && a->cc_major == b->cc_major &&
+           a->cc_minor == b->cc_minor;
+}
+
+/* One worker per GPU of the --gpus list, each seeing only its own, started
+ * together. 0 (sw->nworkers set; no GPU here at all: nworkers 0, the caller
+ * starts one worker as without --gpus), 2 (a GPU the list names is not here),
+ * 1 (a worker or its GPU did not start) with err. */
+static int start_gpu_workers(struct gl_sweep *sw, const char *gpus, char *err, size_t errlen)
+{
+    char why[GL_REASON_MAX];
+    int count = gl_worker_count_gpus(why, sizeof why), nums[GL_GPUS_MAX], n = 0;
+    sw->nworkers = 0;
+    if (count <= 0)
+        return 0;   /* no GPU: the one worker says why */
+    if (strcmp(gpus, "all") == 0) {
+        if (count > GL_GPUS_MAX) {
+            snprintf(err, errlen, "gpulab: --gpus all: %d GPUs here, gpulab drives at most %d "
+                     "at once: name them (--gpus 0,1,...)", count, GL_GPUS_MAX);
+            return 2;
+        }
+        for (n = 0; n < count; n++)
+            nums[n] = n;
+    } else {
+        for (const char *p = gpus; *p; p += *p == ',') {
+            char *end;
+            long v = strtol(p, &end, 10);
+            if (v >= count) {
+                if (count == 1)
+                    snprintf(err, errlen, "gpulab: --gpus %s: there is no GPU %ld here "
+                             "(1 GPU: 0)", gpus, v);
+                else
+                    snprintf(err, errlen, "gpulab: --gpus %s: there is no GPU %ld here "
+                             "(%d GPUs: 0 to %d)", gpus, v, count, count - 1);
+                return 2;
+            }
+            nums[n++] = (int)v;
+            p = end;
+        }
+    }
+    int rc = 0;
+    for (int i = 0; i < n && rc == 0; i++) {
+        struct gl_worker *w = &sw->workers[i];
+        visible_entry(nums[i], w->visible, sizeof w->visible);
+        sw->gpu_num[i] = nums[i];
+        if (gl_worker_spawn(w, 1, err, errlen) != 0)
+            rc = 1;
+        else
+            sw->nworkers = i + 1;
+    }
+    for (int i = 0; i < sw->nworkers; i++) {   /* every spawned one is awaited */
+        struct gl_worker *w = &sw->workers[i];
+        char werr[512];
+        if (gl_worker_await(w, werr, sizeof werr) != 0 || !w->ready.gpu_ok) {
+            if (rc == 0)
+                snprintf(err, errlen, "--gpus: GPU %d (CUDA_VISIBLE_DEVICES=%s): %s", nums[i],
+                         w->visible, w->pid > 0 ? w->ready.why : werr);
+            rc = 1;
+            continue;
+        }
+        sw->gpus[i] = w->ready.gpu;
+        for (int j = 0; j < i && rc == 0; j++)
+            if (strcmp(sw->gpus[j].ident, sw->gpus[i].ident) == 0) {
+                snprintf(err, errlen, "gpulab: --gpus: GPU %d and GPU %d are the same device (%s)",
+                         nums[j], nums[i], sw->gpus[i].ident);
+                rc = 2;
+            }
+    }
+    return rc;
+}
+
+/* The workers: one per GPU (gpus given), or one as always. 0, 1 or 2 with err. */
+static int start_workers(struct gl_sweep *sw, const char *gpus, char *err, size_t errlen)
+{
+    sw->multi = gpus != NULL;
+    if (gpus && sw->gpu_wanted) {
+        int rc = start_gpu_workers(sw, gpus, err, errlen);
+        if (rc != 0)
+            return rc;
+    }
+    if (sw->nworkers == 0) {
+        if (gl_worker_start(&sw->workers[0], sw->gpu_wanted, err, errlen) != 0)
+            return 1;
+        sw->nworkers = 1;
+        if (sw->workers[0].ready.gpu_ok)
+            sw->gpus[0] = sw->workers[0].ready.gpu;
+    }
+    sw->gpu_ok = sw->workers[0].ready.gpu_ok;
+    snprintf(sw->gpu_why, sizeof sw->gpu_why, "%s", sw->workers[0].ready.why);
+    if (sw->gpu_ok)
+        sw->gpu = sw->gpus[0];
+    sw->nmodels = 0;
+    for (int i = 0; sw->gpu_ok && i < sw->nworkers; i++) {
+        int m = 0;
+        while (m < sw->nmodels && !same_model(&sw->gpus[sw->model_first[m]], &sw->gpus[i]))
+            m++;
+        if (m == sw->nmodels)
+            sw->model_first[sw->nmodels++] = i;
+    }
+    return 0;
+}
+
 int gl_sweep_prepare(struct gl_sweep *sw, int npaths, char **paths, const char *only,
-                     int force, int arch, gl_store *store, const struct gl_sweep_watch *watch,
-                     char *err, size_t errlen)
+                     int force, int arch, const char *gpus, gl_store *store,
+                     const struct gl_sweep_watch *watch, char *err, size_t errlen)
 {
     memset(sw, 0, sizeof *sw);
     sw->arch = arch;
@@ -65,20 +231,23 @@ int gl_sweep_prepare(struct gl_sweep *sw, int npaths, char **paths, const char *
             return 1;
         }
     }
-    if (gl_worker_start(&sw->worker, sw->gpu_wanted, err, errlen) != 0)
-        return 1;
-    sw->gpu_ok = sw->worker.ready.gpu_ok;
-    snprintf(sw->gpu_why, sizeof sw->gpu_why, "%s", sw->worker.ready.why);
-    if (sw->gpu_ok) {
-        sw->gpu = sw->worker.ready.gpu;
-        if (store) {
-            sw->gpu_id = gl_store_device(store, &sw->gpu);
-            if (sw->gpu_id < 0) {
-                snprintf(err, errlen, "cannot store the device: %s", gl_store_errmsg(store));
-                return 1;
-            }
+    if (gpus && gl_sweep_gpus_syntax(gpus, err, errlen) != 0) {
+        char why[512];
+        snprintf(why, sizeof why, "%s", err);
+        snprintf(err, errlen, "gpulab: %s", why);
+        return 2;
+    }
+    int wrc = start_workers(sw, gpus, err, errlen);
+    if (wrc != 0)
+        return wrc;
+    for (int i = 0; sw->gpu_ok && store && i < sw->nworkers; i++) {
+        sw->gpu_ids[i] = gl_store_device(store, &sw->gpus[i]);
+        if (sw->gpu_ids[i] < 0) {
+            snprintf(err, errlen, "cannot store the device: %s", gl_store_errmsg(store));
+            return 1;
         }
     }
+    sw->gpu_id = sw->gpu_ids[0];
     /* 3. Expand against the real device limits (static limits without a GPU). */
     for (int i = 0; i < sw->nconfigs; i++)
         if (gl_expand(&sw->configs[i], sw->gpu_ok ? &sw->gpu : NULL, only, &sw->exps[i], err,
@@ -88,16 +257,18 @@ int gl_sweep_prepare(struct gl_sweep *sw, int npaths, char **paths, const char *
     int crc = gl_sweep_compile(sw, watch, err, errlen);
     if (crc != 0)
         return crc;
-    /* 4. Metric names are checked on the GPU itself, once per distinct spec. */
-    if (sw->gpu_ok) {
-        int first = 1;
+    /* 4. Metric names are checked on the GPU itself, once per distinct spec
+     * and model (the first GPU's answer says whether counters are available). */
+    for (int m = 0; sw->gpu_ok && m < sw->nmodels; m++) {
+        int first = m == 0;
+        struct gl_worker *w = &sw->workers[sw->model_first[m]];
         for (int i = 0; i < sw->nconfigs; i++) {
             for (int j = 0; j < sw->configs[i].nsections; j++) {
                 const struct gl_section *s = &sw->configs[i].sections[j];
                 if (!section_has_gpu(s))
                     continue;
                 char merr[1024];
-                int rc = gl_worker_metrics(&sw->worker, section_metrics(s), merr, sizeof merr);
+                int rc = gl_worker_metrics(w, section_metrics(s), merr, sizeof merr);
                 if (rc == -2) {
                     snprintf(err, errlen, "%s:%d: %s", sw->configs[i].path,
                              s->metrics_line ? s->metrics_line : s->line, merr);
@@ -123,7 +294,15 @@ int gl_sweep_prepare(struct gl_sweep *sw, int npaths, char **paths, const char *
 
 void gl_sweep_key(const struct gl_sweep *sw, const struct gl_job *job, struct gl_run_key *k)
 {
-    k->device_id = strcmp(job->v->device, "gpu") == 0 ? sw->gpu_id : sw->cpu_id;
+    gl_sweep_key_on(sw, job, 0, k);
+}
+
+void gl_sweep_key_on(const struct gl_sweep *sw, const struct gl_job *job, int slot,
+                     struct gl_run_key *k)
+{
+    if (slot < 0 || slot >= sw->nworkers)
+        slot = 0;
+    k->device_id = strcmp(job->v->device, "gpu") == 0 ? sw->gpu_ids[slot] : sw->cpu_id;
     k->family = job->v->family;
     k->variant = job->v->name;
     k->p = &job->p;
@@ -145,15 +324,18 @@ enum gl_job_state gl_sweep_state(struct gl_sweep *sw, gl_store *store, const str
         return GL_JOB_REJECTED;
     if (strcmp(job->v->device, "gpu") == 0 && !sw->gpu_ok)
         return GL_JOB_NO_GPU;
-    if (store && !sw->force) {
+    /* A GPU job is done when the model of any GPU of the sweep holds it: on a
+     * host with GPUs of several models it runs once, on whichever takes it. */
+    int nkeys = strcmp(job->v->device, "gpu") == 0 && sw->nmodels > 1 ? sw->nmodels : 1;
+    for (int m = 0; store && !sw->force && m < nkeys; m++) {
         struct gl_run_key k;
-        gl_sweep_key(sw, job, &k);
+        gl_sweep_key_on(sw, job, nkeys > 1 ? sw->model_first[m] : 0, &k);
         if (gl_store_has_ok(store, &k) == 1)
             return GL_JOB_DONE;
     }
-    if (store) {
+    for (int m = 0; store && m < nkeys; m++) {
         struct gl_run_key k;
-        gl_sweep_key(sw, job, &k);
+        gl_sweep_key_on(sw, job, nkeys > 1 ? sw->model_first[m] : 0, &k);
         if (k.device_id > 0 && gl_store_claim_held(store, &k) == 1)
             return GL_JOB_ELSEWHERE;
     }
@@ -189,6 +371,11 @@ int gl_sweep_survey(struct gl_sweep *sw, gl_store *store, int *need_cpu, int *ne
 
 int gl_sweep_claim(struct gl_sweep *sw, gl_store *store, int ci, int ji)
 {
+    return gl_sweep_claim_on(sw, store, ci, ji, 0);
+}
+
+int gl_sweep_claim_on(struct gl_sweep *sw, gl_store *store, int ci, int ji, int slot)
+{
     const struct gl_job *job = &sw->exps[ci].jobs[ji];
     int idx = ji;
     for (int i = 0; i < ci; i++)
@@ -203,7 +390,7 @@ int gl_sweep_claim(struct gl_sweep *sw, gl_store *store, int ci, int ji)
     if (before == GL_JOB_DONE)
         return GL_JOB_DONE;
     struct gl_run_key k;
-    gl_sweep_key(sw, job, &k);
+    gl_sweep_key_on(sw, job, slot, &k);
     switch (gl_store_claim(store, &k, sw->force, sw->surveyed ? sw->surveyed_last : -1, NULL, 0)) {
     case GL_CLAIM_TAKEN: return GL_JOB_RUN;
     case GL_CLAIM_DONE: return GL_JOB_DONE;   /* by this process, earlier in the sweep */
@@ -215,8 +402,9 @@ int gl_sweep_claim(struct gl_sweep *sw, gl_store *store, int ci, int ji)
 
 void gl_sweep_free(struct gl_sweep *sw)
 {
-    gl_worker_stop(&sw->worker);
-    gl_devlock_release(&sw->locks);   /* after the worker: it measures no more */
+    for (int i = 0; i < GL_GPUS_MAX; i++)
+        gl_worker_stop(&sw->workers[i]);
+    gl_devlock_release(&sw->locks);   /* after the workers: they measure no more */
     for (int i = 0; i < sw->nconfigs; i++) {
         gl_expansion_free(&sw->exps[i]);
         gl_config_free(&sw->configs[i]);

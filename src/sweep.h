@@ -1,5 +1,6 @@
 /* sweep.h - what `gpulab run` and `gpulab plan` share: load and check the configs,
- * start the worker (which tells whether a GPU is here), expand every config against that device,
+ * start the worker (which tells whether a GPU is here; with `run --gpus`, one
+ * worker per GPU, each seeing only its own), expand every config against that device,
  * compile every distinct user kernel point (kernel sections) through the GPU
  * plugin and every C reference (verify = c:FILE:FUNC) with cc, validate metric names on the GPU, and classify each job (run, done,
  * rejected by check, no GPU, run by another process, another shard's: shard.h).
@@ -29,12 +30,23 @@ struct gl_sweep {
     struct gl_config *configs;
     struct gl_expansion *exps;     /* one per config */
     int force;
-    struct gl_worker worker;
+    /* The workers: one, as gpulab always ran (GPU 0 as the driver sees it, if
+     * any), or with `run --gpus` one per GPU, each under CUDA_VISIBLE_DEVICES of
+     * its own GPU. Slot i runs on gpus[i]; CPU jobs run on any slot. */
+    int nworkers;                  /* >= 1 once prepared */
+    int multi;                     /* `run --gpus` was given (jobs go by cost) */
+    struct gl_worker workers[GL_GPUS_MAX];
+    struct gl_device gpus[GL_GPUS_MAX];
+    long long gpu_ids[GL_GPUS_MAX];   /* device rows of gpus[] (0 = none) */
+    int gpu_num[GL_GPUS_MAX];      /* each GPU's number in --gpus (CUDA's ordinal as
+                                      the driver's environment shows it) */
+    int model_first[GL_GPUS_MAX];  /* slots that are the first of their model */
+    int nmodels;
     int gpu_wanted;                /* some section lists a GPU variant */
     int gpu_ok;
     char gpu_why[GL_REASON_MAX];
-    struct gl_device gpu, cpu;
-    long long gpu_id, cpu_id;      /* device rows (0 = none) */
+    struct gl_device gpu, cpu;     /* gpu: slot 0's, the one the plan is expanded for */
+    long long gpu_id, cpu_id;      /* device rows (0 = none); gpu_id is slot 0's */
     int counters;                  /* passes of the first GPU metrics spec; -1 unavailable */
     char counters_why[1024];
     /* user kernels: compiled before anything runs */
@@ -69,13 +81,18 @@ struct gl_sweep_watch {
 };
 
 /* Everything up to the first run. arch: the compute capability to compile
- * user kernels for when no GPU is here (0 = 90). watch (may be NULL) hears
- * how compiling goes. Returns 0, or 2 (config/usage error, or a user kernel
- * that does not compile: err has "file:line: ..." and the compiler's log), or 1
- * (other failure: err says what). */
+ * user kernels for when no GPU is here (0 = 90). gpus: `run --gpus` ("all" or
+ * "0,2": CUDA's ordinals as this process's environment shows them), NULL for
+ * one worker on GPU 0. watch (may be NULL) hears how compiling goes. Returns 0,
+ * or 2 (config/usage error, or a user kernel that does not compile: err has
+ * "file:line: ..." and the compiler's log; a GPU --gpus names that is not here:
+ * err has "gpulab: --gpus ..."), or 1 (other failure, a GPU of --gpus that does
+ * not initialise: err says what). */
 int gl_sweep_prepare(struct gl_sweep *sw, int npaths, char **paths, const char *only,
-                     int force, int arch, gl_store *store, const struct gl_sweep_watch *watch,
-                     char *err, size_t errlen);
+                     int force, int arch, const char *gpus, gl_store *store,
+                     const struct gl_sweep_watch *watch, char *err, size_t errlen);
+/* The syntax of a --gpus value: 0, or -1 with err. */
+int gl_sweep_gpus_syntax(const char *gpus, char *err, size_t errlen);
 /* sweep_compile.c: step 3b of gl_sweep_prepare - every distinct user kernel
  * point (not rejected) and C reference compiled or found in the kernel cache,
  * the points of one program together, distinct programs in parallel child
@@ -93,14 +110,19 @@ enum gl_job_state gl_sweep_state(struct gl_sweep *sw, gl_store *store, const str
  * point; *need_cpu / *need_gpu say whether some job will run on that device
  * (those are the devices to lock). 0, or -1 (out of memory). */
 int gl_sweep_survey(struct gl_sweep *sw, gl_store *store, int *need_cpu, int *need_gpu);
-/* Just before job ji of config ci runs: claim it in the store (gl_store_claim).
- * GL_JOB_OTHER_SHARD, without a claim, for another shard's job; GL_JOB_RUN when the claim is ours; GL_JOB_DONE when it was done before the
+/* Just before job ji of config ci runs on worker `slot`: claim it in the store
+ * (gl_store_claim) under the key of that worker's device (gl_sweep_key_on).
+ * GL_JOB_OTHER_SHARD, without a claim, for another shard's job; GL_JOB_RUN when
+ * the claim is ours; GL_JOB_DONE when it was done before the
  * survey; GL_JOB_ELSEWHERE when another process holds its claim or has stored
  * it (whatever its status, --force or not) since the survey; the rejected and no-GPU states as gl_sweep_state. -1 on
  * a store error (gl_store_errmsg). */
+int gl_sweep_claim_on(struct gl_sweep *sw, gl_store *store, int ci, int ji, int slot);
+/* The same on slot 0. */
 int gl_sweep_claim(struct gl_sweep *sw, gl_store *store, int ci, int ji);
 /* sweep_lock.c: survey the sweep, then take the device lock (devlock.h) of each
- * device some job will run on, CPU first. wait 0: refuse when one is held. 0,
+ * device some job will run on, the CPU first, then every GPU of the sweep by UUID
+ * (an order every sweep shares, so two never wait for each other crosswise). wait 0: refuse when one is held. 0,
  * GL_DEVLOCK_BUSY, GL_DEVLOCK_STOPPED (*stop set while waiting) or -1, with err.
  * The locks are released by gl_sweep_free, after the worker has stopped. */
 int gl_sweep_lock(struct gl_sweep *sw, gl_store *store, int wait, const char *cmdline,
@@ -108,8 +130,19 @@ int gl_sweep_lock(struct gl_sweep *sw, gl_store *store, int wait, const char *cm
 /* sweep_lock.c: what the session records of the machine (gl_session_info's
  * facts): the load now, the time waited for the locks, the GPU check's reason. */
 void gl_sweep_facts(const struct gl_sweep *sw, struct gl_session_info *si);
-/* Resume key of a job (device chosen by the variant's device kind). */
+/* Resume key of a job (device chosen by the variant's device kind: the CPU, or
+ * slot 0's GPU). */
 void gl_sweep_key(const struct gl_sweep *sw, const struct gl_job *job, struct gl_run_key *k);
+/* The same on worker `slot`: a GPU job's key is that worker's GPU (its model
+ * for resuming, its device row for the run). */
+void gl_sweep_key_on(const struct gl_sweep *sw, const struct gl_job *job, int slot,
+                     struct gl_run_key *k);
+/* sweep_cost.c: the expected cost of each job of config ci, in seconds, into
+ * cost[0..njobs): from the latest ok run of its key when one is stored
+ * (gl_store_run_cost), else from the analytic FLOP and byte counts against
+ * slot 0's device (peak and bandwidth) scaled to the stored ones where both
+ * exist, plus a fixed host overhead; 0 for a job that will not run. */
+void gl_sweep_costs(struct gl_sweep *sw, gl_store *store, int ci, double *cost);
 void gl_sweep_free(struct gl_sweep *sw);
 
 #endif

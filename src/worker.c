@@ -335,6 +335,7 @@ static void forward_interrupt(struct gl_worker *w)
 {
     int sig = gl_interrupt_signal();
     w->job_started = 0;
+    w->busy = 0;
     if (w->pid <= 0)
         return;
     kill(w->pid, sig ? sig : SIGTERM);
@@ -353,11 +354,22 @@ static void forward_interrupt(struct gl_worker *w)
     reap(w, 1, NULL, 0);
 }
 
-int gl_worker_start(struct gl_worker *w, int want_gpu, char *err, size_t errlen)
+void gl_worker_interrupt(struct gl_worker *w)
+{
+    forward_interrupt(w);
+}
+
+int gl_worker_spawn(struct gl_worker *w, int want_gpu, char *err, size_t errlen)
 {
     int down[2], up[2];
-    if (pipe(down) != 0 || pipe(up) != 0) {
+    if (pipe(down) != 0) {
         snprintf(err, errlen, "pipe: %s", strerror(errno));
+        return -1;
+    }
+    if (pipe(up) != 0) {
+        snprintf(err, errlen, "pipe: %s", strerror(errno));
+        close(down[0]);
+        close(down[1]);
         return -1;
     }
     fflush(stdout);
@@ -366,6 +378,10 @@ int gl_worker_start(struct gl_worker *w, int want_gpu, char *err, size_t errlen)
     pid_t pid = fork();
     if (pid < 0) {
         snprintf(err, errlen, "fork: %s", strerror(errno));
+        close(down[0]);
+        close(down[1]);
+        close(up[0]);
+        close(up[1]);
         return -1;
     }
     if (pid == 0) {
@@ -377,6 +393,11 @@ int gl_worker_start(struct gl_worker *w, int want_gpu, char *err, size_t errlen)
         gl_interrupt_child();
         close(down[1]);
         close(up[0]);
+        /* Its GPU alone: CUDA reads this when it initialises, which the
+         * driver (the parent) never does, so it holds for everything in the
+         * worker: gpulab's runtime, CUPTI, cuBLAS, a user plugin's own runtime. */
+        if (w->visible[0] && setenv("CUDA_VISIBLE_DEVICES", w->visible, 1) != 0)
+            _exit(1);
         child_main(down[0], up[1], want_gpu);
         _exit(0);
     }
@@ -388,7 +409,11 @@ int gl_worker_start(struct gl_worker *w, int want_gpu, char *err, size_t errlen)
     w->want_gpu = want_gpu;
     w->starts++;
     signal(SIGPIPE, SIG_IGN);
+    return 0;
+}
 
+int gl_worker_await(struct gl_worker *w, char *err, size_t errlen)
+{
     struct msg_hdr h;
     double deadline = gl_now() + 300.0;
     if (read_all_w(w, w->from_child, &h, sizeof h, deadline) != 0 || h.type != MSG_READY ||
@@ -400,6 +425,61 @@ int gl_worker_start(struct gl_worker *w, int want_gpu, char *err, size_t errlen)
         return -1;
     }
     return 0;
+}
+
+int gl_worker_start(struct gl_worker *w, int want_gpu, char *err, size_t errlen)
+{
+    if (gl_worker_spawn(w, want_gpu, err, errlen) != 0)
+        return -1;
+    return gl_worker_await(w, err, errlen);
+}
+
+int gl_worker_count_gpus(char *err, size_t errlen)
+{
+    int fd[2];
+    struct { int n; char err[GL_REASON_MAX]; } rep;
+    if (pipe(fd) != 0) {
+        snprintf(err, errlen, "pipe: %s", strerror(errno));
+        return -1;
+    }
+    fflush(stdout);
+    fflush(stderr);
+    pid_t pid = fork();
+    if (pid < 0) {
+        snprintf(err, errlen, "fork: %s", strerror(errno));
+        close(fd[0]);
+        close(fd[1]);
+        return -1;
+    }
+    if (pid == 0) {
+        const struct gl_device_ops *api = gl_registry_gpu();
+        memset(&rep, 0, sizeof rep);
+        close(fd[0]);
+        prctl(PR_SET_PDEATHSIG, SIGKILL);
+        gl_interrupt_child();
+        if (!api) {
+            rep.n = -1;
+            snprintf(rep.err, sizeof rep.err, "%s", gl_registry_gpu_why());
+        } else {
+            rep.n = api->count ? api->count(rep.err, sizeof rep.err) : 1;
+        }
+        _exit(write_all(fd[1], &rep, sizeof rep) == 0 ? 0 : 2);
+    }
+    close(fd[1]);
+    int rc = read_all(fd[0], &rep, sizeof rep, gl_now() + 120.0);
+    close(fd[0]);
+    if (rc != 0)
+        kill(pid, SIGKILL);
+    while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
+        ;
+    if (rc != 0) {
+        snprintf(err, errlen, "the process counting the GPUs did not answer");
+        return -1;
+    }
+    rep.err[sizeof rep.err - 1] = '\0';
+    if (rep.n < 0)
+        snprintf(err, errlen, "%s", rep.err);
+    return rep.n < 0 ? -1 : rep.n;
 }
 
 int gl_worker_metrics(struct gl_worker *w, const char *spec, char *err, size_t errlen)
@@ -459,129 +539,257 @@ static void start_clock(struct gl_worker *w)
     w->next_wait = w->job_started + w->wait_every;
 }
 
-int gl_worker_run(struct gl_worker *w, const struct gl_job *job, struct gl_result *r,
-                  char *err, size_t errlen)
+static double job_timeout(const struct gl_job *job)
 {
-    if (w->pid <= 0 && gl_worker_start(w, w->want_gpu, err, errlen) != 0)
-        return -1;
+    return job->t.timeout_s > 0 ? job->t.timeout_s : 600.0;
+}
+
+/* A failed result saying why (the worker's own never came). */
+static void failed_result(struct gl_result *r, const char *fmt, const char *what, double secs)
+{
     memset(r, 0, sizeof *r);
     r->max_rel_err = -1;
     r->h2d_ms = r->d2h_ms = -1;
-    int sent = send_or_restart(w, MSG_JOB, job, (int)sizeof *job, err, errlen);
-    if (sent < 0)
-        return gl_interrupt_signal() ? -2 : -1;
-    if (sent != 0) {
+    r->status = GL_FAILED;
+    if (what)
+        snprintf(r->reason, sizeof r->reason, fmt, what);
+    else
+        snprintf(r->reason, sizeof r->reason, fmt, secs);
+}
+
+/* The unit is over: 1 complete, or the caller's -1 / -2. */
+static int unit_over(struct gl_worker *w, int rc)
+{
+    w->busy = 0;
+    w->job_started = 0;
+    return rc;
+}
+
+/* One at a time: send job w->got alone, starting a worker if there is none. 0
+ * sent (in flight), 1 the unit is complete (the rest could not be sent and are
+ * recorded so), -1 no worker could be started, -2 a signal came meanwhile. */
+static int send_single(struct gl_worker *w, char *err, size_t errlen)
+{
+    while (w->got < w->n) {
+        if (w->pid <= 0 && gl_worker_start(w, w->want_gpu, err, errlen) != 0)
+            return unit_over(w, gl_interrupt_signal() ? -2 : -1);
+        const struct gl_job *job = &w->jobs[w->got];
+        int sent = send_or_restart(w, MSG_JOB, job, (int)sizeof *job, err, errlen);
+        if (sent < 0)
+            return unit_over(w, gl_interrupt_signal() ? -2 : -1);
+        if (sent == 0) {
+            w->deadline = gl_now() + job_timeout(job);
+            start_clock(w);
+            return 0;
+        }
         char why[128] = "";
         reap(w, 1, why, sizeof why);
-        r->status = GL_FAILED;
-        snprintf(r->reason, sizeof r->reason, "could not send the job to the worker (%s)", why);
-        return 0;
+        failed_result(&w->res[w->got++], "could not send the job to the worker (%s)", why, 0);
     }
-    double timeout = job->t.timeout_s > 0 ? job->t.timeout_s : 600.0;
-    double deadline = gl_now() + timeout;
-    struct msg_hdr h;
+    return unit_over(w, 1);
+}
+
+int gl_worker_submit(struct gl_worker *w, const struct gl_job *jobs, int n, char *err,
+                     size_t errlen)
+{
+    if (n < 1 || n > GL_BATCH_MAX) {
+        snprintf(err, errlen, "internal: batch of %d jobs", n);
+        return -1;
+    }
+    if (!w->jobs)
+        w->jobs = calloc(GL_BATCH_MAX, sizeof *w->jobs);
+    if (!w->res)
+        w->res = calloc(GL_BATCH_MAX, sizeof *w->res);
+    if (!w->jobs || !w->res) {
+        snprintf(err, errlen, "out of memory");
+        return -1;
+    }
+    memcpy(w->jobs, jobs, (size_t)n * sizeof *jobs);
+    w->n = n;
+    w->got = 0;
+    w->lost = 0;
+    w->busy = 1;
+    w->single = n == 1;
+    if (w->single)
+        return send_single(w, err, errlen);
+    if (w->pid <= 0 && gl_worker_start(w, w->want_gpu, err, errlen) != 0)
+        return unit_over(w, gl_interrupt_signal() ? -2 : -1);
+    int sent = send_or_restart(w, MSG_BATCH, w->jobs, n * (int)sizeof *jobs, err, errlen);
+    if (sent < 0)
+        return unit_over(w, gl_interrupt_signal() ? -2 : -1);
+    if (sent != 0) {   /* the batch could not go: its jobs go one at a time */
+        reap(w, 1, NULL, 0);
+        w->single = 1;
+        return send_single(w, err, errlen);
+    }
+    double timeout = 0;
+    for (int i = 0; i < n; i++)
+        timeout += job_timeout(&jobs[i]);
+    w->deadline = gl_now() + timeout;
     start_clock(w);
+    return 0;
+}
+
+/* 1 when fd has something to read (or its writer is gone) right now. */
+static int readable_now(int fd)
+{
+    struct pollfd p = { fd, POLLIN, 0 };
+    return poll(&p, 1, 0) > 0;
+}
+
+int gl_worker_step(struct gl_worker *w, char *err, size_t errlen)
+{
+    if (!w->busy)
+        return 1;
+    /* A message that is already here is read whatever the clock says: the
+     * driver may have been storing another worker's results at the deadline. */
+    double deadline = w->deadline;
+    if (readable_now(w->from_child) && deadline < gl_now() + 30.0)
+        deadline = gl_now() + 30.0;
+    struct msg_hdr h;
+    struct gl_result *r = &w->res[w->got];
     int rc = read_all_w(w, w->from_child, &h, sizeof h, deadline);
     if (rc == 0 && (h.type == MSG_RESULT || h.type == MSG_RESULT_LAST) && h.len == (int)sizeof *r)
         rc = read_all_w(w, w->from_child, r, sizeof *r, deadline);
     else if (rc == 0)
         rc = -1;
-    w->job_started = 0;
     if (rc == -3) {
         forward_interrupt(w);
         return -2;
     }
+    int last = rc == 0 && h.type == MSG_RESULT_LAST;
+    if (!w->single) {
+        if (rc == 0)
+            w->got++;
+        if (rc == 0 && !last)
+            return w->got < w->n ? 0 : unit_over(w, 1);
+        /* The worker exited after a sticky CUDA error (last), crashed, hung or
+         * was interrupted: what came back is kept; the rest run one at a time on
+         * a fresh worker, so that a crash or hang is pinned on the job that
+         * causes it. SIGKILL changes nothing for a worker that already exited
+         * (its status is kept), so this learns whether Ctrl-C ended it. */
+        w->job_started = 0;
+        w->lost = 1;
+        int sig = reap(w, !last, NULL, 0);
+        if (sig == SIGINT || sig == SIGTERM || gl_interrupt_signal())
+            return unit_over(w, -2);   /* Ctrl-C: the caller stops */
+        w->single = 1;
+        return send_single(w, err, errlen);
+    }
+    w->job_started = 0;
     if (rc == -2) {
         reap(w, 1, NULL, 0);
-        memset(r, 0, sizeof *r);
-        r->max_rel_err = -1;
-        r->h2d_ms = r->d2h_ms = -1;
-        r->status = GL_FAILED;
-        snprintf(r->reason, sizeof r->reason,
-                 "timed out: no result after %.0f s (timeout); the worker was killed", timeout);
-        return 0;
-    }
-    if (rc != 0 && gl_interrupt_signal()) {
+        failed_result(r, "timed out: no result after %.0f s (timeout); the worker was killed",
+                      NULL, job_timeout(&w->jobs[w->got]));
+        w->lost = 1;
+    } else if (rc != 0 && gl_interrupt_signal()) {
         reap(w, 1, NULL, 0);   /* it died of the same Ctrl-C: not the job's fault */
-        return -2;
-    }
-    if (rc != 0) {
+        return unit_over(w, -2);
+    } else if (rc != 0) {
         char why[128] = "worker vanished";
         reap(w, 0, why, sizeof why);
-        memset(r, 0, sizeof *r);
-        r->max_rel_err = -1;
-        r->h2d_ms = r->d2h_ms = -1;
-        r->status = GL_FAILED;
-        snprintf(r->reason, sizeof r->reason, "crashed: %s during the run", why);
-        return 0;
+        failed_result(r, "crashed: %s during the run", why, 0);
+        w->lost = 1;
+    } else if (last) {
+        reap(w, 0, NULL, 0);   /* a worker that hit a sticky CUDA error exits after its result */
+        w->lost = 1;
     }
-    /* A worker that hit a sticky CUDA error exits right after its result. */
-    if (h.type == MSG_RESULT_LAST)
-        reap(w, 0, NULL, 0);
+    w->got++;
+    return send_single(w, err, errlen);
+}
+
+int gl_worker_wait(struct gl_worker *const *ws, int n, int *ready)
+{
+    for (;;) {
+        struct pollfd pfd[65];
+        int map[65], np = 0, nready = 0;
+        double now = gl_now(), wait = 3600.0;
+        if (gl_interrupt_signal())
+            return -3;
+        for (int i = 0; i < n; i++) {
+            struct gl_worker *w = ws[i];
+            ready[i] = 0;
+            if (!w->busy)
+                continue;
+            if (w->on_wait && w->wait_every > 0 && w->job_started > 0 && now >= w->next_wait) {
+                w->on_wait(w->wait_arg, now - w->job_started);
+                w->next_wait = now + w->wait_every;
+            }
+            if (now >= w->deadline) {
+                ready[i] = 1;
+                nready++;
+                continue;
+            }
+            if (w->deadline - now < wait)
+                wait = w->deadline - now;
+            if (w->on_wait && w->wait_every > 0 && w->job_started > 0 && w->next_wait - now < wait)
+                wait = w->next_wait - now;
+            if (np < 64) {
+                pfd[np].fd = w->from_child;
+                pfd[np].events = POLLIN;
+                pfd[np].revents = 0;
+                map[np++] = i;
+            }
+        }
+        if (nready > 0 || np == 0)
+            return nready;
+        int ifd = gl_interrupt_fd();
+        if (ifd >= 0) {
+            pfd[np].fd = ifd;
+            pfd[np].events = POLLIN;
+            pfd[np].revents = 0;
+        }
+        int pr = poll(pfd, (nfds_t)(np + (ifd >= 0)), (int)(wait * 1000.0) + 1);
+        if (pr < 0 && errno != EINTR)
+            return -1;
+        if (pr <= 0)
+            continue;   /* a heartbeat or a deadline: the loop decides */
+        if (ifd >= 0 && pfd[np].revents)
+            return -3;
+        for (int k = 0; k < np; k++)
+            if (pfd[k].revents) {
+                ready[map[k]] = 1;
+                nready++;
+            }
+        if (nready > 0)
+            return nready;
+    }
+}
+
+/* The blocking form: submit, then step until the unit is complete. */
+static int run_unit(struct gl_worker *w, const struct gl_job *jobs, int n, struct gl_result *res,
+                    char *err, size_t errlen)
+{
+    int rc = gl_worker_submit(w, jobs, n, err, errlen);
+    while (rc == 0)
+        rc = gl_worker_step(w, err, errlen);
+    if (rc != 1)
+        return rc;
+    memcpy(res, w->res, (size_t)n * sizeof *res);
     return 0;
+}
+
+int gl_worker_run(struct gl_worker *w, const struct gl_job *job, struct gl_result *r,
+                  char *err, size_t errlen)
+{
+    return run_unit(w, job, 1, r, err, errlen);
 }
 
 int gl_worker_run_batch(struct gl_worker *w, const struct gl_job *jobs, int n,
                         struct gl_result *res, char *err, size_t errlen)
 {
-    if (n == 1)
-        return gl_worker_run(w, &jobs[0], &res[0], err, errlen);
-    if (n < 1 || n > GL_BATCH_MAX) {
-        snprintf(err, errlen, "internal: batch of %d jobs", n);
-        return -1;
-    }
-    if (w->pid <= 0 && gl_worker_start(w, w->want_gpu, err, errlen) != 0)
-        return -1;
-    int len = n * (int)sizeof jobs[0];
-    int sent = send_or_restart(w, MSG_BATCH, jobs, len, err, errlen);
-    if (sent < 0)
-        return -1;
-    double timeout = 0;
-    for (int i = 0; i < n; i++)
-        timeout += jobs[i].t.timeout_s > 0 ? jobs[i].t.timeout_s : 600.0;
-    double deadline = gl_now() + timeout;
-    int got = 0, last = 0, rc = 0;
-    start_clock(w);
-    while (sent == 0 && got < n && !last) {
-        struct msg_hdr h;
-        rc = read_all_w(w, w->from_child, &h, sizeof h, deadline);
-        if (rc == 0 && ((h.type != MSG_RESULT && h.type != MSG_RESULT_LAST) ||
-                        h.len != (int)sizeof res[got]))
-            rc = -1;
-        if (rc == 0)
-            rc = read_all_w(w, w->from_child, &res[got], sizeof res[got], deadline);
-        if (rc != 0)
-            break;
-        last = h.type == MSG_RESULT_LAST;
-        got++;
-    }
-    w->job_started = 0;
-    if (rc == -3) {
-        forward_interrupt(w);
-        return -2;
-    }
-    if (got == n && !last)
-        return 0;
-    /* The worker exited after a sticky CUDA error (last), crashed, hung or was
-     * interrupted: what came back is kept; the rest run one at a time on a fresh
-     * worker, so that a crash or hang is pinned on the job that causes it. */
-    /* SIGKILL changes nothing for a worker that already exited (its status is
-     * kept), so this learns whether Ctrl-C ended it */
-    int sig = reap(w, !last, NULL, 0);
-    if (sig == SIGINT || sig == SIGTERM || gl_interrupt_signal())
-        return -2;   /* Ctrl-C: the caller stops */
-    for (int i = got; i < n; i++) {
-        int one = gl_worker_run(w, &jobs[i], &res[i], err, errlen);
-        if (one != 0)
-            return one;
-    }
-    return 0;
+    return run_unit(w, jobs, n, res, err, errlen);
 }
 
 void gl_worker_stop(struct gl_worker *w)
 {
-    if (w->pid <= 0)
-        return;
-    send_msg(w->to_child, MSG_QUIT, NULL, 0);
-    reap(w, 0, NULL, 0);
+    if (w->pid > 0) {
+        send_msg(w->to_child, MSG_QUIT, NULL, 0);
+        reap(w, 0, NULL, 0);
+    }
+    free(w->jobs);
+    free(w->res);
+    w->jobs = NULL;
+    w->res = NULL;
+    w->busy = 0;
 }

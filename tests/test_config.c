@@ -209,8 +209,8 @@ static void test_variants_sets(void)
         all++;
         cpu += strcmp(gl_registry_at(i)->device, "cpu") == 0;
     }
-    CHECK(a && a->nvariants == all && all == 9);
-    CHECK(b && b->nvariants == cpu && cpu == 4);
+    CHECK(a && a->nvariants == all && all == 13);
+    CHECK(b && b->nvariants == cpu && cpu == 8);
     for (int i = 0; b && i < b->nvariants; i++)
         CHECK(strcmp(gl_variant_find("matmul", b->variants[i])->device, "cpu") == 0);
     CHECK(c && c->nvariants == 2 && strcmp(c->variants[0], "global") == 0 &&

@@ -1,18 +1,29 @@
 /* test_cpu.c - the CPU plugin declares every CPU baseline once, completely
  * and as the loader needs it; every CPU baseline variant runs, times and
- * verifies on small sizes; impossible sizes and thread counts are skipped and
- * internal errors fail, always with a reason and with run() returning 0; the
- * shared harness poisons the output before every run, so a kernel that stops
- * writing is caught, and it honours the sampling policy. Variants are found
- * through gpulab_plugin(), never by name. Must stay fast (< 2 s). */
+ * verifies on small sizes (the blocked kernel also across its blocks and
+ * edges, at every instruction-set level this CPU has) and records what ran
+ * (code_path: the level picked, the lowest for the stencil, which is not
+ * dispatched, or OpenBLAS's build); GPULAB_CPU_ISA forces a level of the
+ * dispatched rows or skips them with a reason; OpenBLAS is found, runs with the run's
+ * threads, and without it (GPULAB_OPENBLAS at a missing file, or at a library
+ * that is not OpenBLAS) check() and run() say why; impossible sizes and thread
+ * counts are skipped and internal errors fail, always with a reason and with
+ * run() returning 0; the shared harness poisons the output before every run,
+ * so a kernel that stops writing is caught, honours the sampling policy, hands
+ * each thread its scratch, and splits rows among threads exactly once each.
+ * Variants are found through gpulab_plugin(). Needs OpenBLAS installed (make
+ * deps). Must stay fast (< 3 s). */
 #include <math.h>
+#include <omp.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
 #include "cpu.h"
+#include "cpu_dispatch.h"
 #include "cpu_harness.h"
+#include "cpu_openblas.h"
 #include "family.h"
 #include "params.h"
 #include "plugin.h"
@@ -90,9 +101,10 @@ static void test_plugin(void)
     CHECK(pl->api == GL_PLUGIN_API);
     CHECK_STR(pl->name, "cpu");
     CHECK(pl->device == NULL);
-    /* the old registry's CPU rows: 4 matmul, 2 stencil, 2 vecadd */
-    CHECK(pl->nvariants == 8);
-    CHECK(count("matmul") == 4 && count("stencil") == 2 && count("vecadd") == 2);
+    /* the old registry's CPU rows (4 matmul, 2 stencil, 2 vecadd), the blocked
+     * and the OpenBLAS matmul rows, square and non-square */
+    CHECK(pl->nvariants == 12);
+    CHECK(count("matmul") == 8 && count("stencil") == 2 && count("vecadd") == 2);
 
     /* the families' tables end to end, in order */
     CHECK(pl->nvariants ==
@@ -122,9 +134,9 @@ static void test_plugin(void)
             if (strcmp(pl->variants[k].family, v->family) == 0 &&
                 strcmp(pl->variants[k].name, v->name) == 0)
                 unique = 0;
-        if (strcmp(v->family, "matmul") == 0)
+        if (strcmp(v->family, "matmul") == 0)   /* only OpenBLAS's rows can be refused */
             counts &= v->flops == gl_matmul_flops && v->min_bytes == gl_matmul_bytes &&
-                      v->check == NULL;
+                      (v->check != NULL) == (strncmp(v->name, "openblas", 8) == 0);
         else if (strcmp(v->family, "stencil") == 0)
             counts &= v->flops == gl_stencil_flops && v->min_bytes == gl_stencil_bytes &&
                       v->check != NULL;
@@ -143,11 +155,21 @@ static void test_plugin(void)
     CHECK(find("nosuch", "seq") == NULL);
 }
 
+/* The code path an ok run of v must record: OpenBLAS's build, or the level
+ * the dispatch picks on this CPU. */
+static int code_path_right(const struct gl_variant *v)
+{
+    if (strncmp(v->name, "openblas", 8) == 0)
+        return strncmp(res.code_path, "OpenBLAS ", 9) == 0 &&
+               strstr(res.code_path, GL_OPENBLAS_SONAME) != NULL;
+    return strcmp(res.code_path, gl_isa_label(gl_isa_best())) == 0;
+}
+
 static void test_matmul(void)
 {
     const struct gl_plugin *pl = gpulab_plugin(NULL);
     struct gl_params p;
-    int nsquare = 0, nrect = 0;
+    int nsquare = 0, nrect = 0, paths = 1;
     for (int i = 0; pl && i < pl->nvariants; i++) {
         const struct gl_variant *v = &pl->variants[i];
         if (strcmp(v->family, "matmul") != 0)
@@ -161,6 +183,7 @@ static void test_matmul(void)
                 if (th > 0)
                     p.threads = th == 1 ? 0 : 3;
                 check_ok(v->name, run(v, &p), 33);
+                paths &= code_path_right(v);
             }
             gl_params_init(&p);
             p.n = 0;
@@ -175,6 +198,7 @@ static void test_matmul(void)
         p.p = 23;
         p.threads = 2;
         check_ok(v->name, run(v, &p), 23);
+        paths &= code_path_right(v);
         p.seed = 7;
         p.m = 1;
         p.p = 1;
@@ -183,7 +207,122 @@ static void test_matmul(void)
         p.n = 8;   /* M and P unset */
         check_not_run("rect M, P unset", run(v, &p), GL_SKIPPED);
     }
-    CHECK(nsquare == 3 && nrect == 1);
+    CHECK(nsquare == 5 && nrect == 3);
+    CHECK(paths);
+}
+
+/* omp_blocked across its blocks (rows past one 96-row block per thread,
+ * columns past one 1024-wide block, an inner dimension past one 256-deep
+ * slice, none a multiple of its tile) at every level this CPU has, each
+ * recorded as the run's code path; GPULAB_CPU_ISA naming an unknown level
+ * skips with the reason, and a level the CPU lacks too. */
+static void test_levels(void)
+{
+    const struct gl_variant *blk = find("matmul", "omp_blocked_rect");
+    const struct gl_variant *ikj = find("matmul", "omp_rect");
+    if (!CHECK(blk != NULL && ikj != NULL))
+        return;
+    /* the levels nest, and the best is one the CPU has */
+    CHECK(gl_isa_supported(GL_ISA_BASE));
+    CHECK(!gl_isa_supported(GL_ISA_V4) || gl_isa_supported(GL_ISA_V3));
+    CHECK(gl_isa_supported(gl_isa_best()));
+    struct gl_params p;
+    gl_params_init(&p);
+    p.m = 203;
+    p.n = 1030;
+    p.p = 301;
+    p.threads = 1;
+    p.seed = 5;
+    for (int i = 0; i < GL_ISA_COUNT; i++) {
+        if (!gl_isa_supported((enum gl_isa)i)) {
+            printf("  (this CPU lacks %s: that level is not run)\n", gl_isa_label((enum gl_isa)i));
+            setenv(GL_CPU_ISA_ENV, gl_isa_name((enum gl_isa)i), 1);
+            check_not_run("level the CPU lacks", run(blk, &p), GL_SKIPPED);
+            CHECK(strstr(res.reason, "cannot run") != NULL);
+            continue;
+        }
+        setenv(GL_CPU_ISA_ENV, gl_isa_name((enum gl_isa)i), 1);
+        check_ok(gl_isa_name((enum gl_isa)i), run(blk, &p), 301);
+        CHECK_STR(res.code_path, gl_isa_label((enum gl_isa)i));
+        CHECK_STR(res.check, GL_CHECK_FULL);
+        struct gl_params q = p;
+        q.threads = 3;   /* rows split unevenly among threads */
+        q.m = 100;
+        q.n = 45;
+        q.p = 17;
+        check_ok("blocked 3 threads", run(blk, &q), 17);
+        check_ok("i-k-j", run(ikj, &q), 17);
+        CHECK_STR(res.code_path, gl_isa_label((enum gl_isa)i));
+    }
+    setenv(GL_CPU_ISA_ENV, "x86-64-v9", 1);
+    check_not_run("unknown level", run(ikj, &p), GL_SKIPPED);
+    CHECK(strstr(res.reason, "GPULAB_CPU_ISA=x86-64-v9: unknown level") != NULL);
+    /* empty is unset: the best level */
+    setenv(GL_CPU_ISA_ENV, "", 1);
+    p.m = 30;
+    check_ok("level unset", run(ikj, &p), 301);
+    CHECK_STR(res.code_path, gl_isa_label(gl_isa_best()));
+    unsetenv(GL_CPU_ISA_ENV);
+}
+
+/* OpenBLAS: found (beside the plugin, or the system's), its SGEMM verified with
+ * the run's threads and its build recorded; a forced level does not concern
+ * it; GPULAB_OPENBLAS at a missing file or at a library that is not OpenBLAS:
+ * check() and run() refuse with the reason, and setting it back finds it again. */
+static void test_openblas(void)
+{
+    const struct gl_variant *ob = find("matmul", "openblas");
+    const struct gl_variant *obr = find("matmul", "openblas_rect");
+    if (!CHECK(ob != NULL && obr != NULL))
+        return;
+    char buf[GL_REASON_MAX], err[GL_REASON_MAX];
+    struct gl_params p;
+    gl_params_init(&p);
+    p.n = 100;
+    p.threads = 2;
+    p.seed = 3;
+    unsetenv(GL_OPENBLAS_ENV);
+    const struct gl_openblas *lib = gl_openblas_get(err, sizeof err);
+    if (!CHECK(lib != NULL)) {
+        printf("  OpenBLAS: %s (install it: make deps)\n", err);
+        return;
+    }
+    CHECK(ob->check(ob, &p, NULL, buf, sizeof buf) == NULL);
+    check_ok("openblas", run(ob, &p), 100);
+    CHECK_STR(res.code_path, lib->describe);
+    CHECK(lib->get_num_threads() == 2);   /* the run's threads reached OpenBLAS */
+    p.threads = 1;
+    setenv(GL_CPU_ISA_ENV, "x86-64-v9", 1);   /* not a dispatched kernel: ignored */
+    check_ok("openblas, level forced", run(ob, &p), 100);
+    CHECK(lib->get_num_threads() == 1);
+    unsetenv(GL_CPU_ISA_ENV);
+    /* sizes past an int: refused by check */
+    p.n = 3000000000L;
+    CHECK(ob->check(ob, &p, NULL, buf, sizeof buf) == buf && strstr(buf, "sizes up to") != NULL);
+
+    /* the copy make places in build/openblas, named explicitly */
+    setenv(GL_OPENBLAS_ENV, "build/" GL_OPENBLAS_COPY, 1);
+    gl_params_init(&p);
+    p.m = 37;
+    p.n = 11;
+    p.p = 301;
+    p.threads = 3;
+    CHECK(obr->check(obr, &p, NULL, buf, sizeof buf) == NULL);
+    check_ok("openblas_rect, build's copy", run(obr, &p), 301);
+    CHECK(strstr(res.code_path, "(build/openblas/libopenblas.so.0)") != NULL);
+
+    /* no OpenBLAS: the check and the run say why, nothing runs */
+    setenv(GL_OPENBLAS_ENV, "/nonexistent/libopenblas.so.0", 1);
+    const char *why = obr->check(obr, &p, NULL, buf, sizeof buf);
+    CHECK(why == buf && strstr(buf, "OpenBLAS not found: install libopenblas0 or rebuild with "
+                                    "it present") && strstr(buf, "/nonexistent"));
+    check_not_run("openblas missing", run(obr, &p), GL_SKIPPED);
+    CHECK(strstr(res.reason, "OpenBLAS not found") != NULL && res.code_path[0] == '\0');
+    /* a library that is not OpenBLAS */
+    setenv(GL_OPENBLAS_ENV, "libm.so.6", 1);
+    CHECK(obr->check(obr, &p, NULL, buf, sizeof buf) == buf && strstr(buf, "is not OpenBLAS"));
+    unsetenv(GL_OPENBLAS_ENV);
+    CHECK(obr->check(obr, &p, NULL, buf, sizeof buf) == NULL);
 }
 
 static void test_stencil(void)
@@ -203,6 +342,12 @@ static void test_stencil(void)
         p.seed = 42;
         CHECK(v->check(v, &p, NULL, buf, sizeof buf) == NULL);
         check_ok(v->name, run(v, &p), 49);
+        /* not dispatched: built for the lowest level, whatever GPULAB_CPU_ISA says */
+        CHECK_STR(res.code_path, gl_isa_label(GL_ISA_BASE));
+        setenv(GL_CPU_ISA_ENV, "x86-64-v9", 1);
+        check_ok("stencil, level forced", run(v, &p), 49);
+        CHECK_STR(res.code_path, gl_isa_label(GL_ISA_BASE));
+        unsetenv(GL_CPU_ISA_ENV);
         p.n = 7;   /* one output */
         check_ok("stencil 7 3", run(v, &p), 49);
         p.n = 12;
@@ -234,6 +379,7 @@ static void test_vecadd(void)
         p.n = 1000;
         p.seed = 42;
         check_ok(v->name, run(v, &p), 1);
+        CHECK_STR(res.code_path, gl_isa_label(gl_isa_best()));
         p.n = 1;
         p.threads = 4;
         check_ok("vecadd N=1", run(v, &p), 1);
@@ -392,6 +538,58 @@ static struct gl_cpu_job copy_job(const struct gl_params *p)
     return j;
 }
 
+/* A kernel that writes each thread's scratch whole and copies in[1]: the
+ * harness must hand every thread work_count floats of its own. */
+static int scratch_ok;
+static void scratch_kernel(const struct gl_cpu_job *j)
+{
+    int ok = 1;
+#pragma omp parallel num_threads(j->threads) reduction(& : ok)
+    {
+        float *w = j->work + (size_t)omp_get_thread_num() * j->work_count;
+        for (size_t i = 0; i < j->work_count; i++)
+            w[i] = (float)omp_get_thread_num();
+#pragma omp barrier
+        for (size_t i = 0; i < j->work_count; i++)
+            ok &= w[i] == (float)omp_get_thread_num();
+    }
+    scratch_ok = ok;
+    copy_kernel(j);
+}
+
+/* gl_cpu_rows_omp: every row exactly once, whatever the threads and rows. */
+static int visits[100];
+static void count_rows(const struct gl_cpu_job *j, long i0, long i1)
+{
+    (void)j;
+    for (long i = i0; i < i1; i++) {
+#pragma omp atomic
+        visits[i]++;
+    }
+}
+
+static void test_rows(void)
+{
+    static const struct gl_cpu_rows counter = { { count_rows, count_rows, count_rows } };
+    static const long ns[] = { 100, 7, 2, 1, 0 };
+    static const int ths[] = { 1, 3, 4, 16 };
+    struct gl_cpu_job j = { 0 };
+    int once = 1;
+    for (size_t a = 0; a < sizeof ns / sizeof ns[0]; a++)
+        for (size_t b = 0; b < sizeof ths / sizeof ths[0]; b++) {
+            memset(visits, 0, sizeof visits);
+            j.threads = ths[b];
+            j.isa = GL_ISA_BASE;
+            gl_cpu_rows_omp(&j, &counter, ns[a]);
+            for (long i = 0; i < 100; i++)
+                once &= visits[i] == (i < ns[a]);
+        }
+    CHECK(once);
+    memset(visits, 0, sizeof visits);
+    gl_cpu_rows_seq(&j, &counter, 50);
+    CHECK(visits[0] == 1 && visits[49] == 1 && visits[50] == 0);
+}
+
 static void test_execute(void)
 {
     struct gl_params p;
@@ -428,6 +626,43 @@ static void test_execute(void)
     j = copy_job(&p);
     j.out_count = 0;
     check_not_run("no output", gl_cpu_execute(&j), GL_FAILED);
+
+    /* scratch per thread, freed afterwards; a dispatched job records its level */
+    p.threads = 3;
+    j = copy_job(&p);
+    j.kernel = scratch_kernel;
+    j.work_count = 1000;
+    j.dispatched = 1;
+    scratch_ok = 0;
+    check_ok("scratch", gl_cpu_execute(&j), 1);
+    CHECK(scratch_ok && j.work == NULL);
+    CHECK_STR(res.code_path, gl_isa_label(gl_isa_best()));
+    CHECK(j.isa == (int)gl_isa_best());
+    /* one that is not dispatched runs and records the lowest level */
+    j = copy_job(&p);
+    check_ok("not dispatched", gl_cpu_execute(&j), 1);
+    CHECK_STR(res.code_path, gl_isa_label(GL_ISA_BASE));
+    CHECK(j.isa == GL_ISA_BASE);
+    /* scratch that cannot be had: out of memory, reported */
+    j = copy_job(&p);
+    j.work_count = SIZE_MAX / 2;
+    check_not_run("scratch too large", gl_cpu_execute(&j), GL_FAILED);
+    CHECK(strstr(res.reason, "out of memory") != NULL);
+    /* a library job records the library, whatever GPULAB_CPU_ISA says */
+    setenv(GL_CPU_ISA_ENV, "nonsense", 1);
+    j = copy_job(&p);
+    j.library = "SomeBLAS 1.0 (here)";
+    check_ok("library", gl_cpu_execute(&j), 1);
+    CHECK_STR(res.code_path, "SomeBLAS 1.0 (here)");
+    j = copy_job(&p);
+    j.dispatched = 1;
+    check_not_run("dispatched, level unknown", gl_cpu_execute(&j), GL_SKIPPED);
+    CHECK(res.code_path[0] == '\0' && strstr(res.reason, "nonsense") != NULL);
+    /* a job that is not dispatched ignores it */
+    j = copy_job(&p);
+    check_ok("not dispatched, level unknown", gl_cpu_execute(&j), 1);
+    CHECK_STR(res.code_path, gl_isa_label(GL_ISA_BASE));
+    unsetenv(GL_CPU_ISA_ENV);
 }
 
 
@@ -522,9 +757,12 @@ int main(void)
 {
     test_plugin();
     test_matmul();
+    test_levels();
+    test_openblas();
     test_stencil();
     test_vecadd();
     test_harness();
+    test_rows();
     test_long_and_sampled();
     test_execute();
     gl_ref_cache_clear();

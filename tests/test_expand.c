@@ -143,7 +143,8 @@ static void test_registry_table(void)
 {
     static const char *const names[] = {
         "matmul/seq_ijk/cpu", "matmul/omp_ikj/cpu", "matmul/omp_ijk/cpu", "matmul/omp_rect/cpu",
-        "matmul/global/gpu", "matmul/shared/gpu", "matmul/naive_rect/gpu",
+        "matmul/omp_blocked/cpu", "matmul/omp_blocked_rect/cpu", "matmul/openblas/cpu",
+        "matmul/openblas_rect/cpu", "matmul/global/gpu", "matmul/shared/gpu", "matmul/naive_rect/gpu",
         "matmul/tiled_rect/gpu", "matmul/cublas/gpu", "stencil/seq/cpu", "stencil/omp/cpu",
         "stencil/global/gpu", "stencil/shared/gpu", "vecadd/seq/cpu", "vecadd/omp/cpu",
         "vecadd/global/gpu", "vecadd/gridstride/gpu",

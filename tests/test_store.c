@@ -245,7 +245,7 @@ static const char *const results_columns =
     "smem_excess_ld,smem_excess_st,dram_read_bytes,dram_write_bytes,dram_write_drain_bytes,dram_write_total_bytes,"
     "sm_throughput_pct,mem_throughput_pct,inst_executed,smem_wavefronts_ld,smem_wavefronts_st,"
     "global_ld_bytes,global_st_bytes,measured_flop_per_byte,dram_gbs,is_latest,created_at,uparams,"
-    "code_hash,started_at,compiler,compile_options";
+    "code_hash,started_at,compiler,compile_options,code_path";
 
 /* A malloc'd copy of s with add inserted after the first "after" (NULL: none). */
 static char *insert_after(const char *s, const char *after, const char *add)
@@ -273,12 +273,13 @@ static void test_create(void)
         printf("open: %s\n", err);
         return;
     }
-    CHECK(gl_schema_version == 8);
-    CHECK(gl_nmigrations == 7 && gl_sql_migrations[0] && gl_sql_migrations[1] &&
+    CHECK(gl_schema_version == 9);
+    CHECK(gl_nmigrations == 8 && gl_sql_migrations[0] && gl_sql_migrations[1] &&
           gl_sql_migrations[2] && gl_sql_migrations[3] && gl_sql_migrations[4] &&
-          gl_sql_migrations[5] && gl_sql_migrations[6] && !gl_sql_migrations[7]);
+          gl_sql_migrations[5] && gl_sql_migrations[6] && gl_sql_migrations[7] &&
+          !gl_sql_migrations[8]);
     sqlite3 *db = raw_open(path);
-    CHECK(qi(db, "PRAGMA user_version") == 8);
+    CHECK(qi(db, "PRAGMA user_version") == 9);
     CHECK_STR(q(db, "PRAGMA journal_mode").s, "wal");
     CHECK_STR(q(db, "SELECT value FROM meta WHERE key = 'application'").s, "gpulab");
     const char *objs[] = { "table:meta", "table:device", "table:session", "table:run",
@@ -406,6 +407,7 @@ static void test_migrate(void)
     CHECK(qnull(db, "SELECT uparams FROM run WHERE id = 11"));
     CHECK(qnull(db, "SELECT code_hash FROM run WHERE id = 11"));
     CHECK(qnull(db, "SELECT started_at FROM run WHERE id = 11"));
+    CHECK(qnull(db, "SELECT code_path FROM run WHERE id = 11"));
     CHECK(qnull(db, "SELECT load1 FROM session WHERE id = 3"));
     CHECK(qnull(db, "SELECT gpu_procs FROM session WHERE id = 3"));
     CHECK(qi(db, "SELECT count(*) FROM session WHERE gpu_procs_reason LIKE 'not recorded%'") ==
@@ -438,10 +440,12 @@ static void test_migrate(void)
     res.nsamples = 2;
     res.samples_ms[0] = 1.0;
     res.samples_ms[1] = 3.0;
+    snprintf(res.code_path, sizeof res.code_path, "x86-64-v3 (AVX2, FMA)");
     CHECK(store_run_in(s, "old", 3, 7, "matmul", "shared", &p, -1, -1) > 11);
     gl_store_close(s);
     db = raw_open(path);
     CHECK(qi(db, "SELECT count(*) FROM sample") == 2);
+    CHECK_STR(q(db, "SELECT code_path FROM results WHERE run_id > 11").s, "x86-64-v3 (AVX2, FMA)");
     CHECK(qi(db, "SELECT is_latest FROM results WHERE run_id = 11") == 0);
     sqlite3_close(db);
 
@@ -766,7 +770,8 @@ static void test_fixture(void)
     char *v1_cols = insert_after(cb, "metrics_reason,", "smem_excess_reason,");
     char *v1_more = v1_cols ? insert_after(v1_cols, "smem_conflicts_st,", "smem_excess_ld,smem_excess_st,")
                             : NULL;
-    snprintf(sql, sizeof sql, "%s,uparams,code_hash,started_at,compiler,compile_options",
+    snprintf(sql, sizeof sql, "%s,uparams,code_hash,started_at,compiler,compile_options,"
+             "code_path",
              v1_more ? v1_more : cb);
     CHECK_STR(ca, sql);
     free(v1_cols);
@@ -1281,6 +1286,53 @@ static void test_has_ok(gl_store *s, sqlite3 *db)
     /* An incomplete key is an error, not "not found". */
     struct gl_run_key kb = { dev, NULL, "global", &p, "teststudy", NULL, NULL };
     CHECK(gl_store_has_ok(s, &kb) == -1);
+
+    /* An ok run whose counters another run of its batch took is not done (an
+     * older gpulab stored such rows), nor is one whose batch's replay failed
+     * in another run; one whose counters are missing for another reason is. */
+    const char *why_not[3] = { GL_REASON_BATCH_LOST,
+                               "profiled replay failed: cudaErrorIllegalAddress" GL_REASON_OTHER_RUN,
+                               "counters unavailable: permission" };
+    for (int i = 0; i < 3; i++) {
+        struct gl_params pl = p;
+        pl.n = 2000 + i;
+        struct gl_run_key kl = { dev, "matmul", "global", &pl, "teststudy", NULL, NULL };
+        reset_result(GL_OK);
+        res.nsamples = 1;
+        res.samples_ms[0] = 1.0;
+        snprintf(res.metrics_reason, sizeof res.metrics_reason, "%s", why_not[i]);
+        CHECK(store_run(s, sid, dev, "matmul", "global", &pl, -1, -1) > 0);
+        CHECK(gl_store_has_ok(s, &kl) == (i == 2));
+        CHECK(gl_store_has_status(s, &kl, "skipped") == 0);
+        if (i < 2) {   /* its next run, with counters, is done */
+            res.metrics_reason[0] = '\0';
+            res.passes = 1;
+            add_metric("dram__bytes_read.sum", "byte", 1.0);
+            CHECK(store_run(s, sid, dev, "matmul", "global", &pl, -1, -1) > 0);
+            CHECK(gl_store_has_ok(s, &kl) == 1);
+        }
+    }
+
+    /* The scheduler's estimate: the latest ok run's median times the kernel's
+     * executions, plus its copies; -1 without one. */
+    struct gl_params pc = p;
+    pc.n = 3000;
+    struct gl_run_key kc = { dev3, "matmul", "global", &pc, "teststudy", NULL, NULL };
+    CHECK(gl_store_run_cost(s, &kc) == -1);
+    reset_result(GL_OK);
+    res.nsamples = 3;
+    res.samples_ms[0] = res.samples_ms[1] = res.samples_ms[2] = 2.0;
+    res.passes = 2;
+    res.h2d_ms = 1.5;
+    CHECK(store_run(s, sid, dev, "matmul", "global", &pc, -1, -1) > 0);
+    /* (1 verification + 2 warm-up + 3 samples + 2 passes) x 2 ms + 1.5 ms */
+    CHECK(near(gl_store_run_cost(s, &kc), 17.5));
+    reset_result(GL_FAILED);
+    snprintf(res.reason, sizeof res.reason, "crashed");
+    CHECK(store_run(s, sid, dev, "matmul", "global", &pc, -1, -1) > 0);
+    CHECK(near(gl_store_run_cost(s, &kc), 17.5));   /* a failed run says nothing */
+    kc.device_id = dev2;
+    CHECK(gl_store_run_cost(s, &kc) == -1);          /* another model */
 }
 
 static void test_latest(gl_store *s, sqlite3 *db)
@@ -1806,7 +1858,8 @@ static void test_readonly(void)
                  "check_points; ALTER TABLE run DROP COLUMN compiler; ALTER TABLE run DROP "
                  "COLUMN compile_options; ALTER TABLE session DROP COLUMN shard_index; "
                  "ALTER TABLE session DROP COLUMN shard_count; "
-                 "ALTER TABLE run DROP COLUMN smem_excess_reason; PRAGMA user_version = 2;");
+                 "ALTER TABLE run DROP COLUMN smem_excess_reason; "
+                 "ALTER TABLE run DROP COLUMN code_path; PRAGMA user_version = 2;");
     sqlite3_close(db);
     before = slurp(path, &len0);
     if (CHECK(gl_store_open_readonly(path, &s, err, sizeof err) == 0)) {

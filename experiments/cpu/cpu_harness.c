@@ -1,6 +1,8 @@
 /* cpu_harness.c - see cpu_harness.h: one CPU run from its job description
- * (result, threads, buffers, inputs, reference, timing, full or sampled
- * verification, the phase times of --profile-self) for all CPU baselines. Must not contain a family's kernels nor name a variant. */
+ * (result, threads, instruction-set level and code path, buffers, inputs,
+ * reference, timing, full or sampled verification, the phase times of
+ * --profile-self) for all CPU baselines. Must not contain a family's kernels
+ * nor name a variant. */
 #include "cpu_harness.h"
 
 #include <errno.h>
@@ -221,6 +223,8 @@ static void free_buffers(struct gl_cpu_job *j)
     }
     free(j->out);
     j->out = NULL;
+    free(j->work);
+    j->work = NULL;
 }
 
 /* n floats, or NULL when they cannot be had (count overflow included). */
@@ -233,7 +237,9 @@ static float *alloc_floats(size_t n)
  * return -1. */
 static int alloc_buffers(struct gl_cpu_job *j)
 {
-    size_t total = j->out_count;
+    size_t work = j->work_count && (size_t)j->threads <= SIZE_MAX / j->work_count
+                      ? j->work_count * (size_t)j->threads : 0;
+    size_t total = j->out_count + work;
     int ok = 1;
     for (int i = 0; i < GL_CPU_MAX_IN; i++)
         j->in[i] = NULL;
@@ -243,7 +249,8 @@ static int alloc_buffers(struct gl_cpu_job *j)
         ok = ok && j->in[i];
     }
     j->out = alloc_floats(j->out_count);
-    if (ok && j->out)
+    j->work = work ? alloc_floats(work) : NULL;
+    if (ok && j->out && (j->work || !j->work_count))
         return 0;
     free_buffers(j);
     set_status(j->r, GL_FAILED, "out of memory for %zu floats", total);
@@ -264,6 +271,14 @@ int gl_cpu_execute(struct gl_cpu_job *j)
                           GL_CPU_MAX_THREADS, j->p->threads);
     if (j->size_err[0])
         return set_status(r, GL_SKIPPED, "%s", j->size_err);
+    j->isa = GL_ISA_BASE;
+    if (j->library) {
+        snprintf(r->code_path, sizeof r->code_path, "%s", j->library);
+    } else {
+        if (j->dispatched && (j->isa = gl_isa_pick(err, sizeof err)) < 0)
+            return set_status(r, GL_SKIPPED, "%s", err);
+        snprintf(r->code_path, sizeof r->code_path, "%s", gl_isa_label((enum gl_isa)j->isa));
+    }
     if (!job_complete(j))
         return set_status(r, GL_FAILED, "internal: incomplete CPU job (%d inputs, %zu outputs)",
                           j->nin, j->out_count);

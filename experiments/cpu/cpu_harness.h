@@ -4,7 +4,8 @@
  * struct gl_cpu_job: its inputs, its output, its kernel and its reference.
  * gl_cpu_execute() does everything else the same way for all of them: a fresh
  * result, the thread count, the buffers, the random inputs from the seed, the
- * float64 reference (full, or sampled for a large problem), the timing loop
+ * instruction-set level of its dispatched kernel (cpu_dispatch.h) and the code
+ * path it records, the float64 reference (full, or sampled for a large problem), the timing loop
  * (NaN poisoning, warm-up, samples timed with CLOCK_MONOTONIC until
  * gl_sampling_done; a first run that lasts the time cap is the only one) and
  * the verification of the last run. A user's plugin's CPU variant describes its run as a struct gl_host_job
@@ -16,6 +17,7 @@
 
 #include <stddef.h>
 
+#include "cpu_dispatch.h"
 #include "gpulab.h"
 #include "plugin.h"
 
@@ -25,7 +27,8 @@
 struct gl_cpu_job;
 
 /* One run of a kernel: computes every element of j->out from j->in, with
- * j->threads OpenMP threads and the family's j->ctx. */
+ * j->threads OpenMP threads, the family's j->ctx and, for a dispatched kernel,
+ * its functions of level j->isa (cpu_dispatch.h). */
 typedef void (*gl_cpu_kernel)(const struct gl_cpu_job *j);
 
 /* The float64 reference of the job's inputs (j->in), j->out_count values,
@@ -63,6 +66,18 @@ struct gl_cpu_job {
     const void *ctx;                           /* the family's own data (sizes) */
     long tol_len;                              /* reduction length for the tolerance */
     long row_len;                              /* output row length, to place mismatches */
+    size_t work_count;                         /* scratch floats per thread (packing):
+                                                  thread t's are j->work + t * work_count;
+                                                  0: none */
+    /* What ran, for the run's code path. A kernel that calls a library: library
+     * says what it is (its name, version and build, where it was loaded from).
+     * Else dispatched = 1: the kernel's loops exist for every level
+     * (cpu_dispatch.h), and the harness picks one (j->isa; GPULAB_CPU_ISA may
+     * force it) and records it; dispatched = 0: they are compiled once, for the
+     * build's target, recorded as the lowest level (j->isa = GL_ISA_BASE, and
+     * GPULAB_CPU_ISA does not apply). */
+    const char *library;
+    int dispatched;
     /* Non-empty when the sizes are out of range: the run is skipped with this
      * reason (after the thread check, before anything is allocated); the
      * counts above are then ignored. */
@@ -70,15 +85,19 @@ struct gl_cpu_job {
     /* set by the harness */
     unsigned long long seed;                   /* the input seed (unset: 42) */
     int threads;                               /* OpenMP threads for the kernel */
+    int isa;                                   /* enum gl_isa of a dispatched kernel */
     float *in[GL_CPU_MAX_IN];
     float *out;
+    float *work;                               /* threads x work_count floats, or NULL */
 };
 
 /* Run the job and fill j->r completely (but for the metrics_reason, which is
  * the worker's): status ok, wrong (verification), skipped (threads over
- * GL_CPU_MAX_THREADS or j->size_err set) or failed (out of memory, reference,
- * clock, a malformed job), each but ok with a reason. Always returns 0: the
- * host CPU is never left unusable (the gl_variant.run convention). */
+ * GL_CPU_MAX_THREADS, j->size_err set, or a level GPULAB_CPU_ISA forces that
+ * is unknown or that this CPU lacks) or failed (out of memory, reference,
+ * clock, a malformed job), each but ok with a reason; r->code_path says what
+ * ran (j->library, or the level picked). Always returns 0: the host CPU is
+ * never left unusable (the gl_variant.run convention). */
 int gl_cpu_execute(struct gl_cpu_job *j);
 
 /* Run a user's plugin job on the host CPU (gl_host.cpu_execute): a fresh
@@ -92,7 +111,7 @@ int gl_cpu_host_execute(const struct gl_host_job *j);
 /* ---- the parts of gl_cpu_execute, for tests -------------------------------- */
 
 /* A fresh result: status ok, no samples, nothing verified yet (max_rel_err -1),
- * no host<->device copies (h2d_ms = d2h_ms = -1), no launch shape. */
+ * no host<->device copies (h2d_ms = d2h_ms = -1), no launch shape, no code path. */
 void gl_cpu_result_init(struct gl_result *r);
 
 /* One execution as the timing loop sees it: prepare (poison or reset the

@@ -1,6 +1,6 @@
 /* gpu_plugin.cu - the one symbol of build/libgpulab_gpu.so: gpulab_plugin(),
  * the GPU variants of every family as one plugin (src/core/plugin.h), and the
- * GPU's device operations: device description (measuring nothing), the copy
+ * GPU's device operations: device count and description (measuring nothing), the copy
  * bandwidth measurement (called under the device's lock), profiler setup,
  * profiling batches, metric listing, shutdown, and
  * the host function it provides to users' plugins: gl_host.gpu_execute
@@ -165,6 +165,26 @@ static int plugin_init(int ordinal, struct gl_device *dev, char *err, size_t err
     return gh_device_set(ordinal, dev, err, errlen);
 }
 
+/* Devices this process can see, without making a context. */
+static int plugin_count(char *err, size_t errlen)
+{
+    int drv = 0, count = 0;
+    cudaDriverGetVersion(&drv);
+    cudaError_t e = cudaGetDeviceCount(&count);
+    if (e == cudaErrorNoDevice)
+        return 0;
+    if (e == cudaErrorInsufficientDriver && drv == 0) {
+        snprintf(err, errlen, "no CUDA driver (libcuda.so.1 not found)");
+        return -1;
+    }
+    if (e != cudaSuccess) {
+        snprintf(err, errlen, "CUDA unavailable: %s (%s)", cudaGetErrorName(e),
+                 cudaGetErrorString(e));
+        return -1;
+    }
+    return count;
+}
+
 static int plugin_profiler_setup(const struct gl_metric_req *req, char *err, size_t errlen)
 {
     if (!gh_device()) {
@@ -226,6 +246,7 @@ static const struct gl_device_ops device_ops = {
     gk_kernel_run,
     copy_bandwidth,
     gk_kernel_compile_many,
+    plugin_count,
 };
 
 /* Each family's table, in the order `gpulab list` shows them. */

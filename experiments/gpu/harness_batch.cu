@@ -138,7 +138,7 @@ void gh_profile_jobs(struct gh_job *const *jobs, int n)
         rs[i]->passes = 0;
         snprintf(rs[i]->metrics_reason, sizeof rs[i]->metrics_reason,
                  "profiled replay failed: %s%s", cudaGetErrorName(e),
-                 culprit >= 0 && culprit != i ? " (in another run of the batch)" : "");
+                 culprit >= 0 && culprit != i ? GL_REASON_OTHER_RUN : "");
         if (culprit < 0 || culprit == i)
             (void)gh_ok(rs[i], e, "profiled replay");
     }
@@ -198,8 +198,8 @@ static void batch_flush(void)
         for (int i = 0; i < n; i++) {
             jobs[i]->r->nmetrics = 0;
             jobs[i]->r->passes = 0;
-            snprintf(jobs[i]->r->metrics_reason, sizeof jobs[i]->r->metrics_reason,
-                     "not profiled: the CUDA context was lost in a later run of its batch");
+            snprintf(jobs[i]->r->metrics_reason, sizeof jobs[i]->r->metrics_reason, "%s",
+                     GL_REASON_BATCH_LOST);
         }
     } else {
         gh_profile_jobs(jobs, n);

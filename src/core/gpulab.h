@@ -91,6 +91,16 @@ struct gl_metric {
                                       random elements against the float64 reference */
 #define GL_CHECK_WRITTEN "written" /* no reference: every element written */
 
+/* gl_result.metrics_reason of a run whose counters another run of its
+ * profiling batch took with it: the CUDA context was lost (a later run trapped
+ * or faulted) before the batch was profiled, or the batch's replay failed in
+ * another run (the reason then ends with GL_REASON_OTHER_RUN). `run` profiles
+ * such a run again in a fresh worker instead of storing it ok without
+ * counters, and an ok row an older gpulab stored with either reason does not
+ * count as done (store_resume.c). */
+#define GL_REASON_BATCH_LOST "not profiled: the CUDA context was lost in a later run of its batch"
+#define GL_REASON_OTHER_RUN " (in another run of the batch)"
+
 /* The phases of one run's wall time (gl_result.phase_ms). */
 enum gl_phase {
     GL_PH_SETUP,     /* buffers, inputs, host<->device copies */
@@ -138,6 +148,11 @@ struct gl_result {
      * when the run was profiled otherwise (stored as run.smem_excess_reason);
      * empty when they were measured or the run was not profiled at all */
     char smem_reason[GL_REASON_MAX];
+    /* what ran beneath the variant (stored as run.code_path): a built-in CPU
+     * baseline's instruction-set level ("x86-64-v3 (AVX2, FMA)"), or the library
+     * and its build it called ("OpenBLAS 0.3.21 ... Haswell ..."); empty: not
+     * recorded (GPU kernels, users' plugins) */
+    char code_path[GL_REASON_MAX];
 };
 
 /* A device description: the CPU for baselines, or a GPU. Fields that do not

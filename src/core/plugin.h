@@ -23,9 +23,9 @@
  * SQLite's iVersion: fields are only ever appended, so a plugin may use the
  * fields of version v when host->api >= v. struct gl_result (gpulab.h) is only
  * ever allocated by gpulab and grows at its end (the phase times, the check
- * kind and the exact-conflict reason were appended): a plugin writes through
- * the pointer it is given, never makes or copies one, so one built against an
- * older header keeps working.
+ * kind, the exact-conflict reason and the code path were appended): a plugin
+ * writes through the pointer it is given, never makes or copies one, so one
+ * built against an older header keeps working.
  * Must stay plain C (no CUDA types),
  * and must not change the meaning, order or size of a field without raising
  * GL_PLUGIN_API. */
@@ -43,7 +43,8 @@ extern "C" {
 
 #define GL_PLUGIN_API 4          /* 2: gpulab_plugin() takes the host's functions;
                                     3: the copy bandwidth is its own device operation;
-                                    4: kernel_compile_many (several kernels at once) */
+                                    4: kernel_compile_many (several kernels at once), and
+                                       the device count (run --gpus) */
 #define GL_PLUGIN_SYMBOL "gpulab_plugin"
 #define GL_HOST_API 1            /* struct gl_host's version (its fields are appended) */
 
@@ -83,7 +84,8 @@ struct gl_kernel_variant;   /* a user's kernel as a variant: kernel.h */
 
 /* A device's operations, called in the worker process only (kernel_compile
  * also in the driver's compile child: it needs no device, but once NVRTC has
- * run in a process, a CUDA context cannot be made in its later forks). */
+ * run in a process, a CUDA context cannot be made in its later forks; count in
+ * a child of its own). */
 struct gl_device_ops {
     /* Pick device `ordinal` and describe it, measuring nothing (copy_bw_gbs is
      * copy_bandwidth's). 0, or -1 + err. */
@@ -127,6 +129,12 @@ struct gl_device_ops {
     int (*kernel_compile_many)(const struct gl_kernel_variant *const *kvs,
                                const struct gl_params *const *ps, int n, int arch, int *res,
                                char *log, size_t loglen);
+    /* How many devices this process can see (CUDA_VISIBLE_DEVICES applied),
+     * without making a context on any: 0 when there is none, -1 with err when
+     * the driver is unusable. `run --gpus` calls it in a child process of its
+     * own before it starts one worker per device (each worker then sees only
+     * its device, as its ordinal 0). NULL: one device. */
+    int (*count)(char *err, size_t errlen);
 };
 
 /* ---- the host's harness, for users' plugins ------------------------------- */

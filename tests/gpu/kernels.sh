@@ -125,8 +125,8 @@ n=$(q "select count(*) from results where study='cccl' and is_latest=1 and statu
 chk '[ "$n" -eq 11 ]' "cccl: $n ok runs with counters (want 11): $(q "select group_concat(variant||' '||status||' '||ifnull(reason,''), '; ') from results where study='cccl' and status<>'ok'")"
 n=$(q "select count(*) from results where study='cccl' and is_latest=1 and variant in ('cub','cg','s') and max_rel_err is not null")
 chk '[ "$n" -eq 7 ]' "cccl: $n runs of cub, cg and s compared with their reference (want 7)"
-st=$(q "select group_concat(distinct section||':'||compiler||':'||compile_options) from results where study='cccl'")
-chk '[ "$st" = "cccl:nvrtc:--use_fast_math -I inc,host:nvcc:" ] || [ "$st" = "host:nvcc:,cccl:nvrtc:--use_fast_math -I inc" ]' "cccl: compiler and options stored as '$st'"
+st=$(q "select group_concat(x, ';') from (select distinct section||':'||compiler||':'||compile_options as x from results where study='cccl' order by x)")
+chk '[ "$st" = "cccl:nvrtc:--use_fast_math -I inc;host:nvcc:" ]' "cccl: compiler and options stored as '$st'"
 $G query --db "$db" --md "select section, variant, bs, round(median_ms, 4) as median_ms, max_rel_err,
     achieved_occupancy_pct, smem_conflicts_ld from results where study = 'cccl' and is_latest = 1
     order by section, variant, bs"

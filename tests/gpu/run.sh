@@ -1,8 +1,8 @@
 #!/bin/sh
 # tests/gpu/run.sh - the GPU suite (make test-gpu), run on a machine with a GPU
 # against an already built tree: every GPU test program, users' kernels and
-# plugins (kernels.sh, plugins.sh), the exact bank conflicts (smem.sh), shards and
-# merge (shard.sh), then the smoke configs
+# plugins (kernels.sh, plugins.sh), several GPUs (gpus.sh), the exact bank conflicts
+# (smem.sh), shards and merge (shard.sh), then the smoke configs
 # through the driver, failing on any wrong or failed result and on missing
 # counters. Ends with "N passed, N failed". Must not rebuild anything.
 G=./build/gpulab
@@ -39,6 +39,14 @@ line=$(grep -E '^plugins-gpu: [0-9]+ passed, [0-9]+ failed$' "$log" | tail -n 1)
 p=$(echo "$line" | sed -E 's/.*: ([0-9]+) passed, ([0-9]+) failed/\1/')
 f=$(echo "$line" | sed -E 's/.*: ([0-9]+) passed, ([0-9]+) failed/\2/')
 [ -z "$line" ] && { p=0; f=1; echo "tests/gpu/plugins.sh: no result line (exit $rc)"; }
+passed=$((passed + p)); failed=$((failed + f))
+# several GPUs (run --gpus) and the counters a later run's crash took
+sh tests/gpu/gpus.sh >"$log" 2>&1; rc=$?
+cat "$log"
+line=$(grep -E '^gpus-gpu: [0-9]+ passed, [0-9]+ failed$' "$log" | tail -n 1)
+p=$(echo "$line" | sed -E 's/.*: ([0-9]+) passed, ([0-9]+) failed/\1/')
+f=$(echo "$line" | sed -E 's/.*: ([0-9]+) passed, ([0-9]+) failed/\2/')
+[ -z "$line" ] && { p=0; f=1; echo "tests/gpu/gpus.sh: no result line (exit $rc)"; }
 passed=$((passed + p)); failed=$((failed + f))
 # exact shared-memory conflicts: the transposes, matmul/shared, the metric lists
 sh tests/gpu/smem.sh >"$log" 2>&1; rc=$?

@@ -1,0 +1,220 @@
+/* handout.c - see handout.h. Must not know the store, the workers or the configs. */
+#include "handout.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* Where a job goes in the cost order: what will not run, the CPU, the GPU. */
+static int group(const struct gl_handout_job *j)
+{
+    if (j->flags & GL_HANDOUT_NORUN)
+        return 0;
+    return (j->flags & GL_HANDOUT_CPU) ? 1 : 2;
+}
+
+static int by_cost_cmp(const void *pa, const void *pb)
+{
+    const struct gl_handout_job *a = pa, *b = pb;
+    int ga = group(a), gb = group(b);
+    if (ga != gb)
+        return ga - gb;
+    if (ga == 2 && a->cost != b->cost)
+        return a->cost > b->cost ? -1 : 1;   /* largest first */
+    return a->job - b->job;                  /* else plan order */
+}
+
+int gl_handout_init(struct gl_handout *s, const struct gl_handout_job *jobs, int n, int nworkers,
+                  int batch_max, int by_cost, double min_unit, gl_handout_claim_fn claim,
+                  void *arg)
+{
+    memset(s, 0, sizeof *s);
+    s->q = malloc((size_t)(n > 0 ? n : 1) * sizeof *s->q);
+    s->taken = calloc((size_t)(n > 0 ? n : 1), 1);
+    if (!s->q || !s->taken) {
+        gl_handout_free(s);
+        return -1;
+    }
+    if (n > 0)
+        memcpy(s->q, jobs, (size_t)n * sizeof *jobs);
+    s->n = n;
+    s->nworkers = nworkers < 1 ? 1 : nworkers > GL_HANDOUT_SLOTS ? GL_HANDOUT_SLOTS : nworkers;
+    s->batch_max = batch_max < 1 ? 1 : batch_max > GL_BATCH_MAX ? GL_BATCH_MAX : batch_max;
+    s->by_cost = by_cost;
+    s->min_unit = min_unit > 0 ? min_unit : 0;
+    s->alone_slot = -1;
+    s->claim = claim;
+    s->arg = arg;
+    if (by_cost && n > 1)
+        qsort(s->q, (size_t)n, sizeof *s->q, by_cost_cmp);
+    for (int i = 0; i < n; i++)
+        if (group(&s->q[i]) == 2)
+            s->left += s->q[i].cost;
+    return 0;
+}
+
+/* Mark q[i] taken (handed out or dropped). */
+static void take(struct gl_handout *s, int i)
+{
+    s->taken[i] = 1;
+    if (group(&s->q[i]) == 2)
+        s->left -= s->q[i].cost;
+    while (s->cursor < s->n && s->taken[s->cursor])
+        s->cursor++;
+}
+
+/* A unit of k jobs goes to slot. */
+static int hand_out(struct gl_handout *s, int k)
+{
+    if (k > 0)
+        s->inflight++;
+    return k;
+}
+
+static int redo_next(struct gl_handout *s, int slot, int *out)
+{
+    int k = s->redo_single[slot] ? 1 : s->nredo[slot];
+    memcpy(out, s->redo[slot], (size_t)k * sizeof *out);
+    s->nredo[slot] -= k;
+    memmove(s->redo[slot], s->redo[slot] + k, (size_t)s->nredo[slot] * sizeof *out);
+    return hand_out(s, k);
+}
+
+/* Plan order: today's walk, one worker. */
+static int next_in_order(struct gl_handout *s, int slot, int *out)
+{
+    while (s->cursor < s->n) {
+        int i = s->cursor;
+        const struct gl_handout_job *j = &s->q[i];
+        int c = s->claim(s->arg, j->job, slot);
+        if (c < 0) {
+            s->stopped = 1;
+            return -1;
+        }
+        take(s, i);
+        if (c == 0)
+            continue;
+        if (!(j->flags & GL_HANDOUT_BATCH)) {
+            out[0] = j->job;
+            return hand_out(s, 1);   /* at once, ahead of the batch being gathered */
+        }
+        if (s->npend > 0 && (s->npend >= s->batch_max || j->spec != s->pend_spec)) {
+            int k = s->npend;
+            memcpy(out, s->pend, (size_t)k * sizeof *out);
+            s->pend[0] = j->job;
+            s->npend = 1;
+            s->pend_spec = j->spec;
+            return hand_out(s, k);
+        }
+        if (s->npend == 0)
+            s->pend_spec = j->spec;
+        s->pend[s->npend++] = j->job;
+    }
+    int k = s->npend;
+    memcpy(out, s->pend, (size_t)k * sizeof *out);
+    s->npend = 0;
+    return hand_out(s, k);
+}
+
+/* By cost: what does not run, the CPU jobs alone, then the GPU jobs largest first. */
+static int next_by_cost(struct gl_handout *s, int slot, int *out)
+{
+    for (;;) {
+        int i = s->cursor;
+        if (i >= s->n)
+            return 0;
+        const struct gl_handout_job *j = &s->q[i];
+        if ((j->flags & GL_HANDOUT_CPU) && !(j->flags & GL_HANDOUT_NORUN) && s->inflight > 0)
+            return 0;   /* a CPU job waits for the workers to be idle */
+        int c = s->claim(s->arg, j->job, slot);
+        if (c < 0) {
+            s->stopped = 1;
+            return -1;
+        }
+        take(s, i);
+        if (c == 0)
+            continue;
+        out[0] = j->job;
+        if (j->flags & GL_HANDOUT_CPU) {
+            s->alone_slot = slot;
+            return hand_out(s, 1);
+        }
+        if (!(j->flags & GL_HANDOUT_BATCH))
+            return hand_out(s, 1);
+        int k = 1;
+        double sum = j->cost, budget = 1e300;
+        if (s->nworkers > 1) {
+            budget = (s->left + j->cost) / (2.0 * s->nworkers);
+            if (budget < s->min_unit)
+                budget = s->min_unit;
+            if (budget < j->cost)
+                budget = j->cost;
+        }
+        for (int m = i + 1; m < s->n && k < s->batch_max; m++) {
+            const struct gl_handout_job *o = &s->q[m];
+            if (s->taken[m] || !(o->flags & GL_HANDOUT_BATCH) || (o->flags & GL_HANDOUT_NORUN) ||
+                o->spec != j->spec || sum + o->cost > budget)
+                continue;
+            int oc = s->claim(s->arg, o->job, slot);
+            if (oc < 0) {
+                s->stopped = 1;   /* the caller sees the stop on its next call */
+                return hand_out(s, k);
+            }
+            take(s, m);
+            if (oc == 0)
+                continue;
+            out[k++] = o->job;
+            sum += o->cost;
+        }
+        return hand_out(s, k);
+    }
+}
+
+int gl_handout_next(struct gl_handout *s, int slot, int *out)
+{
+    if (s->stopped)
+        return -1;
+    if (slot < 0 || slot >= GL_HANDOUT_SLOTS)
+        return 0;
+    if (s->alone_slot >= 0)
+        return 0;   /* a CPU job runs alone */
+    if (s->nredo[slot] > 0)
+        return redo_next(s, slot, out);
+    return s->by_cost ? next_by_cost(s, slot, out) : next_in_order(s, slot, out);
+}
+
+void gl_handout_finished(struct gl_handout *s, int slot)
+{
+    if (s->inflight > 0)
+        s->inflight--;
+    if (s->alone_slot == slot)
+        s->alone_slot = -1;
+}
+
+void gl_handout_redo(struct gl_handout *s, int slot, const int *jobs, int n, int single)
+{
+    if (slot < 0 || slot >= GL_HANDOUT_SLOTS || n <= 0)
+        return;
+    if (n > GL_BATCH_MAX - s->nredo[slot])
+        n = GL_BATCH_MAX - s->nredo[slot];
+    memcpy(s->redo[slot] + s->nredo[slot], jobs, (size_t)n * sizeof *jobs);
+    s->nredo[slot] += n;
+    s->redo_single[slot] = single;
+}
+
+int gl_handout_empty(const struct gl_handout *s)
+{
+    if (s->cursor < s->n || s->npend > 0)
+        return 0;
+    for (int i = 0; i < GL_HANDOUT_SLOTS; i++)
+        if (s->nredo[i] > 0)
+            return 0;
+    return 1;
+}
+
+void gl_handout_free(struct gl_handout *s)
+{
+    free(s->q);
+    free(s->taken);
+    s->q = NULL;
+    s->taken = NULL;
+}

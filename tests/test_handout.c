@@ -1,0 +1,217 @@
+/* test_handout.c - the hand-out of a config's jobs to workers (src/handout.c): plan
+ * order with one worker gathers GPU jobs with counters into batches of one spec
+ * and runs the others at once, ahead of the batch (today's order); by cost, the
+ * jobs that do not run come first, CPU jobs go alone, GPU jobs largest first in
+ * batches of a share of the cost left, so that simulated workers finish
+ * together; every job is handed out exactly once, claims that refuse drop a
+ * job, and jobs to redo go first on their worker. Pure: no process, no store. */
+#include "t.h"
+#include "handout.h"
+
+#include <stdlib.h>
+
+/* The claim function: refuse[j] drops job j; every call is counted. */
+static int refuse[512], claimed[512], claim_stop_at = -1;
+
+static int claim(void *arg, int job, int slot)
+{
+    (void)arg;
+    (void)slot;
+    if (job == claim_stop_at)
+        return -1;
+    claimed[job]++;
+    return !refuse[job];
+}
+
+static void reset(void)
+{
+    memset(refuse, 0, sizeof refuse);
+    memset(claimed, 0, sizeof claimed);
+    claim_stop_at = -1;
+}
+
+static int same(const int *a, const int *b, int n)
+{
+    return memcmp(a, b, (size_t)n * sizeof *a) == 0;
+}
+
+/* Plan order: G0 G1 C2 G3 (spec 0), G4 (spec 1), N5 (GPU without counters), G6. */
+static void test_plan_order(void)
+{
+    struct gl_handout s;
+    struct gl_handout_job j[7] = {
+        { 0, 5, 0, GL_HANDOUT_BATCH }, { 1, 1, 0, GL_HANDOUT_BATCH }, { 2, 9, 0, GL_HANDOUT_CPU },
+        { 3, 2, 0, GL_HANDOUT_BATCH }, { 4, 1, 1, GL_HANDOUT_BATCH }, { 5, 3, 1, 0 },
+        { 6, 7, 1, GL_HANDOUT_BATCH },
+    };
+    int out[GL_BATCH_MAX];
+    reset();
+    CHECK(gl_handout_init(&s, j, 7, 1, 64, 0, 0, claim, NULL) == 0);
+    CHECK(gl_handout_next(&s, 0, out) == 1 && out[0] == 2);   /* the CPU job at once */
+    int b1[] = { 0, 1, 3 };
+    CHECK(gl_handout_next(&s, 0, out) == 3 && same(out, b1, 3));   /* spec changes at 4 */
+    CHECK(gl_handout_next(&s, 0, out) == 1 && out[0] == 5);   /* no counters: at once */
+    int b2[] = { 4, 6 };
+    CHECK(gl_handout_next(&s, 0, out) == 2 && same(out, b2, 2));
+    CHECK(gl_handout_empty(&s));
+    CHECK(gl_handout_next(&s, 0, out) == 0);
+    for (int i = 0; i < 7; i++)
+        CHECK(claimed[i] == 1);
+    gl_handout_free(&s);
+
+    /* batch_max 2, job 1 refused by its claim (done elsewhere) */
+    reset();
+    refuse[1] = 1;
+    CHECK(gl_handout_init(&s, j, 7, 1, 2, 0, 0, claim, NULL) == 0);
+    CHECK(gl_handout_next(&s, 0, out) == 1 && out[0] == 2);
+    int b3[] = { 0, 3 };
+    CHECK(gl_handout_next(&s, 0, out) == 2 && same(out, b3, 2));
+    gl_handout_free(&s);
+}
+
+/* By cost: what does not run first, the CPU job alone, then the GPU largest first. */
+static void test_cost_order(void)
+{
+    struct gl_handout s;
+    struct gl_handout_job j[6] = {
+        { 0, 1, 0, GL_HANDOUT_BATCH }, { 1, 0, 0, GL_HANDOUT_NORUN }, { 2, 50, 0, GL_HANDOUT_CPU },
+        { 3, 100, 0, GL_HANDOUT_BATCH }, { 4, 10, 0, GL_HANDOUT_BATCH },
+        { 5, 0, 0, GL_HANDOUT_NORUN | GL_HANDOUT_CPU },
+    };
+    int out[GL_BATCH_MAX];
+    reset();
+    CHECK(gl_handout_init(&s, j, 6, 2, 64, 1, 0, claim, NULL) == 0);
+    refuse[1] = refuse[5] = 1;   /* as the claim of a done or rejected job says */
+    CHECK(gl_handout_next(&s, 0, out) == 1 && out[0] == 2);   /* the CPU job, alone */
+    CHECK(claimed[1] == 1 && claimed[5] == 1);
+    CHECK(gl_handout_next(&s, 1, out) == 0);   /* nothing beside it */
+    gl_handout_finished(&s, 0);
+    /* 2 workers: budget (100 + 10 + 1) / 4 < 100: the largest alone; then
+     * (10 + 1) / 4 < 10: the next alone too, and the last */
+    CHECK(gl_handout_next(&s, 1, out) == 1 && out[0] == 3);
+    CHECK(gl_handout_next(&s, 0, out) == 1 && out[0] == 4);
+    CHECK(gl_handout_next(&s, 0, out) == 1 && out[0] == 0);
+    CHECK(gl_handout_empty(&s));
+    gl_handout_free(&s);
+
+    /* one worker: one batch of everything, largest first */
+    reset();
+    refuse[1] = refuse[5] = 1;
+    CHECK(gl_handout_init(&s, j, 6, 1, 64, 1, 0, claim, NULL) == 0);
+    CHECK(gl_handout_next(&s, 0, out) == 1 && out[0] == 2);
+    gl_handout_finished(&s, 0);
+    int b[] = { 3, 4, 0 };
+    CHECK(gl_handout_next(&s, 0, out) == 3 && same(out, b, 3));
+    gl_handout_free(&s);
+
+    /* a CPU job after GPU jobs in flight waits for them (plan had it after) */
+    struct gl_handout_job k[2] = { { 0, 1, 0, GL_HANDOUT_BATCH }, { 1, 1, 0, GL_HANDOUT_CPU } };
+    reset();
+    CHECK(gl_handout_init(&s, k, 2, 2, 64, 1, 0, claim, NULL) == 0);
+    CHECK(gl_handout_next(&s, 0, out) == 1 && out[0] == 1);   /* CPU first */
+    gl_handout_finished(&s, 0);
+    CHECK(gl_handout_next(&s, 0, out) == 1 && out[0] == 0);
+    gl_handout_free(&s);
+}
+
+/* Simulated workers: 200 GPU jobs whose costs differ 100x, taken by 2 and 3
+ * workers as they become free. Each job exactly once; the workers' finish
+ * times within the largest job's cost of each other; far fewer units than jobs. */
+static void test_balance(int nworkers, double min_unit)
+{
+    enum { N = 200 };
+    struct gl_handout s;
+    struct gl_handout_job j[N];
+    double busy[GL_HANDOUT_SLOTS] = { 0 }, maxc = 0;
+    int seen[N] = { 0 }, units = 0, out[GL_BATCH_MAX];
+    srand(7);
+    for (int i = 0; i < N; i++) {
+        j[i].job = i;
+        j[i].cost = 1.0 + (double)(rand() % 100);   /* 1 .. 100 */
+        j[i].spec = 0;
+        j[i].flags = GL_HANDOUT_BATCH;
+        if (j[i].cost > maxc)
+            maxc = j[i].cost;
+    }
+    reset();
+    CHECK(gl_handout_init(&s, j, N, nworkers, 64, 1, min_unit, claim, NULL) == 0);
+    double first_cost = -1;
+    for (;;) {
+        int w = 0;   /* the worker that is free first takes the next unit */
+        for (int i = 1; i < nworkers; i++)
+            if (busy[i] < busy[w])
+                w = i;
+        int k = gl_handout_next(&s, w, out);
+        if (k <= 0)
+            break;
+        units++;
+        for (int m = 0; m < k; m++) {
+            seen[out[m]]++;
+            busy[w] += j[out[m]].cost;
+            if (first_cost < 0)
+                first_cost = j[out[m]].cost;
+        }
+        gl_handout_finished(&s, w);
+    }
+    int once = 1;
+    for (int i = 0; i < N; i++)
+        once &= seen[i] == 1 && claimed[i] == 1;
+    CHECK(once);
+    CHECK(first_cost == maxc);   /* largest first */
+    double lo = busy[0], hi = busy[0];
+    for (int i = 1; i < nworkers; i++) {
+        lo = busy[i] < lo ? busy[i] : lo;
+        hi = busy[i] > hi ? busy[i] : hi;
+    }
+    if (!CHECK(hi - lo <= maxc + min_unit))
+        printf("  %d workers: finish times %.0f .. %.0f (largest job %.0f)\n", nworkers, lo, hi,
+               maxc);
+    CHECK(units < N / 3);
+    /* the floor: no unit but the last few below it */
+    CHECK(min_unit == 0 || units <= (int)(busy[0] * nworkers / min_unit) + 2 * nworkers);
+    gl_handout_free(&s);
+}
+
+/* Redo: jobs given back go first on their worker, as one unit or one at a time. */
+static void test_redo(void)
+{
+    struct gl_handout s;
+    struct gl_handout_job j[3] = { { 0, 3, 0, GL_HANDOUT_BATCH }, { 1, 2, 0, GL_HANDOUT_BATCH },
+                                 { 2, 1, 0, GL_HANDOUT_BATCH } };
+    int out[GL_BATCH_MAX], again[2] = { 0, 1 };
+    reset();
+    CHECK(gl_handout_init(&s, j, 3, 1, 2, 1, 0, claim, NULL) == 0);
+    CHECK(gl_handout_next(&s, 0, out) == 2);
+    gl_handout_finished(&s, 0);
+    gl_handout_redo(&s, 0, again, 2, 0);
+    CHECK(!gl_handout_empty(&s));
+    CHECK(gl_handout_next(&s, 0, out) == 2 && same(out, again, 2));
+    CHECK(claimed[0] == 1 && claimed[1] == 1);   /* not claimed twice */
+    gl_handout_finished(&s, 0);
+    gl_handout_redo(&s, 1, again, 2, 1);
+    CHECK(gl_handout_next(&s, 1, out) == 1 && out[0] == 0);
+    CHECK(gl_handout_next(&s, 1, out) == 1 && out[0] == 1);
+    CHECK(gl_handout_next(&s, 1, out) == 1 && out[0] == 2);
+    CHECK(gl_handout_empty(&s));
+    gl_handout_free(&s);
+
+    /* a claim that says stop stops the hand-out */
+    reset();
+    claim_stop_at = 1;
+    CHECK(gl_handout_init(&s, j, 3, 1, 64, 0, 0, claim, NULL) == 0);
+    CHECK(gl_handout_next(&s, 0, out) == -1);
+    CHECK(gl_handout_next(&s, 0, out) == -1);
+    gl_handout_free(&s);
+}
+
+int main(void)
+{
+    test_plan_order();
+    test_cost_order();
+    test_balance(2, 0);
+    test_balance(3, 0);
+    test_balance(2, 1000);
+    test_balance(3, 1000);
+    test_redo();
+    return t_done("handout");
+}
