@@ -1,7 +1,7 @@
 /* util.c - see util.h. Must not know about configs, the store or CUDA. */
 #include "util.h"
+#include "fileutil.h"
 
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,44 +12,7 @@ extern const char gl_build_revision[];   /* build/gen/version.c, written by the 
 
 char *gl_read_file(const char *path, char *err, size_t errlen)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        snprintf(err, errlen, "%s: %s", path, strerror(errno));
-        return NULL;
-    }
-    size_t cap = 4096, len = 0;
-    char *buf = malloc(cap);
-    if (!buf) {
-        fclose(f);
-        snprintf(err, errlen, "%s: out of memory", path);
-        return NULL;
-    }
-    for (;;) {
-        if (len + 1 >= cap) {
-            char *nb = realloc(buf, cap * 2);
-            if (!nb) {
-                free(buf);
-                fclose(f);
-                snprintf(err, errlen, "%s: out of memory", path);
-                return NULL;
-            }
-            buf = nb;
-            cap *= 2;
-        }
-        size_t got = fread(buf + len, 1, cap - len - 1, f);
-        len += got;
-        if (got == 0)
-            break;
-    }
-    if (ferror(f)) {
-        snprintf(err, errlen, "%s: read error", path);
-        free(buf);
-        fclose(f);
-        return NULL;
-    }
-    fclose(f);
-    buf[len] = '\0';
-    return buf;
+    return gl_file_read(path, NULL, err, errlen);
 }
 
 void gl_exe_dir(char *buf, size_t len)

@@ -6,7 +6,8 @@
 
 #include <stddef.h>
 
-/* Whole file, NUL-terminated, caller frees; NULL + err on failure. */
+/* Whole file, NUL-terminated, caller frees; NULL + err on failure (src/core
+ * fileutil.h gl_file_read, for callers that need no length). */
 char *gl_read_file(const char *path, char *err, size_t errlen);
 /* Folder of the running executable (for finding the GPU plugin), "." if unknown. */
 void gl_exe_dir(char *buf, size_t len);

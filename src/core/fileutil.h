@@ -1,0 +1,30 @@
+/* fileutil.h - files and error text for the compile path, shared by the driver
+ * (config reading, C references) and the GPU plugin (users' kernels, the kernel
+ * cache, the include scan of deps.c): printf into an error buffer, a path's
+ * folder, a whole file into memory.
+ * Must not run a program, print anything, or know about configs or CUDA. */
+#ifndef GL_FILEUTIL_H
+#define GL_FILEUTIL_H
+
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* printf into buf (cut to len); nothing when buf is NULL or len is 0. */
+void gl_say(char *buf, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+/* The folder of path into out: "." when it has none, "/" for a file at the root. */
+void gl_folder_of(const char *path, char *out, size_t len);
+
+/* The whole file path as a malloc'd buffer with a NUL after its *len bytes (len
+ * may be NULL). NULL with errno and, when err is given, "path: <why>" ("path:
+ * out of memory", "path: read error") in err. */
+char *gl_file_read(const char *path, size_t *len, char *err, size_t errlen);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
