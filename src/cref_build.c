@@ -2,6 +2,7 @@
  * with the C compiler into the kernel cache, and its function checked.
  * Must not run the reference, nor compile anything but the reference. */
 #include "cref_build.h"
+#include "fileutil.h"
 
 #include <dlfcn.h>
 #include <errno.h>
@@ -9,7 +10,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -38,24 +38,11 @@ static void include_dir(char *out, size_t len)
 /* mkdir -p the folder of path. 0, or -1 with log. */
 static int make_parent(const char *path, char *log, size_t loglen)
 {
-    char tmp[1200];
-    snprintf(tmp, sizeof tmp, "%s", path);
-    char *end = strrchr(tmp, '/');
-    if (!end || end == tmp)
-        return 0;
-    *end = '\0';
-    for (char *s = tmp + 1;; s++) {
-        char c = *s;
-        if (c != '/' && c != '\0')
-            continue;
-        *s = '\0';
-        if (mkdir(tmp, 0777) != 0 && errno != EEXIST) {
-            snprintf(log, loglen, "kernel cache: cannot create %s: %s", tmp, strerror(errno));
-            return -1;
-        }
-        *s = c;
-        if (c == '\0')
-            break;
+    char dir[1200], failed[1200];
+    gl_folder_of(path, dir, sizeof dir);
+    if (gl_make_dirs(dir, failed, sizeof failed) != 0) {
+        snprintf(log, loglen, "kernel cache: cannot create %s: %s", failed, strerror(errno));
+        return -1;
     }
     return 0;
 }

@@ -1,7 +1,8 @@
 /* test_fileutil.c - the compile path's shared helpers of src/core: fileutil.c
- * (error text, a path's folder, a whole file read), on real files in a
- * temporary folder.
- * Must not write outside its temporary folder. */
+ * (error text, a path's folder, a whole file read, mkdir -p, the kernel cache's
+ * folder from the environment), on real files in a temporary folder.
+ * Must not write outside its temporary folder, nor leave the environment
+ * changed for what runs after a check. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,6 +22,12 @@ static void write_file(const char *path, const char *text, size_t len)
         return;
     CHECK(fwrite(text, 1, len, f) == len);
     fclose(f);
+}
+
+static int is_dir(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
 static void test_say_and_folder(void)
@@ -90,6 +97,70 @@ static void test_file_read(void)
     CHECK(got == NULL && err[0] != '\0');
 }
 
+static void test_make_dirs(void)
+{
+    char path[128], failed[128];
+    snprintf(path, sizeof path, "%s/m/n/o", dir);
+    CHECK(gl_make_dirs(path, failed, sizeof failed) == 0);
+    CHECK(is_dir(path));
+    CHECK(gl_make_dirs(path, failed, sizeof failed) == 0);   /* already there */
+    snprintf(path, sizeof path, "%s/m/n/o/", dir);
+    CHECK(gl_make_dirs(path, failed, sizeof failed) == 0);   /* a trailing slash */
+    CHECK(gl_make_dirs("", failed, sizeof failed) == 0);
+
+    /* a file in the way: -1, errno, and the folder that could not be made */
+    char file[128], want[160];
+    snprintf(file, sizeof file, "%s/plain", dir);
+    write_file(file, "x", 1);
+    snprintf(path, sizeof path, "%s/plain/sub/deeper", dir);
+    failed[0] = '\0';
+    errno = 0;
+    CHECK(gl_make_dirs(path, failed, sizeof failed) == -1);
+    CHECK(errno == ENOTDIR);
+    snprintf(want, sizeof want, "%s/plain/sub", dir);
+    CHECK_STR(failed, want);
+}
+
+/* Set or unset (NULL) the three variables the cache folder is found by. */
+static void cache_env(const char *cache, const char *xdg, const char *home)
+{
+    const char *names[3] = { "GPULAB_CACHE", "XDG_CACHE_HOME", "HOME" };
+    const char *values[3] = { cache, xdg, home };
+    for (int i = 0; i < 3; i++) {
+        if (values[i])
+            setenv(names[i], values[i], 1);
+        else
+            unsetenv(names[i]);
+    }
+}
+
+static void test_cache_dir(void)
+{
+    char *saved[3];
+    const char *names[3] = { "GPULAB_CACHE", "XDG_CACHE_HOME", "HOME" };
+    for (int i = 0; i < 3; i++) {
+        const char *v = getenv(names[i]);
+        saved[i] = v ? strdup(v) : NULL;
+    }
+    char out[64];
+    cache_env("/c", "/x", "/h");
+    CHECK(gl_kernel_cache_dir(out, sizeof out) == 0);
+    CHECK_STR(out, "/c");
+    cache_env("", "/x", "/h");   /* empty counts as unset */
+    CHECK(gl_kernel_cache_dir(out, sizeof out) == 0);
+    CHECK_STR(out, "/x/gpulab/kernels");
+    cache_env(NULL, NULL, "/h");
+    CHECK(gl_kernel_cache_dir(out, sizeof out) == 0);
+    CHECK_STR(out, "/h/.cache/gpulab/kernels");
+    cache_env(NULL, NULL, NULL);
+    CHECK(gl_kernel_cache_dir(out, sizeof out) == -1);
+    cache_env("/a/path/that/is/longer/than/the/buffer/it/is/written/into/by/far", NULL, NULL);
+    CHECK(gl_kernel_cache_dir(out, sizeof out) == -2);
+    cache_env(saved[0], saved[1], saved[2]);
+    for (int i = 0; i < 3; i++)
+        free(saved[i]);
+}
+
 int main(void)
 {
     snprintf(dir, sizeof dir, "/tmp/gpulab_fileutil_XXXXXX");
@@ -97,6 +168,8 @@ int main(void)
         return t_done("fileutil");
     test_say_and_folder();
     test_file_read();
+    test_make_dirs();
+    test_cache_dir();
     char cmd[128];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
     CHECK(system(cmd) == 0);

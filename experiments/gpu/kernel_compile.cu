@@ -26,7 +26,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 extern "C" {
@@ -161,36 +160,22 @@ static int define_list(const struct gl_kernel *k, const struct gl_params *p,
 
 /* ---- files ---------------------------------------------------------------------------- */
 
-/* The cache folder (created): $GPULAB_CACHE, $XDG_CACHE_HOME/gpulab/kernels or
- * $HOME/.cache/gpulab/kernels. 0, or -1 + err. The driver finds the same folder
- * for C references (src/kernel_variant.c gl_kernel_cache_dir): keep in step. */
+/* The cache folder (src/core/fileutil.h gl_kernel_cache_dir), created. 0, or -1 + err. */
 static int cache_dir(char *out, size_t len, char *err, size_t errlen)
 {
-    const char *e = getenv("GPULAB_CACHE");
-    if (e && *e)
-        snprintf(out, len, "%s", e);
-    else if ((e = getenv("XDG_CACHE_HOME")) && *e)
-        snprintf(out, len, "%s/gpulab/kernels", e);
-    else if ((e = getenv("HOME")) && *e)
-        snprintf(out, len, "%s/.cache/gpulab/kernels", e);
-    else {
+    char failed[GK_DIR];
+    int rc = gl_kernel_cache_dir(out, len);
+    if (rc == -1) {
         gl_say(err, errlen, "no kernel cache: set GPULAB_CACHE (HOME is not set)");
         return -1;
     }
-    char tmp[GK_DIR];
-    snprintf(tmp, sizeof tmp, "%s", out);
-    for (char *s = tmp + 1;; s++) {
-        char c = *s;
-        if (c != '/' && c != '\0')
-            continue;
-        *s = '\0';
-        if (mkdir(tmp, 0777) != 0 && errno != EEXIST) {
-            gl_say(err, errlen, "kernel cache %s: cannot create %s: %s", out, tmp, strerror(errno));
-            return -1;
-        }
-        *s = c;
-        if (c == '\0')
-            break;
+    if (rc != 0) {
+        gl_say(err, errlen, "no kernel cache: its folder's path is longer than %zu bytes", len - 1);
+        return -1;
+    }
+    if (gl_make_dirs(out, failed, sizeof failed) != 0) {
+        gl_say(err, errlen, "kernel cache %s: cannot create %s: %s", out, failed, strerror(errno));
+        return -1;
     }
     return 0;
 }
