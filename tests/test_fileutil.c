@@ -1,6 +1,9 @@
 /* test_fileutil.c - the compile path's shared helpers of src/core: fileutil.c
  * (error text, a path's folder, a whole file read, mkdir -p, the kernel cache's
- * folder from the environment), on real files in a temporary folder.
+ * folder from the environment) and subprocess.c (a program run with its output
+ * captured: exit status, PATH lookup, a program that is not there, a signal,
+ * output longer than the buffer), on real files in a temporary folder and real
+ * programs (sh, true).
  * Must not write outside its temporary folder, nor leave the environment
  * changed for what runs after a check. */
 #include <errno.h>
@@ -11,6 +14,7 @@
 #include <unistd.h>
 
 #include "fileutil.h"
+#include "subprocess.h"
 #include "t.h"
 
 static char dir[64];
@@ -161,6 +165,38 @@ static void test_cache_dir(void)
         free(saved[i]);
 }
 
+static void test_run_captured(void)
+{
+    char out[256];
+    /* stdout and stderr both captured, the exit status returned; sh found on PATH */
+    char *a1[] = { "sh", "-c", "echo out; echo err >&2; exit 3", NULL };
+    CHECK(gl_run_captured(a1, out, sizeof out) == 3);
+    CHECK(strstr(out, "out\n") != NULL && strstr(out, "err\n") != NULL);
+
+    /* an absolute path, exit 0, no output */
+    char *a2[] = { "/bin/sh", "-c", "true", NULL };
+    out[0] = 'x';
+    CHECK(gl_run_captured(a2, out, sizeof out) == 0);
+    CHECK_STR(out, "");
+
+    /* a program that is not there: -1 and why */
+    char *a3[] = { "gpulab-no-such-program-zz", NULL };
+    CHECK(gl_run_captured(a3, out, sizeof out) == -1);
+    CHECK(strstr(out, "cannot run gpulab-no-such-program-zz") != NULL);
+
+    /* ended by a signal: -1, what it wrote kept */
+    char *a4[] = { "sh", "-c", "echo before; kill -9 $$", NULL };
+    CHECK(gl_run_captured(a4, out, sizeof out) == -1);
+    CHECK_STR(out, "before\n");
+
+    /* more output than the buffer: cut, NUL-terminated, the program not blocked */
+    char small[16];
+    char *a5[] = { "sh", "-c", "i=0; while [ $i -lt 20000 ]; do echo 0123456789; i=$((i+1)); done; "
+                   "exit 5", NULL };
+    CHECK(gl_run_captured(a5, small, sizeof small) == 5);
+    CHECK(strlen(small) == sizeof small - 1 && strncmp(small, "0123456789\n0123", 15) == 0);
+}
+
 int main(void)
 {
     snprintf(dir, sizeof dir, "/tmp/gpulab_fileutil_XXXXXX");
@@ -170,6 +206,7 @@ int main(void)
     test_file_read();
     test_make_dirs();
     test_cache_dir();
+    test_run_captured();
     char cmd[128];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
     CHECK(system(cmd) == 0);

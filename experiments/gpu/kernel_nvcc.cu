@@ -13,21 +13,18 @@
  * Must not call the CUDA runtime or driver, nor know about the kernel cache. */
 #include "fileutil.h"
 #include "kernel_int.cuh"
+#include "subprocess.h"
 
 #include <cxxabi.h>
 #include <dlfcn.h>
 #include <errno.h>
 #include <limits.h>
 #include <nvrtc.h>
-#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
-
-extern char **environ;
 
 static int executable(const char *path)
 {
@@ -76,54 +73,6 @@ static int find_nvcc(char *out, size_t len, char *log, size_t loglen)
     return -1;
 }
 
-/* Run argv with stdout and stderr into out (NUL-terminated, cut to len); its
- * exit status, or -1 with the reason in out. */
-static int run_captured(char *const *argv, char *out, size_t len)
-{
-    int fd[2];
-    pid_t pid;
-    posix_spawn_file_actions_t fa;
-    out[0] = '\0';
-    if (pipe(fd) != 0) {
-        gl_say(out, len, "pipe: %s", strerror(errno));
-        return -1;
-    }
-    posix_spawn_file_actions_init(&fa);
-    posix_spawn_file_actions_adddup2(&fa, fd[1], 1);
-    posix_spawn_file_actions_adddup2(&fa, fd[1], 2);
-    posix_spawn_file_actions_addclose(&fa, fd[0]);
-    posix_spawn_file_actions_addclose(&fa, fd[1]);
-    int e = posix_spawn(&pid, argv[0], &fa, NULL, argv, environ);
-    posix_spawn_file_actions_destroy(&fa);
-    close(fd[1]);
-    if (e != 0) {
-        close(fd[0]);
-        gl_say(out, len, "cannot run %s: %s", argv[0], strerror(e));
-        return -1;
-    }
-    size_t used = 0;
-    char buf[4096];
-    for (;;) {
-        ssize_t got = read(fd[0], buf, sizeof buf);
-        if (got < 0 && errno == EINTR)
-            continue;
-        if (got <= 0)
-            break;
-        size_t take = (size_t)got < len - 1 - used ? (size_t)got : len - 1 - used;
-        memcpy(out + used, buf, take);
-        used += take;
-    }
-    out[used] = '\0';
-    close(fd[0]);
-    int status = 0;
-    while (waitpid(pid, &status, 0) < 0)
-        if (errno != EINTR) {
-            gl_say(out, len, "waitpid: %s", strerror(errno));
-            return -1;
-        }
-    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-}
-
 int gk_nvcc_version(char *out, size_t len, char *log, size_t loglen)
 {
     static char cached[512];
@@ -135,7 +84,7 @@ int gk_nvcc_version(char *out, size_t len, char *log, size_t loglen)
     if (find_nvcc(nvcc, sizeof nvcc, log, loglen) != 0)
         return -1;
     char *argv[] = { nvcc, (char *)"--version", NULL };
-    if (run_captured(argv, text, sizeof text) != 0) {
+    if (gl_run_captured(argv, text, sizeof text) != 0) {
         gl_say(log, loglen, "%s --version failed: %s", nvcc, text);
         return -1;
     }
@@ -315,7 +264,7 @@ int gk_nvcc_compile(const struct gk_compile *c, char **cubin, size_t *cubin_len,
     argv[argc++] = wrap;
     argv[argc] = NULL;
     {
-        int st = run_captured(argv, log, loglen);
+        int st = gl_run_captured(argv, log, loglen);
         if (st != 0) {
             if (st > 0 && strstr(log, "nvcc fatal") && c->k->noptions > 0)
                 rc = -2;   /* an option nvcc refused (the wrapper is gpulab's own) */
