@@ -165,21 +165,6 @@ static void pool_free(struct pool *pl)
 
 /* ---- the child -------------------------------------------------------------------------- */
 
-static int write_all(int fd, const void *buf, size_t len)
-{
-    const char *p = buf;
-    while (len > 0) {
-        ssize_t n = write(fd, p, len);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0)
-            return -1;
-        p += n;
-        len -= (size_t)n;
-    }
-    return 0;
-}
-
 /* In the child: do t and write [rc][n][res...][log length][log] to fd. */
 static void run_task(const struct gl_device_ops *ops, const struct task *t, int arch, int fd)
 {
@@ -210,9 +195,9 @@ static void run_task(const struct gl_device_ops *ops, const struct task *t, int 
         }
     }
     unsigned len = rc < 0 ? (unsigned)strnlen(log, sizeof log - 1) : 0;
-    if (write_all(fd, &rc, sizeof rc) != 0 || write_all(fd, &n, sizeof n) != 0 ||
-        write_all(fd, res, (size_t)n * sizeof *res) != 0 || write_all(fd, &len, sizeof len) != 0 ||
-        write_all(fd, log, len) != 0)
+    if (gl_write_all(fd, &rc, sizeof rc) != 0 || gl_write_all(fd, &n, sizeof n) != 0 ||
+        gl_write_all(fd, res, (size_t)n * sizeof *res) != 0 ||
+        gl_write_all(fd, &len, sizeof len) != 0 || gl_write_all(fd, log, len) != 0)
         _exit(2);
     _exit(0);
 }

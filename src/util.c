@@ -2,6 +2,7 @@
 #include "util.h"
 #include "fileutil.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +14,21 @@ extern const char gl_build_revision[];   /* build/gen/version.c, written by the 
 char *gl_read_file(const char *path, char *err, size_t errlen)
 {
     return gl_file_read(path, NULL, err, errlen);
+}
+
+int gl_write_all(int fd, const void *buf, size_t len)
+{
+    const char *p = buf;
+    while (len > 0) {
+        ssize_t n = write(fd, p, len);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            return -1;
+        p += n;
+        len -= (size_t)n;
+    }
+    return 0;
 }
 
 void gl_exe_dir(char *buf, size_t len)

@@ -1,5 +1,6 @@
 /* util.h - small process and text helpers the driver's commands share: host name,
- * the executable's folder, reading a whole file, joining argv, build revision, UTF-8 checks.
+ * the executable's folder, reading a whole file, writing a whole buffer to a
+ * pipe, joining argv, build revision, UTF-8 checks.
  * Must not know about configs, the store or CUDA. */
 #ifndef GL_UTIL_H
 #define GL_UTIL_H
@@ -9,6 +10,9 @@
 /* Whole file, NUL-terminated, caller frees; NULL + err on failure (src/core
  * fileutil.h gl_file_read, for callers that need no length). */
 char *gl_read_file(const char *path, char *err, size_t errlen);
+/* Write all len bytes of buf to fd (a pipe: short writes and EINTR are
+ * retried). 0, or -1 (errno says why when write failed). */
+int gl_write_all(int fd, const void *buf, size_t len);
 /* Folder of the running executable (for finding the GPU plugin), "." if unknown. */
 void gl_exe_dir(char *buf, size_t len);
 void gl_hostname(char *buf, size_t len);

@@ -38,27 +38,12 @@ struct metrics_reply {
 
 /* ---- pipe I/O --------------------------------------------------------------- */
 
-static int write_all(int fd, const void *buf, size_t len)
-{
-    const char *p = buf;
-    while (len > 0) {
-        ssize_t n = write(fd, p, len);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0)
-            return -1;
-        p += n;
-        len -= (size_t)n;
-    }
-    return 0;
-}
-
 static int send_msg(int fd, int type, const void *payload, int len)
 {
     struct msg_hdr h = { type, len };
-    if (write_all(fd, &h, sizeof h) != 0)
+    if (gl_write_all(fd, &h, sizeof h) != 0)
         return -1;
-    return len > 0 ? write_all(fd, payload, (size_t)len) : 0;
+    return len > 0 ? gl_write_all(fd, payload, (size_t)len) : 0;
 }
 
 /* Read len bytes, waiting at most deadline (gl_now() seconds; <= 0: forever).
@@ -463,7 +448,7 @@ int gl_worker_count_gpus(char *err, size_t errlen)
         } else {
             rep.n = api->count ? api->count(rep.err, sizeof rep.err) : 1;
         }
-        _exit(write_all(fd[1], &rep, sizeof rep) == 0 ? 0 : 2);
+        _exit(gl_write_all(fd[1], &rep, sizeof rep) == 0 ? 0 : 2);
     }
     close(fd[1]);
     int rc = read_all(fd[0], &rep, sizeof rep, gl_now() + 120.0);
