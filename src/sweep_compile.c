@@ -264,28 +264,16 @@ static int jobs_allowed(char *err, size_t errlen)
 static int start_child(const struct gl_device_ops *ops, struct pool *pl, int ti, int arch,
                        struct child *c, char *err, size_t errlen)
 {
-    int fd[2];
-    if (pipe(fd) != 0) {
-        snprintf(err, errlen, "pipe: %s", strerror(errno));
+    int fd;
+    pid_t pid = gl_fork_pipe(&fd, err, errlen);
+    if (pid < 0)
         return -1;
-    }
-    fflush(NULL);
-    pid_t pid = fork();
-    if (pid < 0) {
-        snprintf(err, errlen, "fork: %s", strerror(errno));
-        close(fd[0]);
-        close(fd[1]);
-        return -1;
-    }
-    if (pid == 0) {
-        close(fd[0]);
-        run_task(ops, &pl->t[ti], arch, fd[1]);
-    }
-    close(fd[1]);
-    int fl = fcntl(fd[0], F_GETFL);
-    if (fl < 0 || fcntl(fd[0], F_SETFL, fl | O_NONBLOCK) != 0) {
+    if (pid == 0)
+        run_task(ops, &pl->t[ti], arch, fd);
+    int fl = fcntl(fd, F_GETFL);
+    if (fl < 0 || fcntl(fd, F_SETFL, fl | O_NONBLOCK) != 0) {
         snprintf(err, errlen, "fcntl: %s", strerror(errno));   /* the child is reaped below */
-        close(fd[0]);
+        close(fd);
         while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
             ;
         return -1;
@@ -293,7 +281,7 @@ static int start_child(const struct gl_device_ops *ops, struct pool *pl, int ti,
     memset(c, 0, sizeof *c);
     c->task = ti;
     c->pid = pid;
-    c->fd = fd[0];
+    c->fd = fd;
     return 0;
 }
 

@@ -31,6 +31,31 @@ int gl_write_all(int fd, const void *buf, size_t len)
     return 0;
 }
 
+pid_t gl_fork_pipe(int *fd, char *err, size_t errlen)
+{
+    int p[2];
+    if (pipe(p) != 0) {
+        snprintf(err, errlen, "pipe: %s", strerror(errno));
+        return -1;
+    }
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid < 0) {
+        snprintf(err, errlen, "fork: %s", strerror(errno));
+        close(p[0]);
+        close(p[1]);
+        return -1;
+    }
+    if (pid == 0) {
+        close(p[0]);
+        *fd = p[1];
+    } else {
+        close(p[1]);
+        *fd = p[0];
+    }
+    return pid;
+}
+
 void gl_exe_dir(char *buf, size_t len)
 {
     ssize_t n = readlink("/proc/self/exe", buf, len - 1);
