@@ -13,8 +13,8 @@ check() { if eval "$1"; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "
 alive() { st=$(ps -o stat= -p "$1" 2>/dev/null); [ -n "$st" ] && [ "${st#Z}" = "$st" ]; }
 # fault_sleep (tests/plugins/faults_plugin.c): a CPU variant whose runs last a known
 # time (2-3 calls of N us), so that the sweep (about 8 s) outlasts the 20 kills
-# (0 to 0.25 s each) whatever the machine's load, and the kills land in start-up,
-# between runs and in runs alike
+# (0 to start-up + 0.25 s each) whatever the machine's load, and the kills land in
+# start-up, between runs and in runs alike
 cat >"$T/k.conf" <<'CONF'
 study = kills
 [cpu]
@@ -31,12 +31,23 @@ db="$T/k.db"
 planned=$($G plan "$T/k.conf" --db "$T/none.db" $PL --summary | sed -n 's/^total: \([0-9]*\) to run.*/\1/p')
 check '[ "${planned:-0}" -gt 20 ]' "plan: $planned runs planned"
 : >"$T/orphans"
+# How long this machine takes from the start to the first stored run (a loaded
+# machine starts slower): measured on a throw-away database, so that the kills'
+# window, 0 to that plus 0.25 s, always reaches past start-up into the runs.
+$G run "$T/k.conf" --db "$T/boot.db" $PL >"$T/boot.out" 2>&1 &
+bpid=$!
+t0=$(date +%s%N)
+while ! grep -q '^\[1/' "$T/boot.out" 2>/dev/null && kill -0 "$bpid" 2>/dev/null; do sleep 0.01; done
+boot=$(( ($(date +%s%N) - t0) / 1000000 ))
+kill -9 "$bpid" 2>/dev/null
+wait "$bpid" 2>/dev/null
+window=$((boot + 250))
 for i in $(seq 1 20); do
-    # 0 to 0.25 s after the start: during start-up, between runs or in one
-    ms=$(( $(od -An -N2 -tu2 /dev/urandom | tr -d ' ') % 250 ))
+    # 0 to start-up + 0.25 s after the start: during start-up, between runs or in one
+    ms=$(( $(od -An -N2 -tu2 /dev/urandom | tr -d ' ') % window ))
     $G run "$T/k.conf" --db "$db" $PL >/dev/null 2>&1 &
     pid=$!
-    sleep "$(printf '0.%03d' "$ms")"
+    sleep "$(printf '%d.%03d' $((ms / 1000)) $((ms % 1000)))"
     workers=$(pgrep -P "$pid" | tr '\n' ' ')
     kill -9 "$pid" 2>/dev/null
     wait "$pid" 2>/dev/null
