@@ -14,6 +14,7 @@
  * per point; the GPU plugin compiles and runs). */
 #include "config_int.h"
 #include "deps.h"
+#include "fileutil.h"
 #include "kernel_variant.h"
 #include "nearest.h"
 #include "registry.h"

@@ -9,6 +9,7 @@
  * (plan compiles, and names this line).
  * Must not compile or run anything. */
 #include "config_int.h"
+#include "fileutil.h"
 #include "nearest.h"
 
 #include <errno.h>
@@ -179,10 +180,7 @@ static int read_options(struct ctx *x, const struct entry *e, struct gl_kernel *
 int cfg_kernel_compile_keys(struct ctx *x, const struct block *b, struct gl_kernel *k)
 {
     char dir[PATH_MAX], real[PATH_MAX];
-    const char *slash = strrchr(x->path, '/');
-    snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash - x->path) : 1, slash ? x->path : ".");
-    if (slash == x->path)
-        snprintf(dir, sizeof dir, "/");
+    gl_folder_of(x->path, dir, sizeof dir);
     if (!realpath(dir, real))
         return cfg_err(x, b->line, "the config's folder %s: %s", dir, strerror(errno));
     if (strlen(real) >= sizeof k->config_dir)

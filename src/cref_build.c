@@ -2,6 +2,8 @@
  * with the C compiler into the kernel cache, and its function checked.
  * Must not run the reference, nor compile anything but the reference. */
 #include "cref_build.h"
+#include "fileutil.h"
+#include "subprocess.h"
 
 #include <dlfcn.h>
 #include <errno.h>
@@ -9,8 +11,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 /* gpulab's public headers for a C reference: $GPULAB_INCLUDE, else
@@ -38,70 +38,13 @@ static void include_dir(char *out, size_t len)
 /* mkdir -p the folder of path. 0, or -1 with log. */
 static int make_parent(const char *path, char *log, size_t loglen)
 {
-    char tmp[1200];
-    snprintf(tmp, sizeof tmp, "%s", path);
-    char *end = strrchr(tmp, '/');
-    if (!end || end == tmp)
-        return 0;
-    *end = '\0';
-    for (char *s = tmp + 1;; s++) {
-        char c = *s;
-        if (c != '/' && c != '\0')
-            continue;
-        *s = '\0';
-        if (mkdir(tmp, 0777) != 0 && errno != EEXIST) {
-            snprintf(log, loglen, "kernel cache: cannot create %s: %s", tmp, strerror(errno));
-            return -1;
-        }
-        *s = c;
-        if (c == '\0')
-            break;
+    char dir[1200], failed[1200];
+    gl_folder_of(path, dir, sizeof dir);
+    if (gl_make_dirs(dir, failed, sizeof failed) != 0) {
+        snprintf(log, loglen, "kernel cache: cannot create %s: %s", failed, strerror(errno));
+        return -1;
     }
     return 0;
-}
-
-/* Run argv with stdout and stderr into log; its exit status, or -1. */
-static int run_captured(char *const *argv, char *log, size_t loglen)
-{
-    int fd[2];
-    if (pipe(fd) != 0)
-        return -1;
-    pid_t pid = fork();
-    if (pid < 0) {
-        close(fd[0]);
-        close(fd[1]);
-        return -1;
-    }
-    if (pid == 0) {
-        dup2(fd[1], 1);
-        dup2(fd[1], 2);
-        close(fd[0]);
-        close(fd[1]);
-        execvp(argv[0], argv);
-        fprintf(stderr, "cannot run %s: %s\n", argv[0], strerror(errno));
-        _exit(127);
-    }
-    close(fd[1]);
-    size_t used = 0;
-    char buf[4096];
-    ssize_t got;
-    while ((got = read(fd[0], buf, sizeof buf)) != 0) {
-        if (got < 0) {
-            if (errno == EINTR)
-                continue;
-            break;
-        }
-        size_t take = (size_t)got < loglen - 1 - used ? (size_t)got : loglen - 1 - used;
-        memcpy(log + used, buf, take);
-        used += take;
-    }
-    log[used] = '\0';
-    close(fd[0]);
-    int status = 0;
-    while (waitpid(pid, &status, 0) < 0)
-        if (errno != EINTR)
-            return -1;
-    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
 int gl_cref_build(const struct gl_kernel *k, char *log, size_t loglen)
@@ -128,7 +71,7 @@ int gl_cref_build(const struct gl_kernel *k, char *log, size_t loglen)
         char cmd[256];
         snprintf(cmd, sizeof cmd, "%s -O2 -shared -fPIC -fopenmp -I...", argv[0]);
         size_t head = (size_t)snprintf(log, loglen, "does not compile (%s):\n", cmd);
-        int st = run_captured(argv, log + head, loglen - head);
+        int st = gl_run_captured(argv, log + head, loglen - head);
         if (st != 0) {
             unlink(tmp);
             if (!log[head])

@@ -62,6 +62,20 @@ static void take(struct gl_handout *s, int i)
         s->cursor++;
 }
 
+/* Claim q[i] for slot (the caller's claim function) and take it off the queue:
+ * 1 claimed, 0 not to run (taken all the same), -1 stop (not taken; the
+ * handout is stopped). */
+static int claim_take(struct gl_handout *s, int i, int slot)
+{
+    int c = s->claim(s->arg, s->q[i].job, slot);
+    if (c < 0) {
+        s->stopped = 1;
+        return -1;
+    }
+    take(s, i);
+    return c;
+}
+
 /* A unit of k jobs goes to slot. */
 static int hand_out(struct gl_handout *s, int k)
 {
@@ -85,12 +99,9 @@ static int next_in_order(struct gl_handout *s, int slot, int *out)
     while (s->cursor < s->n) {
         int i = s->cursor;
         const struct gl_handout_job *j = &s->q[i];
-        int c = s->claim(s->arg, j->job, slot);
-        if (c < 0) {
-            s->stopped = 1;
+        int c = claim_take(s, i, slot);
+        if (c < 0)
             return -1;
-        }
-        take(s, i);
         if (c == 0)
             continue;
         if (!(j->flags & GL_HANDOUT_BATCH)) {
@@ -125,12 +136,9 @@ static int next_by_cost(struct gl_handout *s, int slot, int *out)
         const struct gl_handout_job *j = &s->q[i];
         if ((j->flags & GL_HANDOUT_CPU) && !(j->flags & GL_HANDOUT_NORUN) && s->inflight > 0)
             return 0;   /* a CPU job waits for the workers to be idle */
-        int c = s->claim(s->arg, j->job, slot);
-        if (c < 0) {
-            s->stopped = 1;
+        int c = claim_take(s, i, slot);
+        if (c < 0)
             return -1;
-        }
-        take(s, i);
         if (c == 0)
             continue;
         out[0] = j->job;
@@ -154,12 +162,9 @@ static int next_by_cost(struct gl_handout *s, int slot, int *out)
             if (s->taken[m] || !(o->flags & GL_HANDOUT_BATCH) || (o->flags & GL_HANDOUT_NORUN) ||
                 o->spec != j->spec || sum + o->cost > budget)
                 continue;
-            int oc = s->claim(s->arg, o->job, slot);
-            if (oc < 0) {
-                s->stopped = 1;   /* the caller sees the stop on its next call */
-                return hand_out(s, k);
-            }
-            take(s, m);
+            int oc = claim_take(s, m, slot);
+            if (oc < 0)
+                return hand_out(s, k);   /* the caller sees the stop on its next call */
             if (oc == 0)
                 continue;
             out[k++] = o->job;

@@ -341,20 +341,3 @@ int gl_kernel_compile_key(const struct gl_kernel_variant *kv, const struct gl_pa
     int w = snprintf(buf, len, "%s|%s", prog, name);
     return w < 0 || (size_t)w >= len ? -1 : 0;
 }
-
-/* Duplicates the GPU plugin's cache_dir (experiments/gpu/kernel_compile.cu),
- * which the driver cannot call: keep the two in step. */
-int gl_kernel_cache_dir(char *buf, size_t len)
-{
-    const char *e = getenv("GPULAB_CACHE");
-    int n;
-    if (e && *e)
-        n = snprintf(buf, len, "%s", e);
-    else if ((e = getenv("XDG_CACHE_HOME")) && *e)
-        n = snprintf(buf, len, "%s/gpulab/kernels", e);
-    else if ((e = getenv("HOME")) && *e)
-        n = snprintf(buf, len, "%s/.cache/gpulab/kernels", e);
-    else
-        return -1;
-    return n < 0 || (size_t)n >= len ? -1 : 0;
-}

@@ -38,10 +38,4 @@ int gl_kernel_program_key(const struct gl_kernel_variant *kv, const struct gl_pa
 int gl_kernel_compile_key(const struct gl_kernel_variant *kv, const struct gl_params *p, char *buf,
                           size_t len);
 
-/* The kernel cache folder, as the GPU plugin's kernel_compile.cu finds it
- * (duplicated there; keep the two in step): $GPULAB_CACHE, else
- * $XDG_CACHE_HOME/gpulab/kernels, else $HOME/.cache/gpulab/kernels. Not
- * created. 0, or -1 when none is set or the path does not fit. */
-int gl_kernel_cache_dir(char *buf, size_t len);
-
 #endif

@@ -76,13 +76,13 @@ static void still_running(void *arg, double elapsed)
     gl_progress_tick_on(&t->rl->pg, t->slot, elapsed);
 }
 
-/* GPULAB_HEARTBEAT: seconds between "still running" lines when stdout is not a
- * terminal (default 30; 0 = none). */
-static double heartbeat_every(void)
+/* Seconds from the environment variable name: dflt when it is unset or empty,
+ * 0 when it is not a positive number. */
+static double env_seconds(const char *name, double dflt)
 {
-    const char *e = getenv("GPULAB_HEARTBEAT");
+    const char *e = getenv(name);
     if (!e || !*e)
-        return 30.0;
+        return dflt;
     double v = strtod(e, NULL);
     return v > 0 ? v : 0;
 }
@@ -95,18 +95,6 @@ static int batch_size(void)
         return GL_BATCH_MAX;
     long v = strtol(e, NULL, 10);
     return v < 1 ? 1 : v > GL_BATCH_MAX ? GL_BATCH_MAX : (int)v;
-}
-
-/* GPULAB_UNIT_MIN: with several GPUs, the smallest share of expected work (in
- * seconds) handed out as one batch: below it, the profiling session a batch
- * costs (tens of ms) outweighs the balance it buys. Default 0.25. */
-static double unit_min(void)
-{
-    const char *e = getenv("GPULAB_UNIT_MIN");
-    if (!e || !*e)
-        return 0.25;
-    double v = strtod(e, NULL);
-    return v > 0 ? v : 0;
 }
 
 /* The jobs that will run (not done, rejected or without their GPU) as the
@@ -131,7 +119,10 @@ void gl_run_loop_init(struct gl_run_loop *rl, struct gl_sweep *sw, gl_store *sto
     rl->db = db;
     rl->sp = sp;
     rl->batch_max = batch_size();
-    rl->min_unit = unit_min();
+    /* GPULAB_UNIT_MIN: with several GPUs, the smallest share of expected work
+     * (in seconds) handed out as one batch: below it, the profiling session a
+     * batch costs (tens of ms) outweighs the balance it buys. */
+    rl->min_unit = env_seconds("GPULAB_UNIT_MIN", 0.25);
     gl_progress_init(&rl->pg, stdout, count_jobs(sw));
     rl->pg.workers = sw->multi && sw->gpu_ok ? sw->nworkers : 1;
     for (int i = 0; i < sw->nworkers; i++) {
@@ -140,7 +131,9 @@ void gl_run_loop_init(struct gl_run_loop *rl, struct gl_sweep *sw, gl_store *sto
         if (!rl->pg.tty) {
             sw->workers[i].on_wait = still_running;
             sw->workers[i].wait_arg = &rl->tick[i];
-            sw->workers[i].wait_every = heartbeat_every();
+            /* GPULAB_HEARTBEAT: seconds between "still running" lines when
+             * stdout is not a terminal (0 = none) */
+            sw->workers[i].wait_every = env_seconds("GPULAB_HEARTBEAT", 30.0);
         }
     }
 }

@@ -165,21 +165,6 @@ static void pool_free(struct pool *pl)
 
 /* ---- the child -------------------------------------------------------------------------- */
 
-static int write_all(int fd, const void *buf, size_t len)
-{
-    const char *p = buf;
-    while (len > 0) {
-        ssize_t n = write(fd, p, len);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0)
-            return -1;
-        p += n;
-        len -= (size_t)n;
-    }
-    return 0;
-}
-
 /* In the child: do t and write [rc][n][res...][log length][log] to fd. */
 static void run_task(const struct gl_device_ops *ops, const struct task *t, int arch, int fd)
 {
@@ -210,9 +195,9 @@ static void run_task(const struct gl_device_ops *ops, const struct task *t, int 
         }
     }
     unsigned len = rc < 0 ? (unsigned)strnlen(log, sizeof log - 1) : 0;
-    if (write_all(fd, &rc, sizeof rc) != 0 || write_all(fd, &n, sizeof n) != 0 ||
-        write_all(fd, res, (size_t)n * sizeof *res) != 0 || write_all(fd, &len, sizeof len) != 0 ||
-        write_all(fd, log, len) != 0)
+    if (gl_write_all(fd, &rc, sizeof rc) != 0 || gl_write_all(fd, &n, sizeof n) != 0 ||
+        gl_write_all(fd, res, (size_t)n * sizeof *res) != 0 ||
+        gl_write_all(fd, &len, sizeof len) != 0 || gl_write_all(fd, log, len) != 0)
         _exit(2);
     _exit(0);
 }
@@ -279,28 +264,16 @@ static int jobs_allowed(char *err, size_t errlen)
 static int start_child(const struct gl_device_ops *ops, struct pool *pl, int ti, int arch,
                        struct child *c, char *err, size_t errlen)
 {
-    int fd[2];
-    if (pipe(fd) != 0) {
-        snprintf(err, errlen, "pipe: %s", strerror(errno));
+    int fd;
+    pid_t pid = gl_fork_pipe(&fd, err, errlen);
+    if (pid < 0)
         return -1;
-    }
-    fflush(NULL);
-    pid_t pid = fork();
-    if (pid < 0) {
-        snprintf(err, errlen, "fork: %s", strerror(errno));
-        close(fd[0]);
-        close(fd[1]);
-        return -1;
-    }
-    if (pid == 0) {
-        close(fd[0]);
-        run_task(ops, &pl->t[ti], arch, fd[1]);
-    }
-    close(fd[1]);
-    int fl = fcntl(fd[0], F_GETFL);
-    if (fl < 0 || fcntl(fd[0], F_SETFL, fl | O_NONBLOCK) != 0) {
+    if (pid == 0)
+        run_task(ops, &pl->t[ti], arch, fd);
+    int fl = fcntl(fd, F_GETFL);
+    if (fl < 0 || fcntl(fd, F_SETFL, fl | O_NONBLOCK) != 0) {
         snprintf(err, errlen, "fcntl: %s", strerror(errno));   /* the child is reaped below */
-        close(fd[0]);
+        close(fd);
         while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
             ;
         return -1;
@@ -308,7 +281,7 @@ static int start_child(const struct gl_device_ops *ops, struct pool *pl, int ti,
     memset(c, 0, sizeof *c);
     c->task = ti;
     c->pid = pid;
-    c->fd = fd[0];
+    c->fd = fd;
     return 0;
 }
 

@@ -1,5 +1,6 @@
 /* util.c - see util.h. Must not know about configs, the store or CUDA. */
 #include "util.h"
+#include "fileutil.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -12,44 +13,47 @@ extern const char gl_build_revision[];   /* build/gen/version.c, written by the 
 
 char *gl_read_file(const char *path, char *err, size_t errlen)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        snprintf(err, errlen, "%s: %s", path, strerror(errno));
-        return NULL;
+    return gl_file_read(path, NULL, err, errlen);
+}
+
+int gl_write_all(int fd, const void *buf, size_t len)
+{
+    const char *p = buf;
+    while (len > 0) {
+        ssize_t n = write(fd, p, len);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            return -1;
+        p += n;
+        len -= (size_t)n;
     }
-    size_t cap = 4096, len = 0;
-    char *buf = malloc(cap);
-    if (!buf) {
-        fclose(f);
-        snprintf(err, errlen, "%s: out of memory", path);
-        return NULL;
+    return 0;
+}
+
+pid_t gl_fork_pipe(int *fd, char *err, size_t errlen)
+{
+    int p[2];
+    if (pipe(p) != 0) {
+        snprintf(err, errlen, "pipe: %s", strerror(errno));
+        return -1;
     }
-    for (;;) {
-        if (len + 1 >= cap) {
-            char *nb = realloc(buf, cap * 2);
-            if (!nb) {
-                free(buf);
-                fclose(f);
-                snprintf(err, errlen, "%s: out of memory", path);
-                return NULL;
-            }
-            buf = nb;
-            cap *= 2;
-        }
-        size_t got = fread(buf + len, 1, cap - len - 1, f);
-        len += got;
-        if (got == 0)
-            break;
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid < 0) {
+        snprintf(err, errlen, "fork: %s", strerror(errno));
+        close(p[0]);
+        close(p[1]);
+        return -1;
     }
-    if (ferror(f)) {
-        snprintf(err, errlen, "%s: read error", path);
-        free(buf);
-        fclose(f);
-        return NULL;
+    if (pid == 0) {
+        close(p[0]);
+        *fd = p[1];
+    } else {
+        close(p[1]);
+        *fd = p[0];
     }
-    fclose(f);
-    buf[len] = '\0';
-    return buf;
+    return pid;
 }
 
 void gl_exe_dir(char *buf, size_t len)

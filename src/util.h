@@ -1,13 +1,24 @@
 /* util.h - small process and text helpers the driver's commands share: host name,
- * the executable's folder, reading a whole file, joining argv, build revision, UTF-8 checks.
+ * the executable's folder, reading a whole file, a child with a pipe to its
+ * parent and writing a whole buffer to it, joining argv, build revision, UTF-8 checks.
  * Must not know about configs, the store or CUDA. */
 #ifndef GL_UTIL_H
 #define GL_UTIL_H
 
 #include <stddef.h>
+#include <sys/types.h>
 
-/* Whole file, NUL-terminated, caller frees; NULL + err on failure. */
+/* Whole file, NUL-terminated, caller frees; NULL + err on failure (src/core
+ * fileutil.h gl_file_read, for callers that need no length). */
 char *gl_read_file(const char *path, char *err, size_t errlen);
+/* Write all len bytes of buf to fd (a pipe: short writes and EINTR are
+ * retried). 0, or -1 (errno says why when write failed). */
+int gl_write_all(int fd, const void *buf, size_t len);
+/* fork() with a pipe from the child to the parent, stdio flushed first (nothing
+ * buffered is written twice): in the child (0 returned) *fd is the pipe's write
+ * end, in the parent (the child's pid returned) its read end. -1 with err (no
+ * pipe, no child). */
+pid_t gl_fork_pipe(int *fd, char *err, size_t errlen);
 /* Folder of the running executable (for finding the GPU plugin), "." if unknown. */
 void gl_exe_dir(char *buf, size_t len);
 void gl_hostname(char *buf, size_t len);

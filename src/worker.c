@@ -45,27 +45,12 @@ struct metrics_reply {
 
 /* ---- pipe I/O --------------------------------------------------------------- */
 
-static int write_all(int fd, const void *buf, size_t len)
-{
-    const char *p = buf;
-    while (len > 0) {
-        ssize_t n = write(fd, p, len);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0)
-            return -1;
-        p += n;
-        len -= (size_t)n;
-    }
-    return 0;
-}
-
 static int send_msg(int fd, int type, const void *payload, int len)
 {
     struct msg_hdr h = { type, len };
-    if (write_all(fd, &h, sizeof h) != 0)
+    if (gl_write_all(fd, &h, sizeof h) != 0)
         return -1;
-    return len > 0 ? write_all(fd, payload, (size_t)len) : 0;
+    return len > 0 ? gl_write_all(fd, payload, (size_t)len) : 0;
 }
 
 /* Read len bytes, waiting at most deadline (gl_now() seconds; <= 0: forever).
@@ -461,25 +446,14 @@ int gl_worker_start(struct gl_worker *w, int want_gpu, char *err, size_t errlen)
 
 int gl_worker_count_gpus(char *err, size_t errlen)
 {
-    int fd[2];
+    int fd;
     struct { int n; char err[GL_REASON_MAX]; } rep;
-    if (pipe(fd) != 0) {
-        snprintf(err, errlen, "pipe: %s", strerror(errno));
+    pid_t pid = gl_fork_pipe(&fd, err, errlen);
+    if (pid < 0)
         return -1;
-    }
-    fflush(stdout);
-    fflush(stderr);
-    pid_t pid = fork();
-    if (pid < 0) {
-        snprintf(err, errlen, "fork: %s", strerror(errno));
-        close(fd[0]);
-        close(fd[1]);
-        return -1;
-    }
     if (pid == 0) {
         const struct gl_device_ops *api = gl_registry_gpu();
         memset(&rep, 0, sizeof rep);
-        close(fd[0]);
         prctl(PR_SET_PDEATHSIG, SIGKILL);
         gl_interrupt_child();
         if (!api) {
@@ -488,11 +462,10 @@ int gl_worker_count_gpus(char *err, size_t errlen)
         } else {
             rep.n = api->count ? api->count(rep.err, sizeof rep.err) : 1;
         }
-        _exit(write_all(fd[1], &rep, sizeof rep) == 0 ? 0 : 2);
+        _exit(gl_write_all(fd, &rep, sizeof rep) == 0 ? 0 : 2);
     }
-    close(fd[1]);
-    int rc = read_all(fd[0], &rep, sizeof rep, gl_now() + 120.0);
-    close(fd[0]);
+    int rc = read_all(fd, &rep, sizeof rep, gl_now() + 120.0);
+    close(fd);
     if (rc != 0)
         kill(pid, SIGKILL);
     while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)

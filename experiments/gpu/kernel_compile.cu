@@ -22,17 +22,16 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
-#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 extern "C" {
 #include "deps.h"
 #include "expr.h"
+#include "fileutil.h"
 #include "sha256.h"
 }
 
@@ -40,24 +39,13 @@ extern "C" {
  * own options (or of the cache's layout) never reuses an old cubin. */
 #define GK_KEY_TAG "gpulab-kernel-v2 -std=c++17 -lineinfo (nvrtc: -default-device)"
 
-static void say(char *buf, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static void say(char *buf, size_t len, const char *fmt, ...)
-{
-    va_list ap;
-    if (!buf || len == 0)
-        return;
-    va_start(ap, fmt);
-    vsnprintf(buf, len, fmt, ap);
-    va_end(ap);
-}
-
 /* ---- expression values ------------------------------------------------------------- */
 
 int gk_value(const char *expr, const struct gl_params *p, long long *out, char *err,
              size_t errlen)
 {
     if (!expr || !expr[0]) {
-        say(err, errlen, "empty expression");
+        gl_say(err, errlen, "empty expression");
         return -1;
     }
     return gl_expr_value(expr, p, out, err, errlen) == 0 ? 0 : -1;
@@ -136,7 +124,7 @@ static int substitute(const char *expr, const struct gl_params *p, char *out, si
     out[o] = '\0';
     return 0;
 too_long:
-    say(err, errlen, "the kernel expression '%s' is too long after substitution", expr);
+    gl_say(err, errlen, "the kernel expression '%s' is too long after substitution", expr);
     return -1;
 }
 
@@ -162,7 +150,7 @@ static int define_list(const struct gl_kernel *k, const struct gl_params *p,
     for (int i = 0; i < k->ndefines && i < GL_KERNEL_MAX_DEFINES; i++) {
         long v;
         if (!param_value(p, k->defines[i], &v)) {
-            say(err, errlen, "defines: '%s' has no integer value at this point", k->defines[i]);
+            gl_say(err, errlen, "defines: '%s' has no integer value at this point", k->defines[i]);
             return -1;
         }
         snprintf(defs[n++], GK_DEF_LEN, "-D%s=%ld", k->defines[i], v);
@@ -172,89 +160,22 @@ static int define_list(const struct gl_kernel *k, const struct gl_params *p,
 
 /* ---- files ---------------------------------------------------------------------------- */
 
-/* Whole file into a malloc'd NUL-terminated buffer (*len without the NUL); NULL + err. */
-static char *read_all(const char *path, size_t *len, char *err, size_t errlen)
-{
-    FILE *f = fopen(path, "rb");
-    char *buf = NULL;
-    size_t cap = 0, n = 0;
-    if (!f) {
-        say(err, errlen, "%s: %s", path, strerror(errno));
-        return NULL;
-    }
-    for (;;) {
-        if (n + 65536 + 1 > cap) {
-            size_t ncap = cap ? cap * 2 : 131072;
-            char *nb = (char *)realloc(buf, ncap);
-            if (!nb) {
-                free(buf);
-                fclose(f);
-                say(err, errlen, "%s: out of memory", path);
-                return NULL;
-            }
-            buf = nb;
-            cap = ncap;
-        }
-        size_t got = fread(buf + n, 1, cap - n - 1, f);
-        n += got;
-        if (got == 0)
-            break;
-    }
-    int bad = ferror(f);
-    fclose(f);
-    if (bad) {
-        free(buf);
-        say(err, errlen, "%s: read error", path);
-        return NULL;
-    }
-    buf[n] = '\0';
-    if (len)
-        *len = n;
-    return buf;
-}
-
-/* The folder of path ("." when it has none). */
-static void folder_of(const char *path, char *out, size_t len)
-{
-    const char *slash = strrchr(path, '/');
-    if (!slash)
-        snprintf(out, len, ".");
-    else if (slash == path)
-        snprintf(out, len, "/");
-    else
-        snprintf(out, len, "%.*s", (int)(slash - path), path);
-}
-
-/* The cache folder (created): $GPULAB_CACHE, $XDG_CACHE_HOME/gpulab/kernels or
- * $HOME/.cache/gpulab/kernels. 0, or -1 + err. The driver finds the same folder
- * for C references (src/kernel_variant.c gl_kernel_cache_dir): keep in step. */
+/* The cache folder (src/core/fileutil.h gl_kernel_cache_dir), created. 0, or -1 + err. */
 static int cache_dir(char *out, size_t len, char *err, size_t errlen)
 {
-    const char *e = getenv("GPULAB_CACHE");
-    if (e && *e)
-        snprintf(out, len, "%s", e);
-    else if ((e = getenv("XDG_CACHE_HOME")) && *e)
-        snprintf(out, len, "%s/gpulab/kernels", e);
-    else if ((e = getenv("HOME")) && *e)
-        snprintf(out, len, "%s/.cache/gpulab/kernels", e);
-    else {
-        say(err, errlen, "no kernel cache: set GPULAB_CACHE (HOME is not set)");
+    char failed[GK_DIR];
+    int rc = gl_kernel_cache_dir(out, len);
+    if (rc == -1) {
+        gl_say(err, errlen, "no kernel cache: set GPULAB_CACHE (HOME is not set)");
         return -1;
     }
-    char tmp[GK_DIR];
-    snprintf(tmp, sizeof tmp, "%s", out);
-    for (char *s = tmp + 1;; s++) {
-        char c = *s;
-        if (c != '/' && c != '\0')
-            continue;
-        *s = '\0';
-        if (mkdir(tmp, 0777) != 0 && errno != EEXIST) {
-            say(err, errlen, "kernel cache %s: cannot create %s: %s", out, tmp, strerror(errno));
-            return -1;
-        }
-        *s = c;
-        if (c == '\0')
-            break;
+    if (rc != 0) {
+        gl_say(err, errlen, "no kernel cache: its folder's path is longer than %zu bytes", len - 1);
+        return -1;
+    }
+    if (gl_make_dirs(out, failed, sizeof failed) != 0) {
+        gl_say(err, errlen, "kernel cache %s: cannot create %s: %s", out, failed, strerror(errno));
+        return -1;
     }
     return 0;
 }
@@ -268,7 +189,7 @@ static int write_atomic(const char *path, const void *data, size_t len, char *er
     snprintf(tmp, sizeof tmp, "%s.tmp.%ld.%u", path, (long)getpid(), counter++);
     int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL, 0644);
     if (fd < 0) {
-        say(err, errlen, "kernel cache: %s: %s", tmp, strerror(errno));
+        gl_say(err, errlen, "kernel cache: %s: %s", tmp, strerror(errno));
         return -1;
     }
     const char *p = (const char *)data;
@@ -278,7 +199,7 @@ static int write_atomic(const char *path, const void *data, size_t len, char *er
         if (w < 0 && errno == EINTR)
             continue;
         if (w <= 0) {
-            say(err, errlen, "kernel cache: writing %s: %s", tmp, strerror(errno));
+            gl_say(err, errlen, "kernel cache: writing %s: %s", tmp, strerror(errno));
             close(fd);
             unlink(tmp);
             return -1;
@@ -287,7 +208,7 @@ static int write_atomic(const char *path, const void *data, size_t len, char *er
         left -= (size_t)w;
     }
     if (close(fd) != 0 || rename(tmp, path) != 0) {
-        say(err, errlen, "kernel cache: %s: %s", path, strerror(errno));
+        gl_say(err, errlen, "kernel cache: %s: %s", path, strerror(errno));
         unlink(tmp);
         return -1;
     }
@@ -333,7 +254,7 @@ static int deps_digest(struct gk_deps_memo *m, const struct gl_kernel *k, unsign
     char err[1200];
     gl_sha256_init(&c);
     if (gl_kernel_deps_hash(k, &c, NULL, err, sizeof err) != 0) {
-        say(log, loglen, "%s: %s", k->source, err);
+        gl_say(log, loglen, "%s: %s", k->source, err);
         return -1;
     }
     gl_sha256_final(&c, d);
@@ -360,7 +281,7 @@ static int item_init(struct gk_item *it, const struct gl_kernel_variant *kv,
     if ((it->ndefs = define_list(k, p, it->defs, log, loglen)) < 0)
         return -1;
     if (!k->text) {
-        say(log, loglen, "internal: kernel %s without its source's text", k->source);
+        gl_say(log, loglen, "internal: kernel %s without its source's text", k->source);
         return -1;
     }
     if (deps_digest(memo, k, deps, log, loglen) != 0)
@@ -399,7 +320,7 @@ static int lookup(const char *dir, const char *key, char *cubin, size_t cubin_le
     char path[GK_PATH], e[256];
     size_t n = 0;
     snprintf(path, sizeof path, "%s/%s.name", dir, key);
-    char *rec = read_all(path, &n, e, sizeof e);
+    char *rec = gl_file_read(path, &n, e, sizeof e);
     if (!rec)
         return 0;
     char *nl = strchr(rec, '\n'), *file = nl ? nl + 1 : NULL;
@@ -437,7 +358,7 @@ static int compile_program(struct gk_item *const *its, int n, int arch, const ch
     size_t cubin_len = 0;
     int nexprs = 0, nopts = 0, rc = -1;
     if (!exprs || !opts || !lowered) {
-        say(log, loglen, "out of memory");
+        gl_say(log, loglen, "out of memory");
         goto out;
     }
     /* the distinct expressions, sorted: the program's cubin is keyed by them */
@@ -460,7 +381,7 @@ static int compile_program(struct gk_item *const *its, int n, int arch, const ch
         gl_sha256_final(&c, d);
         hex_of(d, key);
     }
-    folder_of(k->source, src_dir, sizeof src_dir);
+    gl_folder_of(k->source, src_dir, sizeof src_dir);
     snprintf(o_src, sizeof o_src, "-I%s", src_dir);
     opts[nopts++] = o_src;
     for (int i = 0; i < its[0]->ndefs; i++)
@@ -520,7 +441,7 @@ static int build(const struct gl_kernel_variant *const *kvs, const struct gl_par
     for (int i = 0; i < n; i++)
         res[i] = -1;
     if (!items || !group) {
-        say(log, loglen, "out of memory");
+        gl_say(log, loglen, "out of memory");
         rc = -1;
         goto out;
     }
@@ -535,7 +456,7 @@ static int build(const struct gl_kernel_variant *const *kvs, const struct gl_par
     for (int i = 0; i < n; i++) {
         char version[600];
         if (!kvs[i] || !kvs[i]->k || !ps[i]) {
-            say(log, loglen, "internal: kernel_compile without a kernel or a point");
+            gl_say(log, loglen, "internal: kernel_compile without a kernel or a point");
             rc = -1;
             goto out;
         }
@@ -593,7 +514,7 @@ static int build(const struct gl_kernel_variant *const *kvs, const struct gl_par
     for (int i = 0; i < n && rc == 0 && built; i++)
         if (res[i] == 0 && !lookup(dir, items[i].key, built[i].cubin, sizeof built[i].cubin,
                                    built[i].lowered, sizeof built[i].lowered)) {
-            say(log, loglen, "kernel cache %s: the record of %s vanished", dir, items[i].expr);
+            gl_say(log, loglen, "kernel cache %s: the record of %s vanished", dir, items[i].expr);
             rc = -1;
         }
 out:

@@ -11,35 +11,20 @@
  * $CUDA_HOME/bin/nvcc, else the one beside NVRTC's library (../bin/nvcc),
  * else the first on PATH.
  * Must not call the CUDA runtime or driver, nor know about the kernel cache. */
+#include "fileutil.h"
 #include "kernel_int.cuh"
+#include "subprocess.h"
 
 #include <cxxabi.h>
 #include <dlfcn.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <limits.h>
 #include <nvrtc.h>
-#include <spawn.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
-
-extern char **environ;
-
-static void say(char *buf, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static void say(char *buf, size_t len, const char *fmt, ...)
-{
-    va_list ap;
-    if (!buf || len == 0)
-        return;
-    va_start(ap, fmt);
-    vsnprintf(buf, len, fmt, ap);
-    va_end(ap);
-}
 
 static int executable(const char *path)
 {
@@ -83,57 +68,9 @@ static int find_nvcc(char *out, size_t len, char *log, size_t loglen)
         }
         p += n + (colon ? 1 : 0);
     }
-    say(log, loglen, "compiler = nvcc: no nvcc found (looked at %sand on PATH): install the CUDA "
-        "toolkit's compiler or set CUDA_HOME to the toolkit's folder", looked);
+    gl_say(log, loglen, "compiler = nvcc: no nvcc found (looked at %sand on PATH): install the CUDA "
+           "toolkit's compiler or set CUDA_HOME to the toolkit's folder", looked);
     return -1;
-}
-
-/* Run argv with stdout and stderr into out (NUL-terminated, cut to len); its
- * exit status, or -1 with the reason in out. */
-static int run_captured(char *const *argv, char *out, size_t len)
-{
-    int fd[2];
-    pid_t pid;
-    posix_spawn_file_actions_t fa;
-    out[0] = '\0';
-    if (pipe(fd) != 0) {
-        say(out, len, "pipe: %s", strerror(errno));
-        return -1;
-    }
-    posix_spawn_file_actions_init(&fa);
-    posix_spawn_file_actions_adddup2(&fa, fd[1], 1);
-    posix_spawn_file_actions_adddup2(&fa, fd[1], 2);
-    posix_spawn_file_actions_addclose(&fa, fd[0]);
-    posix_spawn_file_actions_addclose(&fa, fd[1]);
-    int e = posix_spawn(&pid, argv[0], &fa, NULL, argv, environ);
-    posix_spawn_file_actions_destroy(&fa);
-    close(fd[1]);
-    if (e != 0) {
-        close(fd[0]);
-        say(out, len, "cannot run %s: %s", argv[0], strerror(e));
-        return -1;
-    }
-    size_t used = 0;
-    char buf[4096];
-    for (;;) {
-        ssize_t got = read(fd[0], buf, sizeof buf);
-        if (got < 0 && errno == EINTR)
-            continue;
-        if (got <= 0)
-            break;
-        size_t take = (size_t)got < len - 1 - used ? (size_t)got : len - 1 - used;
-        memcpy(out + used, buf, take);
-        used += take;
-    }
-    out[used] = '\0';
-    close(fd[0]);
-    int status = 0;
-    while (waitpid(pid, &status, 0) < 0)
-        if (errno != EINTR) {
-            say(out, len, "waitpid: %s", strerror(errno));
-            return -1;
-        }
-    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
 int gk_nvcc_version(char *out, size_t len, char *log, size_t loglen)
@@ -147,8 +84,8 @@ int gk_nvcc_version(char *out, size_t len, char *log, size_t loglen)
     if (find_nvcc(nvcc, sizeof nvcc, log, loglen) != 0)
         return -1;
     char *argv[] = { nvcc, (char *)"--version", NULL };
-    if (run_captured(argv, text, sizeof text) != 0) {
-        say(log, loglen, "%s --version failed: %s", nvcc, text);
+    if (gl_run_captured(argv, text, sizeof text) != 0) {
+        gl_say(log, loglen, "%s --version failed: %s", nvcc, text);
         return -1;
     }
     /* "Cuda compilation tools, release 13.0, V13.0.88" and the "Build ..." line */
@@ -226,7 +163,7 @@ static int match_names(const struct gk_compile *c, char **names, int n,
     char want[GK_LOWERED], have[GK_LOWERED];
     int rc = 0;
     if (!plain) {
-        say(log, loglen, "out of memory");
+        gl_say(log, loglen, "out of memory");
         return -1;
     }
     for (int j = 0; j < n; j++) {
@@ -270,24 +207,6 @@ static int match_names(const struct gk_compile *c, char **names, int n,
 
 /* ---- the compilation ------------------------------------------------------------------ */
 
-static char *read_whole(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    char *buf = NULL;
-    long n = -1;
-    if (!f)
-        return NULL;
-    if (fseek(f, 0, SEEK_END) == 0 && (n = ftell(f)) > 0 && fseek(f, 0, SEEK_SET) == 0 &&
-        (buf = (char *)malloc((size_t)n)) != NULL && fread(buf, 1, (size_t)n, f) != (size_t)n) {
-        free(buf);
-        buf = NULL;
-    }
-    fclose(f);
-    if (buf)
-        *len = (size_t)n;
-    return buf;
-}
-
 int gk_nvcc_compile(const struct gk_compile *c, char **cubin, size_t *cubin_len,
                     char (*lowered)[GK_LOWERED], char *log, size_t loglen)
 {
@@ -299,20 +218,20 @@ int gk_nvcc_compile(const struct gk_compile *c, char **cubin, size_t *cubin_len,
     if (find_nvcc(nvcc, sizeof nvcc, log, loglen) != 0)
         return -1;
     if (!realpath(c->k->source, src)) {
-        say(log, loglen, "%s: %s", c->k->source, strerror(errno));
+        gl_say(log, loglen, "%s: %s", c->k->source, strerror(errno));
         return -1;
     }
     const char *tmp = getenv("TMPDIR");
     snprintf(dir, sizeof dir, "%s/gpulab-nvcc-XXXXXX", tmp && *tmp && strlen(tmp) < 200 ? tmp : "/tmp");
     if (!mkdtemp(dir)) {
-        say(log, loglen, "compiler = nvcc: cannot make a temporary folder %s: %s", dir,
-            strerror(errno));
+        gl_say(log, loglen, "compiler = nvcc: cannot make a temporary folder %s: %s", dir,
+               strerror(errno));
         return -1;
     }
     snprintf(wrap, sizeof wrap, "%s/gpulab_kernels.cu", dir);
     snprintf(out, sizeof out, "%s/gpulab_kernels.cubin", dir);
     if (!(f = fopen(wrap, "w"))) {
-        say(log, loglen, "compiler = nvcc: %s: %s", wrap, strerror(errno));
+        gl_say(log, loglen, "compiler = nvcc: %s: %s", wrap, strerror(errno));
         goto out;
     }
     fprintf(f, "// generated by gpulab: the kernels of %s to compile\n#include \"%s\"\n",
@@ -322,12 +241,12 @@ int gk_nvcc_compile(const struct gk_compile *c, char **cubin, size_t *cubin_len,
                 c->exprs[i]);
     if (fclose(f) != 0) {
         f = NULL;
-        say(log, loglen, "compiler = nvcc: writing %s failed", wrap);
+        gl_say(log, loglen, "compiler = nvcc: writing %s failed", wrap);
         goto out;
     }
     f = NULL;
     if (!(argv = (char **)calloc((size_t)c->nopts + 16, sizeof *argv))) {
-        say(log, loglen, "out of memory");
+        gl_say(log, loglen, "out of memory");
         goto out;
     }
     snprintf(arch, sizeof arch, "-arch=sm_%d", c->arch);
@@ -345,23 +264,23 @@ int gk_nvcc_compile(const struct gk_compile *c, char **cubin, size_t *cubin_len,
     argv[argc++] = wrap;
     argv[argc] = NULL;
     {
-        int st = run_captured(argv, log, loglen);
+        int st = gl_run_captured(argv, log, loglen);
         if (st != 0) {
             if (st > 0 && strstr(log, "nvcc fatal") && c->k->noptions > 0)
                 rc = -2;   /* an option nvcc refused (the wrapper is gpulab's own) */
             if (!log[0])
-                say(log, loglen, "%s exited with %d", nvcc, st);
+                gl_say(log, loglen, "%s exited with %d", nvcc, st);
             goto out;
         }
     }
-    if (!(*cubin = read_whole(out, cubin_len))) {
-        say(log, loglen, "compiler = nvcc: no cubin at %s", out);
+    if (!(*cubin = gl_file_read(out, cubin_len, NULL, 0)) || *cubin_len == 0) {
+        gl_say(log, loglen, "compiler = nvcc: no cubin at %s", out);
         goto out;
     }
     {
         char e[256];
         if (gk_elf_kernels(*cubin, *cubin_len, &names, &nnames, e, sizeof e) != 0) {
-            say(log, loglen, "compiler = nvcc: %s", e);
+            gl_say(log, loglen, "compiler = nvcc: %s", e);
             goto out;
         }
     }

@@ -7,39 +7,17 @@
  * hint saying what to do.
  * Must not call the CUDA runtime or driver (it runs at plan time, on machines
  * without either), nor know about the kernel cache (kernel_compile.cu). */
+#include "fileutil.h"
 #include "kernel_int.cuh"
 
 #include <dlfcn.h>
 #include <limits.h>
 #include <nvrtc.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-
-static void say(char *buf, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static void say(char *buf, size_t len, const char *fmt, ...)
-{
-    va_list ap;
-    if (!buf || len == 0)
-        return;
-    va_start(ap, fmt);
-    vsnprintf(buf, len, fmt, ap);
-    va_end(ap);
-}
-
-static void folder_of(const char *path, char *out, size_t len)
-{
-    const char *slash = strrchr(path, '/');
-    if (!slash)
-        snprintf(out, len, ".");
-    else if (slash == path)
-        snprintf(out, len, "/");
-    else
-        snprintf(out, len, "%.*s", (int)(slash - path), path);
-}
 
 /* The CUDA headers' folder as NVRTC's library location gives it (lib64/.. or
  * targets/<arch>/lib/..), else $CUDA_HOME/include, else /usr/local/cuda/include;
@@ -51,10 +29,10 @@ static void cuda_include(char *out, size_t len)
     Dl_info info;
     if (dladdr((void *)nvrtcVersion, &info) && info.dli_fname) {
         char dir[GK_DIR], real[PATH_MAX];
-        folder_of(info.dli_fname, dir, sizeof dir);
+        gl_folder_of(info.dli_fname, dir, sizeof dir);
         snprintf(cand[n++], GK_PATH, "%s/../include", dir);
         if (realpath(info.dli_fname, real)) {
-            folder_of(real, dir, sizeof dir);
+            gl_folder_of(real, dir, sizeof dir);
             snprintf(cand[n++], GK_PATH, "%s/../include", dir);
         }
     }
@@ -77,7 +55,7 @@ int gk_nvrtc_version(char *out, size_t len, char *log, size_t loglen)
 {
     int major = 0, minor = 0;
     if (nvrtcVersion(&major, &minor) != NVRTC_SUCCESS) {
-        say(log, loglen, "nvrtcVersion failed: NVRTC unusable");
+        gl_say(log, loglen, "nvrtcVersion failed: NVRTC unusable");
         return -1;
     }
     snprintf(out, len, "nvrtc %d.%d", major, minor);
@@ -115,7 +93,7 @@ static void missing_header_hint(char *log, size_t loglen)
     do {                                                                                       \
         nvrtcResult rc_ = (call);                                                              \
         if (rc_ != NVRTC_SUCCESS) {                                                            \
-            say(log, loglen, "%s: %s", #call, nvrtcGetErrorString(rc_));                       \
+            gl_say(log, loglen, "%s: %s", #call, nvrtcGetErrorString(rc_));                    \
             goto fail;                                                                         \
         }                                                                                      \
     } while (0)
@@ -133,7 +111,7 @@ int gk_nvrtc_compile(const struct gk_compile *c, char **cubin, size_t *cubin_len
     size_t size = 0;
     *cubin = NULL;
     if (!opts) {
-        say(log, loglen, "out of memory");
+        gl_say(log, loglen, "out of memory");
         return -1;
     }
     snprintf(o_arch, sizeof o_arch, "--gpu-architecture=sm_%d", c->arch);
@@ -162,12 +140,12 @@ int gk_nvrtc_compile(const struct gk_compile *c, char **cubin, size_t *cubin_len
             if (nvrtcGetProgramLogSize(prog, &ln) == NVRTC_SUCCESS && ln > 1) {
                 char *l = (char *)malloc(ln);
                 if (l && nvrtcGetProgramLog(prog, l) == NVRTC_SUCCESS)
-                    say(log, loglen, "%s", l);
+                    gl_say(log, loglen, "%s", l);
                 else
-                    say(log, loglen, "%s: %s", k->source, nvrtcGetErrorString(r));
+                    gl_say(log, loglen, "%s: %s", k->source, nvrtcGetErrorString(r));
                 free(l);
             } else {
-                say(log, loglen, "%s: %s", k->source, nvrtcGetErrorString(r));
+                gl_say(log, loglen, "%s: %s", k->source, nvrtcGetErrorString(r));
             }
             if (r == NVRTC_ERROR_INVALID_OPTION) {
                 rc = -2;
@@ -181,19 +159,19 @@ int gk_nvrtc_compile(const struct gk_compile *c, char **cubin, size_t *cubin_len
         const char *low = NULL;
         NVRTC_OK(nvrtcGetLoweredName(prog, c->exprs[i], &low));
         if (!low || strlen(low) >= GK_LOWERED) {
-            say(log, loglen, "%s: the lowered name of '%s' is missing or too long", k->source,
-                c->exprs[i]);
+            gl_say(log, loglen, "%s: the lowered name of '%s' is missing or too long", k->source,
+                   c->exprs[i]);
             goto fail;
         }
         snprintf(lowered[i], GK_LOWERED, "%s", low);
     }
     NVRTC_OK(nvrtcGetCUBINSize(prog, &size));
     if (size == 0) {
-        say(log, loglen, "%s: NVRTC produced no cubin", k->source);
+        gl_say(log, loglen, "%s: NVRTC produced no cubin", k->source);
         goto fail;
     }
     if (!(*cubin = (char *)malloc(size))) {
-        say(log, loglen, "out of memory for a %zu-byte cubin", size);
+        gl_say(log, loglen, "out of memory for a %zu-byte cubin", size);
         goto fail;
     }
     NVRTC_OK(nvrtcGetCUBIN(prog, *cubin));

@@ -16,6 +16,7 @@
  * the harness uses the handle as it uses a built-in kernel's address.
  * Must not link or call libcuda directly, time or profile anything itself, or
  * decide which variants exist (the config does). */
+#include "fileutil.h"
 #include "gpu_harness.cuh"
 #include "kernel_int.cuh"
 
@@ -52,24 +53,6 @@ static struct gk_kernel {
 } kernels[GK_MAX_KERNELS];
 static int nkernels;
 
-static char *read_file(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    char *buf = NULL;
-    long n = -1;
-    if (fseek(f, 0, SEEK_END) == 0 && (n = ftell(f)) > 0 && fseek(f, 0, SEEK_SET) == 0 &&
-        (buf = (char *)malloc((size_t)n)) != NULL && fread(buf, 1, (size_t)n, f) != (size_t)n) {
-        free(buf);
-        buf = NULL;
-    }
-    fclose(f);
-    if (buf)
-        *len = (size_t)n;
-    return buf;
-}
-
 /* The kernel of b, its library loaded once per process (the cache key is in
  * the path) and each kernel looked up once. */
 static int load_kernel(struct gl_result *r, const struct gk_built *b, cudaKernel_t *out)
@@ -86,9 +69,11 @@ static int load_kernel(struct gl_result *r, const struct gk_built *b, cudaKernel
     cudaLibrary_t lib = li >= 0 ? libs[li].lib : NULL;
     if (!lib) {
         size_t len = 0;
-        char *data = read_file(b->cubin, &len);
-        if (!data)
+        char *data = gl_file_read(b->cubin, &len, NULL, 0);
+        if (!data || len == 0) {
+            free(data);
             return gh_fail(r, "kernel cache: cannot read %s", b->cubin);
+        }
         int ok = gh_ok(r, cudaLibraryLoadData(&lib, data, NULL, NULL, 0, NULL, NULL, 0),
                        "cudaLibraryLoadData");
         free(data);

@@ -3,75 +3,14 @@
  * Must not compile, run or print anything, nor follow a name into a folder
  * that is not the including file's, the source's or an -I folder of options. */
 #include "deps.h"
+#include "fileutil.h"
 
 #include <errno.h>
 #include <limits.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-
-static void say(char *buf, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static void say(char *buf, size_t len, const char *fmt, ...)
-{
-    va_list ap;
-    if (!buf || len == 0)
-        return;
-    va_start(ap, fmt);
-    vsnprintf(buf, len, fmt, ap);
-    va_end(ap);
-}
-
-/* The folder of path ("." when it has none). */
-static void folder_of(const char *path, char *out, size_t len)
-{
-    const char *slash = strrchr(path, '/');
-    if (!slash)
-        snprintf(out, len, ".");
-    else if (slash == path)
-        snprintf(out, len, "/");
-    else
-        snprintf(out, len, "%.*s", (int)(slash - path), path);
-}
-
-/* Whole file into a malloc'd NUL-terminated buffer; NULL with errno. */
-static char *slurp(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    char *buf = NULL;
-    size_t cap = 0, n = 0;
-    if (!f)
-        return NULL;
-    for (;;) {
-        if (n + 4096 + 1 > cap) {
-            size_t ncap = cap ? 2 * cap : 16384;
-            char *nb = realloc(buf, ncap);
-            if (!nb) {
-                free(buf);
-                fclose(f);
-                errno = ENOMEM;
-                return NULL;
-            }
-            buf = nb;
-            cap = ncap;
-        }
-        size_t got = fread(buf + n, 1, cap - n - 1, f);
-        n += got;
-        if (got == 0)
-            break;
-    }
-    int bad = ferror(f);
-    fclose(f);
-    if (bad) {
-        free(buf);
-        errno = EIO;
-        return NULL;
-    }
-    buf[n] = '\0';
-    *len = n;
-    return buf;
-}
 
 /* target's path relative to the folder base (both absolute and real). */
 static void relative(const char *base, const char *target, char *out, size_t len)
@@ -111,14 +50,14 @@ static int add_dep(struct gl_deps *d, const char *path, const char *real, char *
 {
     char rel[PATH_MAX];
     if (d->n == GL_DEPS_MAX) {
-        say(err, errlen, "more than %d included files (the scan stops there)", GL_DEPS_MAX);
+        gl_say(err, errlen, "more than %d included files (the scan stops there)", GL_DEPS_MAX);
         return -1;
     }
     if (d->n == d->cap) {
         int cap = d->cap ? 2 * d->cap : 16;
         struct gl_dep *nd = realloc(d->d, (size_t)cap * sizeof *nd);
         if (!nd) {
-            say(err, errlen, "out of memory");
+            gl_say(err, errlen, "out of memory");
             return -1;
         }
         d->d = nd;
@@ -135,7 +74,7 @@ static int add_dep(struct gl_deps *d, const char *path, const char *real, char *
         free(e->path);
         free(e->real);
         free(e->rel);
-        say(err, errlen, "out of memory");
+        gl_say(err, errlen, "out of memory");
         return -1;
     }
     d->n++;
@@ -207,9 +146,9 @@ static int offer(struct scan *sc, const char *dir, const char *name)
     if (seen(sc->d, real, sc->source_real))
         return 0;
     size_t len = 0;
-    char *text = slurp(path, &len);
+    char *text = gl_file_read(path, &len, NULL, 0);
     if (!text) {
-        say(sc->err, sc->errlen, "cannot read the included file %s: %s", path, strerror(errno));
+        gl_say(sc->err, sc->errlen, "cannot read the included file %s: %s", path, strerror(errno));
         return -1;
     }
     if (add_dep(sc->d, path, real, text, len, sc->base_real, sc->err, sc->errlen) != 0) {
@@ -217,7 +156,7 @@ static int offer(struct scan *sc, const char *dir, const char *name)
         return -1;
     }
     char here[PATH_MAX + 256];
-    folder_of(path, here, sizeof here);
+    gl_folder_of(path, here, sizeof here);
     return scan_text(sc, here, text, len);
 }
 
@@ -257,20 +196,18 @@ int gl_deps_scan(const char *source, const char *text, const char *const *dirs, 
     char *own = NULL;
     size_t len = 0;
     memset(out, 0, sizeof *out);
-    folder_of(source, source_dir, sizeof source_dir);
+    gl_folder_of(source, source_dir, sizeof source_dir);
     if (!realpath(source, source_real))
         snprintf(source_real, sizeof source_real, "%s", source);
     if (!base || !base[0])
         base = source_dir;
     if (!realpath(base, base_real)) {
-        say(err, errlen, "%s: %s", base, strerror(errno));
+        gl_say(err, errlen, "%s: %s", base, strerror(errno));
         return -1;
     }
     if (!text) {
-        if (!(own = slurp(source, &len))) {
-            say(err, errlen, "%s: %s", source, strerror(errno));
+        if (!(own = gl_file_read(source, &len, err, errlen)))
             return -1;
-        }
         text = own;
     } else {
         len = strlen(text);

@@ -15,57 +15,33 @@ if [ ! -x "$G" ] || [ ! -f build/libgpulab_gpu.so ]; then
 fi
 passed=0; failed=0
 log=$(mktemp)
+# add_up WHAT NAME RC: add the last "NAME: N passed, N failed" line of $log (the
+# output of WHAT, which exited with RC; NAME a pattern) to the totals. No such
+# line, or an exit other than 0 with no failure counted, counts as one failure.
+add_up() {
+    line=$(grep -E "^$2: [0-9]+ passed, [0-9]+ failed\$" "$log" | tail -n 1)
+    p=$(echo "$line" | sed -E 's/.*: ([0-9]+) passed, ([0-9]+) failed/\1/')
+    f=$(echo "$line" | sed -E 's/.*: ([0-9]+) passed, ([0-9]+) failed/\2/')
+    [ -z "$line" ] && { p=0; f=1; echo "$1: no result line (exit $3)"; }
+    [ "$3" -ne 0 ] && [ "$f" -eq 0 ] && f=1
+    passed=$((passed + p)); failed=$((failed + f))
+}
 for t in build/tests/gpu/test_*; do
     [ -x "$t" ] || continue
     "$t" >"$log" 2>&1; rc=$?
     cat "$log"
-    line=$(grep -E '^[A-Za-z0-9_.-]+: [0-9]+ passed, [0-9]+ failed$' "$log" | tail -n 1)
-    p=$(echo "$line" | sed -E 's/.*: ([0-9]+) passed, ([0-9]+) failed/\1/')
-    f=$(echo "$line" | sed -E 's/.*: ([0-9]+) passed, ([0-9]+) failed/\2/')
-    [ -z "$line" ] && { p=0; f=1; echo "$t: no result line (exit $rc)"; }
-    [ "$rc" -ne 0 ] && [ "$f" -eq 0 ] && f=1
-    passed=$((passed + p)); failed=$((failed + f))
+    add_up "$t" '[A-Za-z0-9_.-]+' $rc
 done
-# users' kernels: the examples, the cache, resume by source hash, a faulting kernel
-sh tests/gpu/kernels.sh >"$log" 2>&1; rc=$?
-cat "$log"
-line=$(grep -E '^kernels-gpu: [0-9]+ passed, [0-9]+ failed$' "$log" | tail -n 1)
-p=$(echo "$line" | sed -E 's/.*: ([0-9]+) passed, ([0-9]+) failed/\1/')
-f=$(echo "$line" | sed -E 's/.*: ([0-9]+) passed, ([0-9]+) failed/\2/')
-[ -z "$line" ] && { p=0; f=1; echo "tests/gpu/kernels.sh: no result line (exit $rc)"; }
-passed=$((passed + p)); failed=$((failed + f))
-# users' plugins: the example plugins' GPU and CPU variants through the host's harness
-sh tests/gpu/plugins.sh >"$log" 2>&1; rc=$?
-cat "$log"
-line=$(grep -E '^plugins-gpu: [0-9]+ passed, [0-9]+ failed$' "$log" | tail -n 1)
-p=$(echo "$line" | sed -E 's/.*: ([0-9]+) passed, ([0-9]+) failed/\1/')
-f=$(echo "$line" | sed -E 's/.*: ([0-9]+) passed, ([0-9]+) failed/\2/')
-[ -z "$line" ] && { p=0; f=1; echo "tests/gpu/plugins.sh: no result line (exit $rc)"; }
-passed=$((passed + p)); failed=$((failed + f))
-# several GPUs (run --gpus) and the counters a later run's crash took
-sh tests/gpu/gpus.sh >"$log" 2>&1; rc=$?
-cat "$log"
-line=$(grep -E '^gpus-gpu: [0-9]+ passed, [0-9]+ failed$' "$log" | tail -n 1)
-p=$(echo "$line" | sed -E 's/.*: ([0-9]+) passed, ([0-9]+) failed/\1/')
-f=$(echo "$line" | sed -E 's/.*: ([0-9]+) passed, ([0-9]+) failed/\2/')
-[ -z "$line" ] && { p=0; f=1; echo "tests/gpu/gpus.sh: no result line (exit $rc)"; }
-passed=$((passed + p)); failed=$((failed + f))
-# exact shared-memory conflicts: the transposes, matmul/shared, the metric lists
-sh tests/gpu/smem.sh >"$log" 2>&1; rc=$?
-cat "$log"
-line=$(grep -E '^smem-gpu: [0-9]+ passed, [0-9]+ failed$' "$log" | tail -n 1)
-p=$(echo "$line" | sed -E 's/.*: ([0-9]+) passed, ([0-9]+) failed/\1/')
-f=$(echo "$line" | sed -E 's/.*: ([0-9]+) passed, ([0-9]+) failed/\2/')
-[ -z "$line" ] && { p=0; f=1; echo "tests/gpu/smem.sh: no result line (exit $rc)"; }
-passed=$((passed + p)); failed=$((failed + f))
-# shards of the smoke sweep and their merge: the runs of the whole sweep, counters included
-sh tests/gpu/shard.sh >"$log" 2>&1; rc=$?
-cat "$log"
-line=$(grep -E '^shard-gpu: [0-9]+ passed, [0-9]+ failed$' "$log" | tail -n 1)
-p=$(echo "$line" | sed -E 's/.*: ([0-9]+) passed, ([0-9]+) failed/\1/')
-f=$(echo "$line" | sed -E 's/.*: ([0-9]+) passed, ([0-9]+) failed/\2/')
-[ -z "$line" ] && { p=0; f=1; echo "tests/gpu/shard.sh: no result line (exit $rc)"; }
-passed=$((passed + p)); failed=$((failed + f))
+# kernels: users' kernels: the examples, the cache, resume by source hash, a faulting kernel
+# plugins: users' plugins: the example plugins' GPU and CPU variants through the host's harness
+# gpus: several GPUs (run --gpus) and the counters a later run's crash took
+# smem: exact shared-memory conflicts: the transposes, matmul/shared, the metric lists
+# shard: shards of the smoke sweep and their merge: the runs of the whole sweep, counters included
+for s in kernels plugins gpus smem shard; do
+    sh tests/gpu/$s.sh >"$log" 2>&1; rc=$?
+    cat "$log"
+    add_up tests/gpu/$s.sh "$s-gpu" $rc
+done
 # gpulab metrics lists the GPU's counters; a pattern filters them
 $G metrics >"$log" 2>/dev/null; rc=$?
 chk() { if eval "$1"; then passed=$((passed + 1)); else failed=$((failed + 1)); echo "FAIL test-gpu: $2"; fi; }
