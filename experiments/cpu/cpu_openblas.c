@@ -1,6 +1,7 @@
 /* cpu_openblas.c - see cpu_openblas.h: find and load OpenBLAS once, take the
  * functions gpulab calls and describe what was loaded. Must not call sgemm. */
 #include "cpu_openblas.h"
+#include "cpu_dispatch.h"
 
 #include <dlfcn.h>
 #include <stdio.h>
@@ -14,6 +15,7 @@ static struct {
     void *handle;
     struct gl_openblas lib;
     char err[256];
+    char coretype[64];   /* what gpulab set OPENBLAS_CORETYPE to ("" = nothing) */
 } cache;
 
 /* The folder of the object this code is linked into (build/ for the CPU
@@ -61,9 +63,29 @@ static int take_symbols(void *h, struct gl_openblas *lib, char *err, size_t errl
         return -1;
     }
     const char *c = config ? config() : NULL;
-    snprintf(lib->describe, sizeof lib->describe, "%s (%s)",
-             c && c[0] ? c : "OpenBLAS (no openblas_get_config)", file);
+    snprintf(lib->describe, sizeof lib->describe, "%s (%s%s%s)",
+             c && c[0] ? c : "OpenBLAS (no openblas_get_config)", file,
+             cache.coretype[0] ? "; OPENBLAS_CORETYPE=" : "", cache.coretype);
     return 0;
+}
+
+/* OpenBLAS 0.3.21 picks its kernels by the CPU model it recognises, and on a
+ * CPU newer than itself falls back to the oldest x86-64 ones: on the H100
+ * machine's CPU (AVX-512) it chose "Prescott" (SSE3), 154-217 GFLOP/s on 16
+ * cores where gpulab's blocked loop reached 740-835 (2026-11-24). So unless the
+ * user set OPENBLAS_CORETYPE, gpulab sets it, before the library loads, from the
+ * instruction-set level this CPU supports: SkylakeX (AVX-512) or Haswell (AVX2
+ * + FMA); on an older CPU OpenBLAS chooses alone. What was set is in code_path. */
+static void choose_coretype(void)
+{
+    const char *user = getenv("OPENBLAS_CORETYPE");
+    if (user && user[0])
+        return;
+    enum gl_isa best = gl_isa_best();
+    const char *core = best == GL_ISA_V4 ? "SkylakeX" : best == GL_ISA_V3 ? "Haswell" : NULL;
+    if (core && setenv("OPENBLAS_CORETYPE", core, 1) == 0)
+        snprintf(cache.coretype, sizeof cache.coretype, "%s, by gpulab from %s", core,
+                 gl_isa_name(best));
 }
 
 const struct gl_openblas *gl_openblas_get(char *err, size_t errlen)
@@ -82,6 +104,7 @@ const struct gl_openblas *gl_openblas_get(char *err, size_t errlen)
 
     char why[200] = "", path[4096];
     void *h = NULL;
+    choose_coretype();
     if (env[0]) {
         h = try_open(env, why, sizeof why);
     } else {

@@ -98,6 +98,27 @@ chk '[ "$(q $G "$T/e.db" "select count(*) from results where variant like '"'ope
     "run without OpenBLAS: $(q $G "$T/e.db" "select variant, status, reason from results")"
 chk 'grep -q "2 rejected by check" "$T/out"' "run without OpenBLAS does not count the rejected rows: $(tail -1 "$T/out")"
 
+# --- OPENBLAS_CORETYPE: set by gpulab from the CPU's level unless the user set it --------
+printf 'study = core\n[cpu]\nfamily = matmul\nvariants = openblas\nN = 64\n' >"$T/core.conf"
+env -u OPENBLAS_CORETYPE $G run "$T/core.conf" --db "$T/core1.db" >"$T/out" 2>&1
+lvl=$($G query --db "$T/d.db" --csv "select code_path from results where variant = 'omp_blocked' limit 1" | tail -n 1 | cut -d' ' -f1)
+cp1=$(q $G "$T/core1.db" "select code_path from results where variant = 'openblas'")
+case "$lvl" in
+    x86-64-v4) want="SkylakeX" ;;
+    x86-64-v3) want="Haswell" ;;
+    *) want="" ;;
+esac
+if [ -n "$want" ]; then
+    chk 'echo "$cp1" | grep -q " $want MAX_THREADS=.*; OPENBLAS_CORETYPE=$want, by gpulab from $lvl)"' \
+        "without OPENBLAS_CORETYPE on a $lvl CPU gpulab sets $want: $cp1"
+else
+    chk '! echo "$cp1" | grep -q "by gpulab"' "on a baseline x86-64 CPU gpulab sets no core type: $cp1"
+fi
+OPENBLAS_CORETYPE=Haswell $G run "$T/core.conf" --db "$T/core2.db" >"$T/out" 2>&1
+cp2=$(q $G "$T/core2.db" "select code_path from results where variant = 'openblas'")
+chk 'echo "$cp2" | grep -q " Haswell MAX_THREADS=" && ! echo "$cp2" | grep -q "by gpulab"' \
+    "the user's OPENBLAS_CORETYPE=Haswell is kept and not claimed: $cp2"
+
 # --- the seeds' baselines are labelled -------------------------------------------------
 $G list >"$T/list" 2>&1
 for v in seq_ijk omp_ikj omp_ijk omp_rect; do
