@@ -2,9 +2,11 @@
  * parameters each reads, and the file of a --plugin's), `query` (SQL on the
  * results database, read-only unless --write), `device` (the CPU and GPU
  * descriptions with the GPU's measured copy bandwidth and memory ceilings and
- * its clocks, printed and stored; the ceilings once per device row) and `metrics` (the counters the GPU
- * supports). Must not run sweeps. */
+ * its clocks, printed and stored; the ceilings once per device row, and always
+ * measured again into the machine's ceilings cache, ceilings_cache.h) and
+ * `metrics` (the counters the GPU supports). Must not run sweeps. */
 #include "commands.h"
+#include "ceilings_cache.h"
 #include "cpuinfo.h"
 #include "devlock.h"
 #include "gpuclocks.h"
@@ -173,14 +175,15 @@ int gl_cmd_device(const char *db)
         char lerr[512];
         memset(&locks, 0, sizeof locks);
         struct gl_ceilings ceil;
+        char at[40] = "";
         memset(&ceil, 0, sizeof ceil);
         snprintf(ceil.why, sizeof ceil.why, "the GPU plugin does not measure them");
         if (gl_devlock_take(&locks, devs, 1, 1, "gpulab device", NULL, stderr, lerr,
                             sizeof lerr) == 0) {
             if (api->copy_bandwidth)
                 gpu.copy_bw_gbs = api->copy_bandwidth();
-            if (api->ceilings)
-                (void)api->ceilings(&ceil);
+            if (api->ceilings && api->ceilings(&ceil) >= 0)
+                (void)gl_ceilings_cache_save(&gpu, &ceil, at, sizeof at);   /* for new databases */
             gl_devlock_release(&locks);
         } else {
             fprintf(stderr, "gpulab: copy bandwidth and ceilings not measured: %s\n", lerr);
@@ -192,7 +195,7 @@ int gl_cmd_device(const char *db)
         long long id = gl_store_device(store, &gpu);
         int have = id > 0 ? gl_store_device_has_ceilings(store, id) : -1;
         if (id < 0 || have < 0 || gl_store_device_bandwidth(store, id, gpu.copy_bw_gbs) != 0 ||
-            (have == 0 && gl_store_device_ceilings(store, id, &ceil) != 0))
+            (have == 0 && gl_store_device_ceilings_at(store, id, &ceil, at[0] ? at : NULL) != 0))
             rc = 1;
         api->shutdown();
     }

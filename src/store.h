@@ -53,6 +53,11 @@ int gl_store_device_has_ceilings(gl_store *s, long long device_id);
  * measured: ..."), and a later measurement may still fill them. Nothing on a
  * read-only store. 0, or -1. */
 int gl_store_device_ceilings(gl_store *s, long long device_id, const struct gl_ceilings *c);
+/* The same for ceilings measured earlier, at measured_at (UTC text, as
+ * ceilings_at is written; NULL = now): those a new database takes from the
+ * machine's ceilings cache (ceilings_cache.h). */
+int gl_store_device_ceilings_at(gl_store *s, long long device_id, const struct gl_ceilings *c,
+                                const char *measured_at);
 
 struct gl_session_info {
     const char *tool_version;

@@ -105,6 +105,12 @@ int gl_store_device_has_ceilings(gl_store *s, long long device_id)
 
 int gl_store_device_ceilings(gl_store *s, long long device_id, const struct gl_ceilings *c)
 {
+    return gl_store_device_ceilings_at(s, device_id, c, NULL);
+}
+
+int gl_store_device_ceilings_at(gl_store *s, long long device_id, const struct gl_ceilings *c,
+                                const char *measured_at)
+{
     if (s->readonly || device_id <= 0)
         return 0;
     struct row r;
@@ -128,7 +134,9 @@ int gl_store_device_ceilings(gl_store *s, long long device_id, const struct gl_c
     sqlite3_str_appendall(q, "UPDATE device SET ");
     for (int i = 0; i < r.n; i++)
         sqlite3_str_appendf(q, "%s\"%w\" = ?", i ? ", " : "", r.c[i].col);
-    if (measured)
+    if (measured && measured_at)
+        sqlite3_str_appendf(q, ", ceilings_at = %Q", measured_at);
+    else if (measured)
         sqlite3_str_appendall(q, ", ceilings_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')");
     sqlite3_str_appendf(q, " WHERE id = %lld AND ceilings_at IS NULL", device_id);
     char *sql = sqlite3_str_finish(q);

@@ -4,7 +4,8 @@
  * first, then each GPU of the sweep in the order of their UUIDs), then, for
  * each GPU: lock its clocks when `--clocks base` asks (gpuclocks.c; given back
  * before the device locks), measure its copy bandwidth and, once per device
- * row, its memory ceilings (by its own worker, under its lock, never before),
+ * row, its memory ceilings (by its own worker, under its lock, never before;
+ * or those measured on this machine before: ceilings_cache.c),
  * and gather the session's facts: the 1-minute load average (/proc/loadavg),
  * the time spent waiting for the locks, other processes holding the sweep's
  * GPUs open (gpuprocs.c, summed; NULL with the reason when that cannot be
@@ -13,6 +14,7 @@
  * What gpulab cannot see: other users' processes that do not take its locks.
  * Must not run or store jobs. */
 #include "sweep.h"
+#include "ceilings_cache.h"
 #include "gpuclocks.h"
 #include "gpuprocs.h"
 
@@ -115,9 +117,15 @@ int gl_sweep_lock(struct gl_sweep *sw, gl_store *store, int wait, const char *cm
         if (gl_store_device_bandwidth(store, sw->gpu_ids[i], sw->gpus[i].copy_bw_gbs) != 0)
             fprintf(stderr, "gpulab: note: %s\n", gl_store_errmsg(store));
         if (gl_store_device_has_ceilings(store, sw->gpu_ids[i]) == 0) {
+            /* a new row takes this GPU's ceilings measured before on this
+             * machine (ceilings_cache.h), else they are measured now */
             struct gl_ceilings c;
-            (void)gl_worker_ceilings(&sw->workers[i], &c);
-            if (gl_store_device_ceilings(store, sw->gpu_ids[i], &c) != 0)
+            char at[40];
+            if (gl_ceilings_cache_load(&sw->gpus[i], &c, at, sizeof at) != 1) {
+                (void)gl_worker_ceilings(&sw->workers[i], &c);
+                (void)gl_ceilings_cache_save(&sw->gpus[i], &c, at, sizeof at);   /* not fatal */
+            }
+            if (gl_store_device_ceilings_at(store, sw->gpu_ids[i], &c, at[0] ? at : NULL) != 0)
                 fprintf(stderr, "gpulab: note: %s\n", gl_store_errmsg(store));
         }
     }

@@ -10,6 +10,13 @@ passed=0; failed=0; skipped=0
 # inside a Slurm job array gpulab would run one shard of every sweep (docs/cluster.md)
 unset SLURM_ARRAY_TASK_ID SLURM_ARRAY_TASK_COUNT SLURM_ARRAY_TASK_MIN SLURM_ARRAY_TASK_MAX SLURM_ARRAY_TASK_STEP
 log=$(mktemp)
+# the kernel cache and the machine's ceilings cache of the tests that do not name
+# their own: a folder of this run's, never the user's ~/.cache/gpulab
+own_cache=""
+if [ -z "${GPULAB_CACHE:-}" ]; then
+    own_cache=$(mktemp -d)
+    export GPULAB_CACHE="$own_cache"
+fi
 for t in build/tests/test_* tests/integration/*.sh; do
     [ -e "$t" ] || continue
     case "$t" in *.sh) cmd="sh $t";; *) cmd="$t";; esac
@@ -33,6 +40,7 @@ for t in build/tests/test_* tests/integration/*.sh; do
     passed=$((passed + p)); failed=$((failed + f))
 done
 rm -f "$log"
+[ -n "$own_cache" ] && rm -rf "$own_cache"
 [ "$skipped" -gt 0 ] && echo "$skipped skipped (they need what this machine lacks: see the lines above)"
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -31,6 +31,7 @@ if [ ! -f "$FAKE_GPU" ] || [ ! -f "$FAKE_NVML" ] || [ ! -f build/tests/plugins/f
     exit 1
 fi
 export GPULAB_LOCK_DIR="$T/locks"
+export GPULAB_CACHE="$T/cache"   # the kernel cache and the machine's ceilings cache: this test's own
 q() { $G query --db "$1" --csv "$2" | tail -n 1; }
 
 cat >"$T/gpu.conf" <<'CONF'
@@ -241,6 +242,21 @@ gl2 run "$T/two.conf" --db "$db" --gpus all --clocks base --force >"$T/two2.out"
 log=$(tr '\n' ';' <"$T/nvml.log")
 check '[ $rc -eq 0 ] && [ "$log" = "lock $U0 1410 1410;lock $U1 1410 1410;reset $U0;reset $U1;" ]' "2 GPUs, again: exit $rc, NVML log '$log'"
 check '! grep -q "^ceilings" "$T/two.log"' "2 GPUs, again: ceilings measured again: $(grep "^ceilings" "$T/two.log")"
+# a new database on the same GPUs takes their ceilings from the machine's ceilings
+# cache (src/ceilings_cache.h): nothing measured, the same values and the time of the
+# measurement; without the cache's files they are measured again
+cel() { q "$1" "select group_concat(substr(ident, -1) || '=' || cast(l1_bw_gbs as int) || '@' || ceilings_at, ' ') from (select * from device where kind = 'gpu' order by ident)"; }
+: >"$T/two.log"
+gl2 run "$T/two.conf" --db "$T/two_new.db" --gpus all >"$T/two3.out" 2>&1; rc=$?
+check '[ $rc -eq 0 ] && ! grep -q "^ceilings" "$T/two.log" && [ "$(cel "$T/two_new.db")" = "$(cel "$T/two.db")" ]' \
+    "2 GPUs, a new database: exit $rc, measured: $(grep -c "^ceilings" "$T/two.log"), ceilings $(cel "$T/two_new.db") vs $(cel "$T/two.db")"
+check '[ "$(ls "$GPULAB_CACHE" | grep -c "^ceilings-GPU-fa4e0000-0000-4000-8000-00000000000[01].txt$")" = 2 ]' \
+    "2 GPUs: the ceilings cache holds $(ls "$GPULAB_CACHE" | grep ceilings | tr '\n' ' ')"
+rm -f "$GPULAB_CACHE"/ceilings-*.txt
+: >"$T/two.log"
+gl2 run "$T/two.conf" --db "$T/two_new2.db" --gpus all >"$T/two4.out" 2>&1; rc=$?
+check '[ $rc -eq 0 ] && [ "$(grep -c "^ceilings" "$T/two.log")" = 2 ]' \
+    "2 GPUs, the cache deleted: exit $rc, measured $(grep -c "^ceilings" "$T/two.log") times (want 2)"
 # NVML knows only GPU 0: GPU 1 runs unlocked, said per GPU; only GPU 0 is reset
 db="$T/two_one.db"
 : >"$T/nvml.log"
