@@ -10,7 +10,7 @@
  * metric with a column (each reading its own metric), the run_key index over every
  * parameter, the template lists and their errors (store_sql.c, through
  * store_int.h), a file lacking a parameter's column refused, and the H100 fixture
- * (tests/data/h100_smoke.db, version 2) migrated keeping every row of every table
+ * (tests/data/h100_smoke_v2.db, version 2) migrated keeping every row of every table
  * and giving the same `results`, row for row, plus the new columns. Users'
  * kernels: uparams, code_hash and run_param rows written with the run (or not at
  * all), the resume key telling named parameters and hashes apart, the params view,
@@ -712,9 +712,9 @@ static void test_fixture(void)
 {
     char path[128], err[512], cmd[512];
     path_of(path, sizeof path, "h100.db");
-    snprintf(cmd, sizeof cmd, "cp tests/data/h100_smoke.db '%s'", path);
+    snprintf(cmd, sizeof cmd, "cp tests/data/h100_smoke_v2.db '%s'", path);
     if (system(cmd) != 0) {
-        printf("note: tests/data/h100_smoke.db absent, not checked\n");
+        printf("note: tests/data/h100_smoke_v2.db absent, not checked\n");
         return;
     }
     static const char *const tables[] = { "meta", "device", "session", "run", "sample", "metric" };

@@ -213,9 +213,9 @@ for f in e1 e3; do
     $G plan "$T/$f.conf" --db "$T/cfg_$f.db" >/dev/null 2>&1; rc2=$?
     check '[ $rc -eq 2 ] && [ $rc2 -eq 2 ] && [ ! -e "$T/cfg_$f.db" ]' "config error $f: exit $rc/$rc2, or a database was created"
 done
-# the committed fixture (an older schema) queried: byte-identical afterwards
-if [ -f tests/data/h100_smoke.db ]; then
-    cp tests/data/h100_smoke.db "$T/fix.db"
+# the committed fixture of an older schema queried: byte-identical afterwards
+if [ -f tests/data/h100_smoke_v2.db ]; then
+    cp tests/data/h100_smoke_v2.db "$T/fix.db"
     sum_f=$(cksum < "$T/fix.db")
     n_f=$($G query --db "$T/fix.db" --csv "select count(*) from results" | tail -n 1)
     check '[ "$n_f" -gt 0 ]' "query on the fixture: '$n_f' rows"

@@ -259,7 +259,7 @@ chk '[ $rc -eq 0 ] && [ "$(sqlite3 "$T/mixed.db" "select count(*) from run")" -e
     "--allow-mixed-configs: exit $rc: $(tail -n 2 "$T/mixed2")"
 
 # ---- an older database: the H100 fixture (schema version 2), left as it was ----
-cp tests/data/h100_smoke.db "$T/h100.db"
+cp tests/data/h100_smoke_v2.db "$T/h100.db"
 sum=$(cksum <"$T/h100.db")
 $G merge "$T/h.db" "$T/h100.db" >"$T/hmerge" 2>&1
 rc=$?
