@@ -1,7 +1,7 @@
 #!/bin/sh
 # tests/gpu/gpus.sh - several GPUs and lost counters on the real GPU plugin (run by
-# tests/gpu/run.sh): a batch whose third run (tests/gpu/data/lost.conf, an
-# out-of-bounds kernel) loses the CUDA context leaves the first two ok with
+# tests/gpu/run.sh): a batch whose third run (tests/gpu/data/lost.conf, a
+# trapping kernel) loses the CUDA context leaves the first two ok with
 # counters, profiled again; `run --gpus all` of the smoke config stores the same
 # points as a run without it, ok, with counters, on every GPU of the machine when
 # it has several (each run's unit one of them, each of those with its memory
@@ -21,10 +21,10 @@ for opt in "" "--gpus all"; do
     db="$T/lost$(echo "$opt" | tr -d ' -').db"
     $G run tests/gpu/data/lost.conf --db "$db" $opt >"$T/lost.out" 2>&1; rc=$?
     cat "$T/lost.out"
-    chk '[ $rc -eq 1 ]' "lost ($opt): exit $rc (want 1: stray fails)"
+    chk '[ $rc -eq 1 ]' "lost ($opt): exit $rc (want 1: trapper fails)"
     chk '[ "$(q "$db" "select count(*) from results where variant = '"'scale'"' and status = '"'ok'"' and passes > 0 and dram_read_bytes > 0")" = 2 ]' \
         "lost ($opt): scale runs with counters: $($G query --db "$db" --csv "select variant, n, status, passes, metrics_reason from results")"
-    chk '[ "$(q "$db" "select status from results where variant = '"'stray'"'")" = failed ]' "lost ($opt): stray not failed"
+    chk '[ "$(q "$db" "select status from results where variant = '"'trapper'"'")" = failed ]' "lost ($opt): trapper not failed: $(q "$db" "select status || ' ' || ifnull(reason, '') from results where variant = '"'trapper'"'")"
     chk 'grep -q "^gpulab: 2 runs profiled again" "$T/lost.out"' "lost ($opt): the summary does not say the two were profiled again"
 done
 
