@@ -30,34 +30,44 @@ NVFLAGS  ?= -O3 -lineinfo
 NVFLAGS  += -std=c++17 $(CUDA_ARCH) -Xcompiler -fPIC,-Wall -I$(CUPTI_INC)
 LDLIBS   := -lsqlite3 -ldl -lm -fopenmp
 
-# One rule per folder; a folder's files all go where the folder goes:
-#   src/core/          every binary (structs, parameters, metrics, plugin interface)
-#   src/               the driver, build/gpulab (no variant in it: it loads plugins)
-#   experiments/       both built-in plugins (random inputs, float64 references)
-#   experiments/cpu/   build/libgpulab_cpu.so, the CPU baselines
-#   experiments/gpu/   build/libgpulab_gpu.so, the GPU kernels and their harness,
-#   cupti/             with the CUPTI engine (needs the CUDA headers)
-# Each folder sees its own headers and those of the folders below it.
+# Folders by job. Each folder's README ends in a line "may call: FOLDER ..." (itself
+# included): the folders whose headers it sees, so a folder can call only down, never
+# up and never in a circle; that line is the one declaration of the rule (the build
+# takes the include path from it, tests/integration/layout.sh checks it). What is
+# linked where:
+#   src/core/                       every binary (structs, parameters, metrics, plugin interface)
+#   src/{host,registry,config,store,sweep,cli}/
+#                                   the driver, build/gpulab (no variant in it: it loads plugins)
+#   experiments/                    both built-in plugins (random inputs, float64 references)
+#   experiments/cpu/                build/libgpulab_cpu.so, the CPU baselines
+#   experiments/gpu/ (harness/, userkernel/), cupti/
+#                                   build/libgpulab_gpu.so, the GPU kernels, their harness,
+#                                   users' kernels and the CUPTI engine (needs the CUDA headers)
+may_call = $(addprefix -I,$(shell sed -n 's/^may call: //p' $(1)/README))
+# the headers of the folders a folder may call, for the prerequisites of its objects
+may_see  = $(foreach d,$(shell sed -n 's/^may call: //p' $(1)/README),$(wildcard $(d)/*.h $(d)/*.cuh))
+DRIVER_DIRS := src/host src/registry src/config src/store src/sweep src/cli
+GPU_DIRS    := experiments/gpu experiments/gpu/harness experiments/gpu/userkernel
 INC_CORE   := -Isrc/core
-INC_DRIVER := $(INC_CORE) -Isrc
+INC_DRIVER := $(INC_CORE) $(addprefix -I,$(DRIVER_DIRS))
 INC_FAMILY := $(INC_CORE) -Iexperiments
 INC_CPU    := $(INC_FAMILY) -Iexperiments/cpu
-INC_CUPTI  := $(INC_CORE) -Icupti -I$(CUDA_HOME)/include -I$(CUPTI_INC)
-INC_GPU    := $(INC_FAMILY) -Icupti -Iexperiments/gpu
+INC_CUPTI  := -I$(CUDA_HOME)/include -I$(CUPTI_INC)
+INC_GPU    := $(INC_FAMILY) -Icupti $(addprefix -I,$(GPU_DIRS))
 
 CORE_OBJ   := $(patsubst %.c,$(B)/obj/%.o,$(wildcard src/core/*.c))
-DRIVER_OBJ := $(patsubst %.c,$(B)/obj/%.o,$(wildcard src/*.c)) $(B)/obj/gen/db_sql.o \
-              $(B)/obj/gen/version.o
+DRIVER_OBJ := $(patsubst %.c,$(B)/obj/%.o,$(wildcard $(addsuffix /*.c,$(DRIVER_DIRS)))) \
+              $(B)/obj/gen/db_sql.o $(B)/obj/gen/version.o
 FAMILY_OBJ := $(patsubst %.c,$(B)/obj/%.o,$(wildcard experiments/*.c))
 CPU_OBJ    := $(patsubst %.c,$(B)/obj/%.o,$(wildcard experiments/cpu/*.c))
-GPU_OBJ    := $(patsubst %.cu,$(B)/obj/%.o,$(wildcard experiments/gpu/*.cu))
+GPU_OBJ    := $(patsubst %.cu,$(B)/obj/%.o,$(wildcard $(addsuffix /*.cu,$(GPU_DIRS))))
 CUPTI_OBJ  := $(patsubst %.c,$(B)/obj/%.o,$(wildcard cupti/*.c)) \
               $(patsubst %.cpp,$(B)/obj/%.o,$(wildcard cupti/*.cpp))
 CPU_PLUGIN := $(B)/libgpulab_cpu.so
 PLUGIN     := $(B)/libgpulab_gpu.so
 
 # Tests link the driver's code (not its main) and the CPU baselines directly.
-TEST_OBJ := $(filter-out $(B)/obj/src/main.o,$(DRIVER_OBJ)) $(CORE_OBJ) $(FAMILY_OBJ) $(CPU_OBJ)
+TEST_OBJ := $(filter-out $(B)/obj/src/cli/main.o,$(DRIVER_OBJ)) $(CORE_OBJ) $(FAMILY_OBJ) $(CPU_OBJ)
 TEST_SRC := $(wildcard tests/test_*.c)
 TEST_BIN := $(TEST_SRC:tests/%.c=$(B)/tests/%)
 GPU_TEST_SRC := $(wildcard tests/gpu/test_*.c)
@@ -67,11 +77,10 @@ GPU_TEST_CU  := $(wildcard tests/gpu/test_*.cu)
 GPU_TEST_CU_BIN := $(GPU_TEST_CU:tests/gpu/%.cu=$(B)/tests/gpu/%)
 
 H_CORE   := $(wildcard src/core/*.h)
-H_DRIVER := $(H_CORE) $(wildcard src/*.h)
+H_DRIVER := $(H_CORE) $(wildcard $(addsuffix /*.h,$(DRIVER_DIRS)))
 H_FAMILY := $(H_CORE) $(wildcard experiments/*.h)
 H_CPU    := $(H_FAMILY) $(wildcard experiments/cpu/*.h)
-H_CUPTI  := $(H_CORE) $(wildcard cupti/*.h)
-H_GPU    := $(H_FAMILY) $(wildcard cupti/*.h) $(wildcard experiments/gpu/*.cuh experiments/gpu/*.h)
+H_GPU    := $(H_FAMILY) $(wildcard cupti/*.h) $(wildcard $(addsuffix /*.cuh,$(GPU_DIRS)) $(addsuffix /*.h,$(GPU_DIRS)))
 
 .PHONY: all driver plugin deps deps-build deps-check experiments smoke report test test-gpu bench clean
 .DELETE_ON_ERROR:
@@ -94,33 +103,32 @@ $(B)/gpulab: $(DRIVER_OBJ) $(CORE_OBJ)
 	$(CC) -o $@ $^ $(LDLIBS)
 	ln -sf $(B)/gpulab gpulab
 
-$(B)/obj/src/core/%.o: src/core/%.c $(H_CORE)
+# Every object sees the headers its folder's README allows (may_call) and is
+# rebuilt when one of them changes (may_see).
+.SECONDEXPANSION:
+$(B)/obj/src/%.o: src/%.c $$(call may_see,src/$$(patsubst %/,%,$$(dir $$*)))
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(INC_CORE) -c -o $@ $<
+	$(CC) $(CFLAGS) $(call may_call,$(<D)) -c -o $@ $<
 
-$(B)/obj/src/%.o: src/%.c $(H_DRIVER)
+$(B)/obj/experiments/cpu/%.o: experiments/cpu/%.c $$(call may_see,experiments/cpu)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(INC_DRIVER) -c -o $@ $<
+	$(CC) $(CFLAGS) $(CPU_KFLAGS) $(call may_call,$(<D)) -c -o $@ $<
 
-$(B)/obj/experiments/%.o: experiments/%.c $(H_FAMILY)
+$(B)/obj/experiments/%.o: experiments/%.c $$(call may_see,experiments)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(INC_FAMILY) -c -o $@ $<
+	$(CC) $(CFLAGS) $(call may_call,$(<D)) -c -o $@ $<
 
-$(B)/obj/experiments/cpu/%.o: experiments/cpu/%.c $(H_CPU)
+$(B)/obj/experiments/gpu/%.o: experiments/gpu/%.cu $$(call may_see,experiments/gpu/$$(patsubst %/,%,$$(dir $$*)))
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(CPU_KFLAGS) $(INC_CPU) -c -o $@ $<
+	$(NVCC) $(NVFLAGS) $(call may_call,$(<D)) -c -o $@ $<
 
-$(B)/obj/experiments/gpu/%.o: experiments/gpu/%.cu $(H_GPU)
+$(B)/obj/cupti/%.o: cupti/%.c $$(call may_see,cupti)
 	@mkdir -p $(dir $@)
-	$(NVCC) $(NVFLAGS) $(INC_GPU) -c -o $@ $<
+	$(CC) $(CFLAGS) $(call may_call,$(<D)) $(INC_CUPTI) -c -o $@ $<
 
-$(B)/obj/cupti/%.o: cupti/%.c $(H_CUPTI)
+$(B)/obj/cupti/%.o: cupti/%.cpp $$(call may_see,cupti)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(INC_CUPTI) -c -o $@ $<
-
-$(B)/obj/cupti/%.o: cupti/%.cpp $(H_CUPTI)
-	@mkdir -p $(dir $@)
-	$(CXX) $(CXXFLAGS) $(INC_CUPTI) -c -o $@ $<
+	$(CXX) $(CXXFLAGS) $(call may_call,$(<D)) $(INC_CUPTI) -c -o $@ $<
 
 $(CPU_PLUGIN): $(CPU_OBJ) $(FAMILY_OBJ) $(CORE_OBJ)
 	$(CC) -shared -Wl,--no-undefined -o $@ $^ -lm -ldl -fopenmp

@@ -31,7 +31,7 @@
  *   per session) and as few fresh objects as possible.
  * - ncu's cache control also invalidates the instruction caches: after it a small
  *   kernel's code fetch misses L2 (srcunit gcc, 300-550 sectors). The harness's
- *   replay flush evicts them too (experiments/gpu/harness_flush.cu), or L2 hit rates of 5-10 us
+ *   replay flush evicts them too (experiments/gpu/harness/harness_flush.cu), or L2 hit rates of 5-10 us
  *   kernels come out 2-3 pt above ncu's. CUPTI 13.4 adds a cache-control mode to
  *   cuptiRangeProfilerEnable; 13.0 has none.
  * - One range profiler object per configuration (re-enabled on each glc_setup):
@@ -73,8 +73,9 @@
  * cudaGetDriverEntryPointByVersion. Must not launch kernels itself or know about
  * families: the harness's callbacks do all GPU work.
  *
- * The files: profiler_state.c (CUPTI brought up once, the range profiler
- * object, teardown, the trace), profiler_names.c (names: listing, one-by-one
+ * The files: profiler_common.c (the state, the trace, error strings: every
+ * other file calls it, it calls none), profiler_state.c (CUPTI brought up once,
+ * the range profiler object, teardown), profiler_names.c (names: listing, one-by-one
  * validation, suggestions), profiler_setup.c (glc_setup: configuration images),
  * profiler_passes.c (one session's passes), profiler_batch.c (glc_profile_batch:
  * sessions, ranges, evaluation), profiler_smem.c (the exact shared-memory
@@ -121,7 +122,8 @@ struct glc_trace_sums {
 };
 extern struct glc_trace_sums glc_trace;
 
-/* The engine's state, one per worker process (profiler_state.c). */
+/* The engine's state, one per worker process (profiler_common.c; brought up and
+ * torn down by profiler_state.c). */
 struct glc_state {
     int init_tried;            /* ensure_init ran (its outcome is kept) */
     int device;                /* the CUDA device's index */
@@ -162,7 +164,7 @@ struct glc_state {
 };
 extern struct glc_state glc_st;
 
-/* profiler_state.c */
+/* profiler_common.c */
 double glc_now_s(void);
 /* Add the time since *t0 to phase k of the trace and restart the clock. */
 void glc_lap(int k, double *t0);
@@ -172,6 +174,10 @@ const char *glc_cupti_str(CUptiResult rc);
 /* 1 with the reason in buf when rc means counters are unavailable here
  * (permission, support, another profiler), else 0. */
 int glc_unavailable_reason(CUptiResult rc, const char *call, char *buf, size_t len);
+/* The trace's sums per profiled run on stderr, when GPULAB_CUPTI_TRACE is on. */
+void glc_trace_print(void);
+
+/* profiler_state.c */
 /* Once per process: context, CUPTI, chip, counter availability, range
  * profiler. 0, or -1 with glc_st.why. */
 int glc_ensure_init(void);

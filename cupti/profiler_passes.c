@@ -72,7 +72,7 @@ static void range_name(char *buf, size_t len, const char *prefix, int i)
 
 /* One pass over every run of the session (see MODE_*). Sets *all when CUPTI has
  * every pass it needs. Every flush is called with the run it prepares (its ctx
- * names the buffers to keep mapped, experiments/gpu/harness_batch.cu); the flush after the last
+ * names the buffers to keep mapped, experiments/gpu/harness/harness_batch.cu); the flush after the last
  * run, with the last run. */
 static int one_pass(const struct glc_replay *const *rp, int n, int m, struct gl_result *const *r,
                     int *all)

@@ -3,10 +3,10 @@
 # gl_sql_schema (db/schema.sql), gl_sql_views (db/views.sql), gl_sql_migrations
 # (db/migrations/001.sql, 002.sql ... in order; entry i upgrades user_version i+1 to
 # i+2), gl_nmigrations and gl_schema_version (1 + number of migrations), as declared
-# in src/db_sql.h. Run from the repository root (the Makefile does).
+# in src/store/db_sql.h. Run from the repository root (the Makefile does).
 # schema.sql and views.sql are embedded as templates: their @params: ...@ and
 # @metrics ...@ lists are expanded from the C tables when the store opens a file
-# (src/store_sql.c says why there and not here); migrations are embedded as they are.
+# (src/store/store_sql.c says why there and not here); migrations are embedded as they are.
 # Must not need anything beyond POSIX sh, sed and awk, and must not leave a
 # half-written OUT behind: it writes OUT.tmp and renames it.
 set -e

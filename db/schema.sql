@@ -1,7 +1,7 @@
 -- db/schema.sql - the gpulab results database, current version (8; the store sets
 -- PRAGMA user_version, db/migrations/ bring older files here). Compiled into the
--- binary by db/embed.sh and run by src/store_open.c on a new file, inside one
--- transaction, once src/store_sql.c has expanded its @params: ...@ list from the C
+-- binary by db/embed.sh and run by src/store/store_open.c on a new file, inside one
+-- transaction, once src/store/store_sql.c has expanded its @params: ...@ list from the C
 -- parameter table. Must hold tables and indexes only: the views are db/views.sql,
 -- the version number is the store's business, and nothing here may depend on data
 -- already present.
@@ -66,7 +66,7 @@
 --          value), written with the run: the params and results_<study> views read them.
 -- sample   every timed sample of a run, in the order taken (idx from 0).
 -- claim    one row per run a live process has claimed and not yet stored: the run
---          key's SHA-256 (src/store_claim.c), the claimer's host, boot id, pid and
+--          key's SHA-256 (src/store/store_claim.c), the claimer's host, boot id, pid and
 --          the pid's start time (so a reused pid is not taken for it), and when.
 --          Storing the run deletes the row in the same transaction; a row whose
 --          process is gone is taken over by the next claimer on that host.
@@ -236,8 +236,8 @@ CREATE TABLE run (
 
 -- The run_key index (the resume key: device, family, variant, study, every
 -- parameter, uparams and code_hash, then status) is not here: the store makes it
--- from gl_param_table and remakes it when that table changes (src/store_sql.c,
--- src/store_open.c).
+-- from gl_param_table and remakes it when that table changes (src/store/store_sql.c,
+-- src/store/store_open.c).
 CREATE INDEX run_session ON run (session_id);
 
 CREATE TABLE run_param (

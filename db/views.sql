@@ -1,14 +1,14 @@
 -- db/views.sql - the documented query surface of the results database: `results`
 -- (one row per run, metrics as columns), `metrics` (the long form with run context),
--- `params` (the named parameters of users' kernels, long form) and `devices`. src/store_open.c drops and recreates these views on every open that
+-- `params` (the named parameters of users' kernels, long form) and `devices`. src/store/store_open.c drops and recreates these views on every open that
 -- can write, inside the open's transaction, so editing this file (and rebuilding) is
 -- all it takes to change them. Must only define views: no tables, no data; and must
 -- not spell out a parameter or a metric name: the @params: ...@ and @metrics ...@
 -- lists are expanded from gl_param_table (src/core/params.c) and gl_metric_table
--- (src/core/metric_sets.c) by src/store_sql.c, which says how they are written.
+-- (src/core/metric_sets.c) by src/store/store_sql.c, which says how they are written.
 -- The results_<study> views (`results` plus a column per named parameter of that
--- study) depend on the data, not on a table: src/store_sql.c writes them and
--- src/store_open.c makes them after this file, on the same opens and at the end
+-- study) depend on the data, not on a table: src/store/store_sql.c writes them and
+-- src/store/store_open.c makes them after this file, on the same opens and at the end
 -- of a session.
 --
 -- results columns (NULL = not measured / does not apply, never 0):
@@ -82,7 +82,7 @@ DROP VIEW IF EXISTS params;
 
 -- The device model of every device row: the first row of the same kind, name,
 -- cores, SM count and compute capability. Two H100s of one kind are one model;
--- resume (src/store_resume.c) and is_latest both match devices through this view.
+-- resume (src/store/store_resume.c) and is_latest both match devices through this view.
 CREATE VIEW device_model AS
 SELECT d.id AS device_id,
        (SELECT min(m.id) FROM device m WHERE m.kind = d.kind AND m.name IS d.name

@@ -1,4 +1,4 @@
-/* test_ceilings_cache.c - the machine's ceilings cache (src/ceilings_cache.c) in a
+/* test_ceilings_cache.c - the machine's ceilings cache (src/host/ceilings_cache.c) in a
  * folder of its own (GPULAB_CACHE): what is kept is read back as it was; nothing
  * is kept when a ceiling is missing; another GPU, another driver, an old or a
  * damaged file gives nothing; and the store records the measurement's time, not

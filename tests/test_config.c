@@ -1,4 +1,4 @@
-/* test_config.c - config parsing (src/config.c, src/expr.c checks): value lists,
+/* test_config.c - config parsing (src/config/config_parse.c, src/expr.c checks): value lists,
  * ranges, comments, defaults before the first section, variants all/cpu/gpu,
  * zip, where, timing keys, and every error path with its "path:line:" prefix and
  * the offending text. Must not expand sweeps (test_expand.c does). */

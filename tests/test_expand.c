@@ -1,5 +1,5 @@
-/* test_expand.c - sweep expansion (src/expand.c), the where language
- * (src/expr.c) and the variant registry (src/registry.c and its plugins): product order,
+/* test_expand.c - sweep expansion (src/config/expand.c), the where language
+ * (src/expr.c) and the variant registry (src/registry/registry.c and its plugins): product order,
  * zip, where filtering and reject counts, de-duplication, defaults and masking,
  * check() skips with their reasons, analytic counts, the points-outer order of
  * a kernel section with a C reference, and every shipped config

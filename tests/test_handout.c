@@ -1,4 +1,4 @@
-/* test_handout.c - the hand-out of a config's jobs to workers (src/handout.c): plan
+/* test_handout.c - the hand-out of a config's jobs to workers (src/sweep/handout.c): plan
  * order with one worker gathers GPU jobs with counters into batches of one spec
  * and runs the others at once, ahead of the batch (today's order); by cost, the
  * jobs that do not run come first, CPU jobs go alone, GPU jobs largest first in

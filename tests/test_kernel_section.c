@@ -1,5 +1,5 @@
-/* test_kernel_section.c - kernel sections (src/config_kernel.c) and the driver's
- * side of a user kernel variant (src/kernel_variant.c): every key read into
+/* test_kernel_section.c - kernel sections (src/config/config_kernel.c) and the driver's
+ * side of a user kernel variant (src/registry/kernel_variant.c): every key read into
  * struct gl_kernel / gl_kernel_variant, named parameters, the source's hash
  * (the user headers it includes, in subfolders and -I folders, and nothing
  * else), `options` and `compiler`, every error path with its "path:line:"

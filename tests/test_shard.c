@@ -1,4 +1,4 @@
-/* test_shard.c - `--shard I/N` (src/shard.c): parsing I/N and refusing what is
+/* test_shard.c - `--shard I/N` (src/sweep/shard.c): parsing I/N and refusing what is
  * not a shard; deriving it from a Slurm job array's variables (ids from 0 or
  * 1, a step, a single task, ids that are no range, variables missing); the
  * shard key's documented text (shard.h) and what it leaves out (the node's

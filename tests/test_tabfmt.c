@@ -1,4 +1,4 @@
-/* test_tabfmt.c - src/tabfmt.c's JSON form on hostile text: invalid UTF-8 bytes
+/* test_tabfmt.c - src/store/tabfmt.c's JSON form on hostile text: invalid UTF-8 bytes
  * become U+FFFD, control characters and DEL are \u escapes, valid UTF-8 passes
  * through, so that `query --json` is always valid JSON in valid UTF-8.
  * Must not open a store (test_store.c covers the formats on query results). */

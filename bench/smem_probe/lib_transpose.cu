@@ -1,6 +1,6 @@
 /* lib_transpose.cu - TILE = 32 transposes as extern "C" kernels, built into a
  * cubin that bench/smem_probe loads with cudaLibraryLoadData: the path users'
- * kernels take in gpulab (NVRTC cubin, experiments/gpu/kernel_run.cu). */
+ * kernels take in gpulab (NVRTC cubin, experiments/gpu/userkernel/kernel_run.cu). */
 #include "kernels.cuh"
 extern "C" __global__ void lib_tiled32(float *out, const float *in, int n)
 {

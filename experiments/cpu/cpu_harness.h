@@ -1,5 +1,5 @@
 /* cpu_harness.h - the harness every CPU baseline family shares, the CPU
- * counterpart of experiments/gpu/gpu_harness.cuh. A family (cpu_matmul.c,
+ * counterpart of experiments/gpu/harness/gpu_harness.cuh. A family (cpu_matmul.c,
  * cpu_stencil.c, cpu_vecadd.c) checks its sizes and describes one run as a
  * struct gl_cpu_job: its inputs, its output, its kernel and its reference.
  * gl_cpu_execute() does everything else the same way for all of them: a fresh

@@ -12,6 +12,7 @@
  * load, list its variants and check them on machines without a driver, and
  * say so when init is called), nor contain kernels of a family. */
 #include "gpu_harness.cuh"
+#include "userkernel.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -5,7 +5,7 @@
  * FLOP and byte counts. Every size is an expression of the config's language
  * (expr.h) over the point's parameters, built-in and named (gl_params.user),
  * evaluated per point by whoever needs the number. The config reader fills it
- * (src/config_kernel.c); the driver declares one variant per kernel
+ * (src/config/config_kernel.c); the driver declares one variant per kernel
  * (struct gl_kernel_variant); the GPU plugin compiles and runs it.
  * Plain C, no CUDA types; must not hold anything that is not in the config or
  * the source (the plugin derives the rest). */

@@ -1,6 +1,6 @@
 /* metric_sets.c - see metric_sets.h. The table below is the only list of the
  * metrics gpulab names: the store generates one `results` column per row that
- * has a column (src/store_sql.c expands db/views.sql's @metrics ...@ lists), so
+ * has a column (src/store/store_sql.c expands db/views.sql's @metrics ...@ lists), so
  * adding a metric is adding a row here. Must stay free of CUDA. */
 #include "metric_sets.h"
 #include "nearest.h"

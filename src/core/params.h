@@ -18,7 +18,7 @@ struct gl_param_def {
     enum gl_param_id id;
     const char *name;     /* as written in configs: N, BS, mem ... */
     const char *column;   /* SQL column in run / results / run_key: the store generates
-                           * those lists from this table (src/store_sql.c); a new
+                           * those lists from this table (src/store/store_sql.c); a new
                            * column also needs a db/migrations/ file adding it to run */
     int is_text;          /* 0 = integer, 1 = word from choices */
     const char *const *choices; /* NULL-terminated, text params only */

@@ -1,5 +1,5 @@
 /* fake_nvml.c - a test-only stand-in for libnvidia-ml.so.1 (loaded by
- * src/gpuclocks.c through GPULAB_NVML_LIB=build/tests/fakes/libfake_nvml.so),
+ * src/host/gpuclocks.c through GPULAB_NVML_LIB=build/tests/fakes/libfake_nvml.so),
  * for the clock paths that no machine without NVML (and no shared GPU machine,
  * where changing clocks is not allowed) can exercise: reading the SM clocks,
  * locking them to base, the refusals, and the reset at the end of a sweep.

@@ -19,7 +19,7 @@
 #include "registry.h"
 
 const struct gl_plugin *gpulab_plugin(const struct gl_host *host);
-/* src/util.c wants the revision the Makefile generates (build/gen/version.c). */
+/* src/host/util.c wants the revision the Makefile generates (build/gen/version.c). */
 const char gl_build_revision[] = "fuzz";
 
 static void setup(void)

@@ -13,7 +13,7 @@
 # 130 / 143); --clocks none never locks, but records NVML's readings. And the
 # memory ceilings the fake GPU cannot measure are NULL with its reason, tried
 # again by the next sweep, and carried into a `gpulab merge` output that lacks them.
-# With `run --gpus all` on 2 GPUs of build/tests/plugins/fakegpu_plugin.so: each GPU
+# With `run --gpus all` on 2 GPUs of build/tests/plugins/fake_gpu.so: each GPU
 # locked once and reset once (also on SIGTERM), the session's clocks_reason per GPU,
 # clocks_locked 0 when one GPU could not be locked, and each GPU's ceilings measured
 # once, by its own worker, onto its own device row.
@@ -25,8 +25,8 @@ T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 pass=0; fail=0
 check() { if eval "$1"; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL clocks: $2"; fi; }
-if [ ! -f "$FAKE_GPU" ] || [ ! -f "$FAKE_NVML" ] || [ ! -f build/tests/plugins/fakegpu_plugin.so ]; then
-    echo "clocks: $FAKE_GPU, $FAKE_NVML or build/tests/plugins/fakegpu_plugin.so missing: run make first"
+if [ ! -f "$FAKE_GPU" ] || [ ! -f "$FAKE_NVML" ]; then
+    echo "clocks: $FAKE_GPU or $FAKE_NVML missing: run make first"
     echo "clocks: 0 passed, 1 failed"
     exit 1
 fi
@@ -38,8 +38,8 @@ cat >"$T/gpu.conf" <<'CONF'
 study = clocks
 metrics = none
 [g]
-family = fakegpu
-variants = fake_ok
+family = fake
+variants = sleep
 N = 1, 2
 CONF
 cat >"$T/cpu.conf" <<'CONF'
@@ -56,21 +56,21 @@ cat >"$T/crash.conf" <<'CONF'
 study = clocks_crash
 metrics = none
 [g]
-family = fakegpu
-variants = fake_ok, fake_crash
+family = fake
+variants = sleep, segv
 N = 1
 CONF
 cat >"$T/long.conf" <<'CONF'
 study = clocks_long
 metrics = none
 [g]
-family = fakegpu
-variants = fake_sleep
+family = fake
+variants = sleep
 N = 30000000
 timeout = 120s
 CONF
 # gpulab with the fake GPU (and the fake NVML unless NVML=... says otherwise)
-gl() { GPULAB_PLUGIN=$FAKE_GPU GPULAB_NVML_LIB=${NVML-$FAKE_NVML} FAKE_NVML_LOG="$T/nvml.log" $G "$@"; }
+gl() { GPULAB_FAKE_CEILINGS=0 GPULAB_PLUGIN=$FAKE_GPU GPULAB_NVML_LIB=${NVML-$FAKE_NVML} FAKE_NVML_LOG="$T/nvml.log" $G "$@"; }
 
 # --- usage ----------------------------------------------------------------------------
 $G run "$T/gpu.conf" --db "$T/u.db" --clocks fast >"$T/u.out" 2>&1; rc=$?
@@ -122,7 +122,7 @@ db="$T/base.db"
 gl run "$T/gpu.conf" --db "$db" --clocks base >"$T/base.out" 2>&1; rc=$?
 check '[ $rc -eq 0 ]' "--clocks base: exit $rc: $(tail -2 "$T/base.out")"
 log=$(tr '\n' ';' <"$T/nvml.log")
-check '[ "$log" = "lock GPU-fa4e0000-0000-0000-0000-000000000001 1410 1410;reset GPU-fa4e0000-0000-0000-0000-000000000001;" ]' \
+check '[ "$log" = "lock GPU-fa4e0000-0000-4000-8000-000000000000 1410 1410;reset GPU-fa4e0000-0000-4000-8000-000000000000;" ]' \
     "--clocks base: NVML log '$log'"
 check '[ "$(q "$db" "select clocks_asked || '"'|'"' || clocks_locked || '"'|'"' || sm_clock_mhz || '"'|'"' || sm_app_clock_mhz || '"'|'"' || sm_app_default_mhz || '"'|'"' || sm_max_clock_mhz || '"'|'"' || clock_events from session")" = "base|1|1410|1755|1755|1980|applications clocks setting" ]' \
     "--clocks base: session $(q "$db" "select clocks_asked, clocks_locked, sm_clock_mhz, sm_app_clock_mhz, sm_app_default_mhz, sm_max_clock_mhz, clock_events from session")"
@@ -167,10 +167,10 @@ db="$T/crash.db"
 : >"$T/nvml.log"
 gl run "$T/crash.conf" --db "$db" --clocks base >"$T/crash.out" 2>&1; rc=$?
 check '[ $rc -eq 1 ]' "crash: exit $rc, want 1: $(tail -2 "$T/crash.out")"
-check '[ "$(q "$db" "select count(*) from results where variant = '"'fake_crash'"' and status = '"'failed'"'")" = 1 ]' \
+check '[ "$(q "$db" "select count(*) from results where variant = '"'segv'"' and status = '"'failed'"'")" = 1 ]' \
     "crash: the crashing run is not stored as failed"
 log=$(tr '\n' ';' <"$T/nvml.log")
-check '[ "$log" = "lock GPU-fa4e0000-0000-0000-0000-000000000001 1410 1410;reset GPU-fa4e0000-0000-0000-0000-000000000001;" ]' \
+check '[ "$log" = "lock GPU-fa4e0000-0000-4000-8000-000000000000 1410 1410;reset GPU-fa4e0000-0000-4000-8000-000000000000;" ]' \
     "crash: NVML log '$log'"
 
 # --- SIGINT / SIGTERM in the middle of a run: reset before the driver exits ----------------
@@ -179,7 +179,7 @@ for sig in INT TERM; do
     db="$T/$sig.db"
     : >"$T/nvml.log"
     # (gpulab itself in the background, not a function: $! must be its pid)
-    GPULAB_PLUGIN=$FAKE_GPU GPULAB_NVML_LIB=$FAKE_NVML FAKE_NVML_LOG="$T/nvml.log" \
+    GPULAB_FAKE_CEILINGS=0 GPULAB_PLUGIN=$FAKE_GPU GPULAB_NVML_LIB=$FAKE_NVML FAKE_NVML_LOG="$T/nvml.log" \
         $G run "$T/long.conf" --db "$db" --clocks base >"$T/$sig.out" 2>&1 &
     pid=$!
     for _ in $(seq 1 200); do   # up to 10 s for the lock (then the run starts)
@@ -191,14 +191,14 @@ for sig in INT TERM; do
     wait "$pid"; rc=$?
     check '[ $rc -eq $want ]' "$sig: exit $rc, want $want: $(tail -2 "$T/$sig.out")"
     log=$(tr '\n' ';' <"$T/nvml.log")
-    check '[ "$log" = "lock GPU-fa4e0000-0000-0000-0000-000000000001 1410 1410;reset GPU-fa4e0000-0000-0000-0000-000000000001;" ]' \
+    check '[ "$log" = "lock GPU-fa4e0000-0000-4000-8000-000000000000 1410 1410;reset GPU-fa4e0000-0000-4000-8000-000000000000;" ]' \
         "$sig: NVML log '$log'"
     check '[ "$(q "$db" "select count(*) from run")" = 0 ]' "$sig: the interrupted run was stored"
 done
 
-# --- run --gpus all on 2 GPUs (tests/plugins/fakegpu_plugin.c): each GPU locked once and
+# --- run --gpus all on 2 GPUs (tests/plugins/fake_gpu.c): each GPU locked once and
 # reset once, its ceilings measured once by its own worker onto its own device row ---------
-FAKE2=build/tests/plugins/fakegpu_plugin.so
+FAKE2=build/tests/plugins/fake_gpu.so
 U0=GPU-fa4e0000-0000-4000-8000-000000000000
 U1=GPU-fa4e0000-0000-4000-8000-000000000001
 cat >"$T/two.conf" <<'CONF'
@@ -243,7 +243,7 @@ log=$(tr '\n' ';' <"$T/nvml.log")
 check '[ $rc -eq 0 ] && [ "$log" = "lock $U0 1410 1410;lock $U1 1410 1410;reset $U0;reset $U1;" ]' "2 GPUs, again: exit $rc, NVML log '$log'"
 check '! grep -q "^ceilings" "$T/two.log"' "2 GPUs, again: ceilings measured again: $(grep "^ceilings" "$T/two.log")"
 # a new database on the same GPUs takes their ceilings from the machine's ceilings
-# cache (src/ceilings_cache.h): nothing measured, the same values and the time of the
+# cache (src/host/ceilings_cache.h): nothing measured, the same values and the time of the
 # measurement; without the cache's files they are measured again
 cel() { q "$1" "select group_concat(substr(ident, -1) || '=' || cast(l1_bw_gbs as int) || '@' || ceilings_at, ' ') from (select * from device where kind = 'gpu' order by ident)"; }
 : >"$T/two.log"

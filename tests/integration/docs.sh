@@ -2,7 +2,7 @@
 # tests/integration/docs.sh - the user documentation stays true to the sources of
 # truth, each fact on the page where it belongs: every variant of the registry and
 # every parameter in docs/configs.md, every config key the parser knows
-# (src/config_read.c: the section keys and the keys allowed only before the first
+# (src/config/config_read.c: the section keys and the keys allowed only before the first
 # section) in docs/configs.md, every kernel-section key in docs/kernels.md, every
 # column of the `results` view in docs/database.md; and every relative link of
 # README.md and docs/*.md points at a file that exists (and, with #anchor, at a
@@ -33,18 +33,18 @@ $G query --write --db "$T/x.db" --csv "select * from results limit 0" | head -1 
 [ -s "$T/cols" ] || bad "no results columns"
 while read -r c; do chk docs/database.md "\`$c\`" "results column $c"; done <"$T/cols"
 
-# config keys, as the parser declares them (the quoted names of a list in src/config_read.c)
+# config keys, as the parser declares them (the quoted names of a list in src/config/config_read.c)
 keys_of() {
-    awk -v l="$1[] = {" 'index($0, l) { on = 1 } on { print } on && /};/ { exit }' src/config_read.c |
+    awk -v l="$1[] = {" 'index($0, l) { on = 1 } on { print } on && /};/ { exit }' src/config/config_read.c |
         grep -o '"[^"]*"' | tr -d '"'
 }
 for list in cfg_section_keys top_only_keys; do
     keys_of "$list" >"$T/keys"
-    [ -s "$T/keys" ] || bad "no list $list in src/config_read.c (renamed? update this test)"
+    [ -s "$T/keys" ] || bad "no list $list in src/config/config_read.c (renamed? update this test)"
     while read -r k; do chk docs/configs.md "\`$k\`" "config key $k ($list)"; done <"$T/keys"
 done
 keys_of cfg_kernel_keys >"$T/kkeys"
-[ -s "$T/kkeys" ] || bad "no list cfg_kernel_keys in src/config_read.c (renamed? update this test)"
+[ -s "$T/kkeys" ] || bad "no list cfg_kernel_keys in src/config/config_read.c (renamed? update this test)"
 # `buffer.NAME` and `grid` are kernel-section keys outside that list (a prefix; a parameter's name)
 printf 'buffer.NAME\ngrid\n' >>"$T/kkeys"
 while read -r k; do chk docs/kernels.md "\`$k\`" "kernel-section key $k"; done <"$T/kkeys"

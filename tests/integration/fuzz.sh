@@ -16,9 +16,9 @@ pass=0; fail=0
 ok()  { pass=$((pass + 1)); }
 bad() { fail=$((fail + 1)); echo "FAIL fuzz: $*"; }
 
-SRC="tests/fuzz/fuzz_config.c src/core/*.c src/config*.c src/registry.c src/util.c
-     src/kernel_variant.c experiments/*.c experiments/cpu/*.c"
-HDR="src/core/*.h src/*.h experiments/*.h experiments/cpu/*.h"
+SRC="tests/fuzz/fuzz_config.c src/core/*.c src/config/config*.c src/registry/registry.c src/host/util.c
+     src/registry/kernel_variant.c experiments/*.c experiments/cpu/*.c"
+HDR="src/core/*.h src/*/*.h experiments/*.h experiments/cpu/*.h"
 mkdir -p $B
 # rebuild when the binary is missing or older than any source or header
 stale=1
@@ -36,7 +36,7 @@ if [ -n "$stale" ]; then
     rm -f $B/probe
     # shellcheck disable=SC2086
     if ! "$CC_FUZZ" -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
-        -g -O1 -std=c11 -D_GNU_SOURCE -fopenmp -Isrc/core -Isrc -Iexperiments \
+        -g -O1 -std=c11 -D_GNU_SOURCE -fopenmp -Isrc/core -Isrc/host -Isrc/registry -Isrc/config -Iexperiments \
         -Iexperiments/cpu -o $BIN.tmp $SRC -lm -ldl >$B/build.log 2>&1; then
         cat $B/build.log
         bad "building $BIN failed"

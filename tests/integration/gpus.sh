@@ -1,6 +1,6 @@
 #!/bin/sh
 # tests/integration/gpus.sh - `run --gpus` and lost counters without a GPU: the
-# fake GPU plugin (tests/plugins/fakegpu_plugin.c, loaded with GPULAB_PLUGIN)
+# fake GPU plugin (tests/plugins/fake_gpu.c, loaded with GPULAB_PLUGIN)
 # stands in for N GPUs whose runs sleep. Checked: with 2 and 3 GPUs every
 # planned run is stored exactly once, on one of the fake GPUs, all of them used,
 # the largest first and the work balanced (no GPU over the mean + the largest
@@ -27,7 +27,7 @@ trap 'rm -rf "$T"' EXIT
 pass=0; fail=0
 check() { if eval "$1"; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL gpus: $2"; fi; }
 sq() { sqlite3 "$1" "$2" 2>&1; }
-FAKE=build/tests/plugins/fakegpu_plugin.so
+FAKE=build/tests/plugins/fake_gpu.so
 [ -f "$FAKE" ] || { echo "gpus: $FAKE is missing (make all)"; echo "gpus: 0 passed, 1 failed"; exit 1; }
 export GPULAB_PLUGIN="$FAKE" GPULAB_LOCK_DIR="$T/locks"
 unset CUDA_VISIBLE_DEVICES GPULAB_FAKE_MODELS GPULAB_FAKE_COUNTERS GPULAB_UNIT_MIN GPULAB_BATCH

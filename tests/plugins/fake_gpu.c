@@ -1,117 +1,247 @@
-/* fake_gpu.c - a test-only stand-in for the GPU plugin, loaded in its place with
- * GPULAB_PLUGIN=build/tests/plugins/fake_gpu.so (never built into gpulab), for
- * what the driver does around a GPU that no machine without one can show: the
- * clock lock of `run --clocks base` (with tests/fakes/fake_nvml.c), its reset
- * after a crashed worker and on SIGINT/SIGTERM, and the memory ceilings stored
- * NULL with their reason. Its device is a made-up GPU (UUID GPU-fa4e...); its
- * variants (family fakegpu, device gpu):
- *   fake_ok     a result with `samples` samples of 1 ms, verified
- *   fake_crash  SIGSEGV in the worker
- *   fake_sleep  ok after sleeping N microseconds (a run of known length)
- * It has no counters (a request for metrics is refused), measures no copy
- * bandwidth (0) and no ceilings (1 with the reason "a fake GPU measures
- * nothing"). Must not use anything of gpulab but plugin.h. */
-#include <signal.h>
+/* fake_gpu.c - the one test-only stand-in for the GPU plugin, so that what the
+ * driver does around GPUs is tested where no GPU exists: several GPUs (`run
+ * --gpus`), profiling batches and a lost CUDA context (tests/integration/gpus.sh),
+ * the clock lock of `run --clocks base` with tests/fakes/fake_nvml.c, its reset
+ * after a crashed worker and on SIGINT/SIGTERM, and memory ceilings stored NULL
+ * with their reason (tests/integration/clocks.sh).
+ * Loaded in place of build/libgpulab_gpu.so with GPULAB_PLUGIN=path; never
+ * built into gpulab. It declares struct gl_device_ops for N fake GPUs and GPU
+ * variants of family `fake` that sleep instead of computing:
+ *   sleep   sleeps N microseconds (its one sample says N/1000 ms), ok; its
+ *           analytic FLOP count is 1000 N, the fake GPUs do 1 GFLOP/s, so the
+ *           plan's cost of a run is its sleep
+ *   crash   sleeps N microseconds, then "loses the CUDA context" as a trapping
+ *           kernel would: the run fails, run returns -1, the runs parked in its
+ *           batch get GL_REASON_BATCH_LOST and batch_end returns -1
+ *   hang    never returns (the watchdog must end it)
+ *   segv    sleeps N microseconds, then SIGSEGV in the worker
+ * Counters are faked at batch_end (or at once outside a batch): every requested
+ * metric gets 1e9 * the GPU's number + N, so a run's counters tell which GPU
+ * profiled it; so do the memory ceilings (fake_ceilings).
+ * Environment:
+ *   GPULAB_FAKE_GPUS=N         fake GPUs in the machine (default 1; 0 = none)
+ *   GPULAB_FAKE_MODELS=A,B,..  model name of each GPU (default "gpulab fake GPU")
+ *   GPULAB_FAKE_COUNTERS=0     counters unavailable (profiler_setup fails)
+ *   GPULAB_FAKE_CEILINGS=0     no memory ceilings ("a fake GPU measures nothing")
+ *   GPULAB_FAKE_LOG=FILE       one line appended per init, run, batch and ceilings (pid, GPU)
+ *   CUDA_VISIBLE_DEVICES       as CUDA reads it: GPU numbers or UUIDs, comma-separated;
+ *                              the first entry that is not a GPU ends the list
+ * Must not use anything of gpulab but plugin.h (and gpulab.h through it). */
+#include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "plugin.h"
 
-#define FAKE_UUID "GPU-fa4e0000-0000-0000-0000-000000000001"
+#define FAKE_MAX 64
+#define FAKE_BATCH 64   /* runs of one profiling batch at most (the worker's GL_BATCH_MAX) */
 
-static int fake_run(const struct gl_variant *v, const struct gl_params *p,
-                    const struct gl_timing *t, struct gl_result *r)
+static int visible[FAKE_MAX];   /* ordinal -> GPU number */
+static int nvisible = -1;       /* -1: not read yet */
+static int self = -1;           /* the GPU init picked */
+static struct gl_metric_req req;
+static int counters = -1;       /* passes of the configured request; -1 unavailable */
+static int sticky;              /* the "context" is lost */
+static int batch_open, nparked;
+static struct gl_result *parked[FAKE_BATCH];
+static long parked_n[FAKE_BATCH];
+
+static int machine_gpus(void)
 {
-    memset(r, 0, sizeof *r);
-    r->h2d_ms = r->d2h_ms = -1.0;
-    if (strcmp(v->name, "fake_crash") == 0) {
-        volatile int *nowhere = NULL;
-        *nowhere = 1;
+    const char *e = getenv("GPULAB_FAKE_GPUS");
+    int n = e && *e ? atoi(e) : 1;
+    return n < 0 ? 0 : n > FAKE_MAX ? FAKE_MAX : n;
+}
+
+static void uuid_of(int gpu, char *buf, size_t len)
+{
+    snprintf(buf, len, "GPU-fa4e0000-0000-4000-8000-%012d", gpu);
+}
+
+/* The visible GPUs, as CUDA reads CUDA_VISIBLE_DEVICES. */
+static void read_visible(void)
+{
+    int n = machine_gpus();
+    const char *e = getenv("CUDA_VISIBLE_DEVICES");
+    nvisible = 0;
+    if (!e) {
+        for (int i = 0; i < n; i++)
+            visible[nvisible++] = i;
+        return;
     }
-    if (strcmp(v->name, "fake_sleep") == 0) {
-        struct timespec ts = { p->n / 1000000, (p->n % 1000000) * 1000 };
-        nanosleep(&ts, NULL);
+    char list[1024];
+    snprintf(list, sizeof list, "%s", e);
+    for (char *tok = strtok(list, ","); tok && nvisible < FAKE_MAX; tok = strtok(NULL, ",")) {
+        while (*tok == ' ')
+            tok++;
+        int gpu = -1;
+        if (tok[0] >= '0' && tok[0] <= '9') {
+            char *end;
+            long v = strtol(tok, &end, 10);
+            if (*end == '\0' && v < n)
+                gpu = (int)v;
+        } else {
+            for (int i = 0; i < n && gpu < 0; i++) {
+                char u[64];
+                uuid_of(i, u, sizeof u);
+                if (strcmp(u, tok) == 0)
+                    gpu = i;
+            }
+        }
+        for (int i = 0; i < nvisible; i++)
+            if (visible[i] == gpu)
+                gpu = -1;
+        if (gpu < 0)
+            break;   /* CUDA: the first invalid entry ends the list */
+        visible[nvisible++] = gpu;
     }
-    r->status = GL_OK;
-    r->max_rel_err = 0.0;
-    r->nsamples = t->min_samples > 0 ? t->min_samples : 1;
-    if (r->nsamples > GL_MAX_SAMPLES)
-        r->nsamples = GL_MAX_SAMPLES;
-    for (int i = 0; i < r->nsamples; i++)
-        r->samples_ms[i] = 1.0;
-    r->launches = 1;
-    snprintf(r->metrics_reason, sizeof r->metrics_reason, "a fake GPU has no counters");
-    snprintf(r->check, sizeof r->check, "%s", GL_CHECK_WRITTEN);
-    return 0;
 }
 
-static double fake_flops(const struct gl_variant *v, const struct gl_params *p)
+/* Append one line to $GPULAB_FAKE_LOG (O_APPEND: lines of several workers stay whole). */
+static void log_line(const char *fmt, const char *what, long n)
 {
-    (void)v;
-    return (double)p->n;
+    const char *path = getenv("GPULAB_FAKE_LOG");
+    if (!path || !*path)
+        return;
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    char line[512];
+    int len = snprintf(line, sizeof line, "%s gpu=%d pid=%ld what=%s n=%ld t=%.6f\n", fmt, self,
+                       (long)getpid(), what, n, (double)ts.tv_sec + ts.tv_nsec / 1e9);
+    int fd = open(path, O_WRONLY | O_APPEND | O_CREAT, 0644);
+    if (fd < 0)
+        return;
+    if (write(fd, line, (size_t)len) != len) {
+        /* a test log: a short write shows up as a missing line */
+    }
+    close(fd);
 }
 
-static double fake_bytes(const struct gl_variant *v, const struct gl_params *p)
+static void model_of(int gpu, char *buf, size_t len)
 {
-    (void)v;
-    return 4.0 * (double)p->n;
+    const char *e = getenv("GPULAB_FAKE_MODELS");
+    snprintf(buf, len, "gpulab fake GPU");
+    if (!e || !*e)
+        return;
+    char list[1024];
+    snprintf(list, sizeof list, "%s", e);
+    int i = 0;
+    for (char *tok = strtok(list, ","); tok; tok = strtok(NULL, ","), i++)
+        if (i == gpu)
+            snprintf(buf, len, "%s", tok);
 }
 
-static const struct gl_variant variants[] = {
-    { "fakegpu", "fake_ok", "gpu", "a verified result, no work", GL_PBIT(GL_P_N), NULL,
-      fake_flops, fake_bytes, fake_run, NULL },
-    { "fakegpu", "fake_crash", "gpu", "SIGSEGV in the worker", GL_PBIT(GL_P_N), NULL,
-      fake_flops, fake_bytes, fake_run, NULL },
-    { "fakegpu", "fake_sleep", "gpu", "ok after N microseconds", GL_PBIT(GL_P_N), NULL,
-      fake_flops, fake_bytes, fake_run, NULL },
-};
+static int fake_count(char *err, size_t errlen)
+{
+    (void)err;
+    (void)errlen;
+    read_visible();
+    return nvisible;
+}
 
 static int fake_init(int ordinal, struct gl_device *dev, char *err, size_t errlen)
 {
     memset(dev, 0, sizeof *dev);
-    if (ordinal != 0) {
-        snprintf(err, errlen, "no fake GPU %d", ordinal);
+    read_visible();
+    if (nvisible == 0) {
+        snprintf(err, errlen, "no CUDA device");
         return -1;
     }
+    if (ordinal < 0 || ordinal >= nvisible) {
+        snprintf(err, errlen, "no CUDA device %d (%d found)", ordinal, nvisible);
+        return -1;
+    }
+    self = visible[ordinal];
     snprintf(dev->kind, sizeof dev->kind, "gpu");
-    snprintf(dev->name, sizeof dev->name, "Fake GPU");
-    snprintf(dev->ident, sizeof dev->ident, "%s", FAKE_UUID);
+    model_of(self, dev->name, sizeof dev->name);
+    uuid_of(self, dev->ident, sizeof dev->ident);
     dev->cc_major = 9;
+    dev->cc_minor = 0;
     dev->sm_count = 4;
     dev->cores_per_sm = 128;
-    dev->clock_khz = 1755000;
+    dev->clock_khz = 1000000;
+    dev->mem_bytes = 1LL << 30;
     dev->l2_bytes = 1 << 20;
+    dev->smem_per_block = dev->smem_per_block_optin = dev->smem_per_sm = 48 * 1024;
+    dev->regs_per_block = dev->regs_per_sm = 65536;
     dev->warp_size = 32;
     dev->max_threads_per_block = 1024;
-    dev->fp32_peak_gflops = 4.0 * 128 * 2 * 1.755;
+    dev->max_threads_per_sm = 2048;
+    dev->max_blocks_per_sm = 32;
+    for (int i = 0; i < 3; i++) {
+        dev->max_block[i] = 1024;
+        dev->max_grid[i] = 65535;
+    }
+    dev->theo_bw_gbs = 1000.0;
+    dev->fp32_peak_gflops = 1.0;   /* the sleep variant's FLOP count is 1000 per microsecond */
+    log_line("init", getenv("CUDA_VISIBLE_DEVICES") ? getenv("CUDA_VISIBLE_DEVICES") : "-",
+             ordinal);
     return 0;
 }
 
-static int fake_profiler_setup(const struct gl_metric_req *req, char *err, size_t errlen)
+static int fake_profiler_setup(const struct gl_metric_req *r, char *err, size_t errlen)
 {
-    if (req->n == 0 && !req->drain)
-        return 0;
-    snprintf(err, errlen, "a fake GPU has no counters");
-    return -1;
+    const char *e = getenv("GPULAB_FAKE_COUNTERS");
+    if (e && strcmp(e, "0") == 0) {
+        snprintf(err, errlen, "counters unavailable on the fake GPU (GPULAB_FAKE_COUNTERS=0)");
+        counters = -1;
+        return -1;
+    }
+    req = *r;
+    counters = r->n > 0 ? 1 : 0;
+    return counters;
+}
+
+/* The fake counters of a run of size n on this GPU. */
+static void fill_counters(struct gl_result *r, long n)
+{
+    r->nmetrics = 0;
+    for (int i = 0; i < req.n && i < GL_MAX_METRICS; i++) {
+        struct gl_metric *m = &r->metrics[r->nmetrics++];
+        snprintf(m->name, sizeof m->name, "%s", req.names[i]);
+        m->unit[0] = '\0';
+        m->value = 1e9 * self + (double)n;
+    }
+    r->passes = 1;
+    r->metrics_reason[0] = '\0';
 }
 
 static void fake_batch_begin(void)
 {
+    batch_open = 1;
+    nparked = 0;
 }
 
 static int fake_batch_end(void)
 {
-    return 0;
+    for (int i = 0; i < nparked; i++) {
+        if (sticky) {
+            parked[i]->nmetrics = 0;
+            parked[i]->passes = 0;
+            snprintf(parked[i]->metrics_reason, sizeof parked[i]->metrics_reason, "%s",
+                     GL_REASON_BATCH_LOST);
+        } else {
+            fill_counters(parked[i], parked_n[i]);
+        }
+    }
+    if (nparked > 0)
+        log_line("batch", sticky ? "lost" : "profiled", nparked);
+    batch_open = 0;
+    nparked = 0;
+    return sticky ? -1 : 0;
 }
 
-static int fake_list_metrics(void (*cb)(const char *name, void *ctx), void *ctx, char *err,
-                             size_t errlen)
+static int fake_list(void (*cb)(const char *name, void *ctx), void *ctx, char *err,
+                     size_t errlen)
 {
-    (void)cb;
-    (void)ctx;
-    snprintf(err, errlen, "a fake GPU has no counters");
-    return -1;
+    (void)err;
+    (void)errlen;
+    cb("gpu__time_duration.sum", ctx);
+    cb("dram__bytes_read.sum", ctx);
+    return 0;
 }
 
 static void fake_shutdown(void)
@@ -120,14 +250,29 @@ static void fake_shutdown(void)
 
 static double fake_copy_bandwidth(void)
 {
-    return 0.0;
+    return 1000.0;
 }
 
+/* The memory ceilings, "measured" by this GPU's worker: each one encodes the
+ * GPU's number (L1 1000 + n GB/s, shared memory 2000 + n, L2 500 + n, host link
+ * 50 + n, pinned copy 60 + n, at 1000 MHz), so that a test sees which worker
+ * measured the ceilings a device row holds; logged as "ceilings". */
 static int fake_ceilings(struct gl_ceilings *c)
 {
     memset(c, 0, sizeof *c);
-    snprintf(c->why, sizeof c->why, "a fake GPU measures nothing");
-    return 1;
+    const char *e = getenv("GPULAB_FAKE_CEILINGS");
+    if (e && strcmp(e, "0") == 0) {
+        snprintf(c->why, sizeof c->why, "a fake GPU measures nothing");
+        return 1;
+    }
+    c->l1_gbs = 1000.0 + self;
+    c->smem_gbs = 2000.0 + self;
+    c->l2_gbs = 500.0 + self;
+    c->hostlink_gbs = 50.0 + self;
+    c->h2d_gbs = 60.0 + self;
+    c->clock_mhz = 1000.0;
+    log_line("ceilings", "measured", 0);
+    return 0;
 }
 
 /* named fields: a positional list would put a function in another's place when
@@ -137,16 +282,90 @@ static const struct gl_device_ops ops = {
     .profiler_setup = fake_profiler_setup,
     .batch_begin = fake_batch_begin,
     .batch_end = fake_batch_end,
-    .list_metrics = fake_list_metrics,
+    .list_metrics = fake_list,
     .shutdown = fake_shutdown,
     .copy_bandwidth = fake_copy_bandwidth,
+    .count = fake_count,
     .ceilings = fake_ceilings,
 };
 
-static const struct gl_plugin plugin = { GL_PLUGIN_API, "gpu", 3, variants, &ops, NULL };
-
-const struct gl_plugin *gpulab_plugin(const struct gl_host *host)
+static const char *fake_check(const struct gl_variant *v, const struct gl_params *p,
+                              const struct gl_device *dev, char *buf, size_t len)
 {
-    (void)host;
+    (void)v;
+    (void)dev;
+    if (p->n < 0 || p->n > 100000000L) {
+        snprintf(buf, len, "N must be 0 to 1e8 microseconds (N=%ld)", p->n);
+        return buf;
+    }
+    return NULL;
+}
+
+static double fake_flops(const struct gl_variant *v, const struct gl_params *p)
+{
+    (void)v;
+    return 1000.0 * (double)p->n;
+}
+
+static int fake_run(const struct gl_variant *v, const struct gl_params *p,
+                    const struct gl_timing *t, struct gl_result *r)
+{
+    int crash = strcmp(v->name, "crash") == 0;
+    struct timespec ts = { p->n / 1000000, (p->n % 1000000) * 1000 };
+    log_line("run", v->name, p->n);
+    nanosleep(&ts, NULL);
+    while (strcmp(v->name, "hang") == 0)
+        pause();
+    if (strcmp(v->name, "segv") == 0) {
+        volatile int *nowhere = NULL;
+        *nowhere = 1;
+    }
+    if (sticky || crash) {
+        sticky = 1;
+        r->status = GL_FAILED;
+        snprintf(r->reason, sizeof r->reason,
+                 "fake: an illegal memory access was encountered (the CUDA context is lost)");
+        return -1;
+    }
+    int ns = t->min_samples > 0 ? t->min_samples : 1;
+    if (t->max_samples > 0 && ns > t->max_samples)
+        ns = t->max_samples;
+    if (ns > GL_MAX_SAMPLES)
+        ns = GL_MAX_SAMPLES;
+    r->status = GL_OK;
+    r->nsamples = ns;
+    for (int i = 0; i < ns; i++)
+        r->samples_ms[i] = (double)p->n / 1000.0;
+    r->max_rel_err = 0.0;
+    snprintf(r->check, sizeof r->check, "%s", GL_CHECK_FULL);
+    r->check_points = 1;
+    r->launches = 1;
+    r->busy_ms = (double)p->n / 1000.0;
+    if (counters > 0 && batch_open && nparked < FAKE_BATCH) {
+        parked_n[nparked] = p->n;
+        parked[nparked++] = r;   /* the worker keeps r valid until batch_end */
+    } else if (counters > 0) {
+        fill_counters(r, p->n);
+    }
+    return 0;
+}
+
+#define PB (GL_PBIT(GL_P_N) | GL_PBIT(GL_P_SEED))
+static const struct gl_variant variants[] = {
+    { "fake", "sleep", "gpu", "sleeps N us on a fake GPU (tests only)", PB, fake_check,
+      fake_flops, NULL, fake_run, NULL },
+    { "fake", "crash", "gpu", "sleeps N us, then loses the fake CUDA context (tests only)", PB,
+      fake_check, fake_flops, NULL, fake_run, NULL },
+    { "fake", "hang", "gpu", "never returns (tests only)", PB, fake_check, fake_flops, NULL,
+      fake_run, NULL },
+    { "fake", "segv", "gpu", "sleeps N us, then SIGSEGV in the worker (tests only)", PB,
+      fake_check, fake_flops, NULL, fake_run, NULL },
+};
+
+static const struct gl_plugin plugin = { GL_PLUGIN_API, "fakegpu", 4, variants, &ops, NULL };
+
+const struct gl_plugin *gpulab_plugin(const struct gl_host *h)
+{
+    (void)h;
     return &plugin;
 }

@@ -11,14 +11,17 @@
  * GPUs open (gpuprocs.c, summed; NULL with the reason when that cannot be
  * checked), and the GPUs' clocks (asked, done per GPU, NVML's readings of the
  * first GPU).
+ * At the end, gl_sweep_free gives all of it back (and what gl_sweep_prepare
+ * in sweep.c made).
  * What gpulab cannot see: other users' processes that do not take its locks.
- * Must not run or store jobs. */
+ * Must not run or store jobs; sweep.c must not call this file. */
 #include "sweep.h"
 #include "ceilings_cache.h"
 #include "gpuclocks.h"
 #include "gpuprocs.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <unistd.h>
 #include <string.h>
 
@@ -219,4 +222,25 @@ void gl_sweep_facts(const struct gl_sweep *sw, struct gl_session_info *si)
         snprintf(events, sizeof events, "%s", c.events_text);
         si->clock_events = events;
     }
+}
+
+/* Everything prepare and lock took, given back: the workers stopped, every clock
+ * lock released while the devices are still ours, then the device locks, then the
+ * configs and their expansions. */
+void gl_sweep_free(struct gl_sweep *sw)
+{
+    char why[GL_REASON_MAX];
+    for (int i = 0; i < GL_GPUS_MAX; i++)
+        gl_worker_stop(&sw->workers[i]);
+    /* every clock lock back while the devices are still ours, then the devices */
+    (void)gl_sweep_unlock_clocks(sw, why, sizeof why);
+    gl_devlock_release(&sw->locks);   /* after the workers: they measure no more */
+    for (int i = 0; i < sw->nconfigs; i++) {
+        gl_expansion_free(&sw->exps[i]);
+        gl_config_free(&sw->configs[i]);
+    }
+    free(sw->exps);
+    free(sw->configs);
+    free(sw->surveyed);
+    memset(sw, 0, sizeof *sw);
 }

@@ -1,7 +1,7 @@
 /* config_values.c - one config value at a time: a parameter's list of values
  * and ranges (1<<20, 16:64:*2, 8:32:8, choices), and the timing keys (counts,
  * seconds, noise), with the policy a config gets when it says nothing.
- * Must not know about sections or variants: config.c does. */
+ * Must not know about sections or variants: config_parse.c does. */
 #include "config_int.h"
 #include "nearest.h"
 

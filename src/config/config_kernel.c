@@ -10,7 +10,7 @@
  * (src/core/deps.h) and the section's own lines (kernel->hash, part of every
  * run's resume key), with `verify = c:FILE:FUNC`'s file (a C reference).
  * Every mistake is "path:line: message" naming the text.
- * Must not compile, run or check launches (src/kernel_variant.c checks them
+ * Must not compile, run or check launches (src/registry/kernel_variant.c checks them
  * per point; the GPU plugin compiles and runs). */
 #include "config_int.h"
 #include "deps.h"

@@ -5,7 +5,7 @@
  * config may have are listed here. A kernel section (one with `source =`) may
  * also have keys of its own and named parameters (any other identifier):
  * config_kernel.c judges those. Must not interpret a value: config_values.c,
- * config.c and config_kernel.c do.
+ * config_parse.c and config_kernel.c do.
  * Text: a UTF-8 byte-order mark at the start is skipped; a NUL byte or invalid
  * UTF-8 is an error ("not text", with line and column); and no error message
  * ever carries a raw control byte (other than tab) or invalid UTF-8 from the

@@ -6,7 +6,7 @@
 
 /* db/schema.sql and db/views.sql are templates: their @params: ...@ and
  * @metrics ...: ...@ lists are expanded from the parameter and metric tables by
- * src/store_sql.c when the store opens a database. */
+ * src/store/store_sql.c when the store opens a database. */
 extern const char gl_sql_schema[];   /* db/schema.sql: tables + indexes of the current version */
 extern const char gl_sql_views[];    /* db/views.sql: drops and recreates the views */
 /* gl_sql_migrations[i] (db/migrations/00{i+1}.sql) upgrades user_version i+1 to i+2;

@@ -14,6 +14,7 @@ extern "C" {
 #include "gpulab.h"
 #include "kernel.h"
 #include "params.h"
+#include "userkernel.h"
 }
 
 #define GK_DIR 1024    /* a folder's path */

@@ -1,10 +1,11 @@
-/* config_int.h - what the five parts of the config reader share, and nothing
- * else includes: config_read.c (text -> blocks of key = value lines, with the
- * keys a config may have), config_values.c (one value list, range or timing
- * value), config.c (the section rules: defaults, variants, parameters, zip,
- * where), config_kernel.c (kernel sections: `source =`) and config_options.c
- * (a kernel section's `compiler` and `options`).
- * Must not be included outside src/config*.c. */
+/* config_int.h - what the parts of the config reader share, and nothing else
+ * includes: config_read.c (text -> blocks of key = value lines, with the keys a
+ * config may have), config_values.c (one value list, range or timing value),
+ * config_section.c (the keys every section has: zip, where, timing, size),
+ * config_parse.c (the config and its plain sections: defaults, variants,
+ * parameters), config_kernel.c (kernel sections: `source =`) and
+ * config_options.c (a kernel section's `compiler` and `options`).
+ * Must not be included outside src/config/. */
 #ifndef GL_CONFIG_INT_H
 #define GL_CONFIG_INT_H
 
@@ -72,7 +73,7 @@ int cfg_parse_int_key(struct ctx *x, const struct entry *e, long lo, long hi, in
 int cfg_parse_seconds(struct ctx *x, const struct entry *e, double *out);
 int cfg_parse_noise(struct ctx *x, const struct entry *e, double *out);
 
-/* config.c: the section rules kernel sections share with the others. */
+/* config_section.c: the section rules kernel sections share with the others. */
 const struct entry *cfg_pick(const struct block *b, const struct block *top, const char *key);
 int cfg_section_zip(struct ctx *x, const struct block *b, const struct block *top,
                     struct top_use *use, struct gl_section *s);

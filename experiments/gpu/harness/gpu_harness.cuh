@@ -320,20 +320,6 @@ extern const int gh_vecadd_nvariants;
 /* Free what a family keeps between runs (the cuBLAS handle); from the plugin's shutdown. */
 void gh_matmul_shutdown(void);
 
-/* Users' kernels (kernel.h): the device operations kernel_compile and
- * kernel_compile_many (NVRTC or nvcc into the kernel cache, no device needed:
- * kernel_compile.cu) and kernel_run (kernel_run.cu), and the loaded libraries'
- * release at shutdown. */
-struct gl_kernel_variant;
-int gk_kernel_compile(const struct gl_kernel_variant *kv, const struct gl_params *p, int arch,
-                      char *log, size_t loglen);
-int gk_kernel_compile_many(const struct gl_kernel_variant *const *kvs,
-                           const struct gl_params *const *ps, int n, int arch, int *res,
-                           char *log, size_t loglen);
-int gk_kernel_run(const struct gl_kernel_variant *kv, const struct gl_params *p,
-                  const struct gl_timing *t, struct gl_result *r);
-void gk_shutdown(void);
-
 /* A user's plugin's GPU run (plugin.h struct gl_host_job), as the plugin's
  * gl_host.gpu_execute: host_gpu.cu. */
 int gh_host_execute(const struct gl_host_job *job);

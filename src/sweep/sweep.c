@@ -399,21 +399,3 @@ int gl_sweep_claim_on(struct gl_sweep *sw, gl_store *store, int ci, int ji, int 
     default: return -1;
     }
 }
-
-void gl_sweep_free(struct gl_sweep *sw)
-{
-    char why[GL_REASON_MAX];
-    for (int i = 0; i < GL_GPUS_MAX; i++)
-        gl_worker_stop(&sw->workers[i]);
-    /* every clock lock back while the devices are still ours, then the devices */
-    (void)gl_sweep_unlock_clocks(sw, why, sizeof why);
-    gl_devlock_release(&sw->locks);   /* after the workers: they measure no more */
-    for (int i = 0; i < sw->nconfigs; i++) {
-        gl_expansion_free(&sw->exps[i]);
-        gl_config_free(&sw->configs[i]);
-    }
-    free(sw->exps);
-    free(sw->configs);
-    free(sw->surveyed);
-    memset(sw, 0, sizeof *sw);
-}
