@@ -551,12 +551,40 @@ static void test_expr_functions(void)
     free(deep);
 }
 
+/* Sizes as a program's main() writes them: integer constant expressions. */
+static void test_const_expr_values(void)
+{
+    CHECK(parse("[a]\nfamily = vecadd\nvariants = seq\n"
+                "N = 8*1024*768, 768*4, (1<<20) + 3, 1<<10, 7/2, 10 % 4\n") == 0);
+    const struct gl_section *s = sec("a");
+    CHECK(s != NULL);
+    if (s)
+        CHECK(ints_are(&s->values[GL_P_N], 6,
+                       (long[]){ 8L * 1024 * 768, 768 * 4, (1L << 20) + 3, 1024, 3, 2 }));
+    gl_config_free(&cfg);
+    /* range ends may be expressions too */
+    CHECK(parse("[a]\nfamily = vecadd\nvariants = seq\nN = 2*512:4*1024:*2\n") == 0);
+    s = sec("a");
+    if (s)
+        CHECK(ints_are(&s->values[GL_P_N], 3, (long[]){ 1024, 2048, 4096 }));
+    gl_config_free(&cfg);
+    FAILS("[a]\nfamily = vecadd\nvariants = seq\nN = 8*K\n", 4, "bad number '8*K' for N",
+          "names no parameter");
+    FAILS("[a]\nfamily = vecadd\nvariants = seq\nN = 8/0\n", 4, "bad number '8/0' for N",
+          "division by zero");
+    FAILS("[a]\nfamily = vecadd\nvariants = seq\nN = 2*x3\n", 4, "bad number '2*x3' for N",
+          "unknown parameter 'x3'");
+    FAILS("[a]\nfamily = vecadd\nvariants = seq\nN = 1<<70\n", 4, "bad number '1<<70' for N",
+          NULL);
+}
+
 int main(void)
 {
     t_need_gpu_plugin("test_config");
     if (!t_load_plugins())
         return t_done("test_config");
     test_lists_ranges_comments();
+    test_const_expr_values();
     test_timing_keys();
     test_defaults();
     test_variants_sets();

@@ -3,9 +3,11 @@
  * seconds, noise), with the policy a config gets when it says nothing.
  * Must not know about sections or variants: config_parse.c does. */
 #include "config_int.h"
+#include "expr.h"
 #include "nearest.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdint.h>
@@ -15,9 +17,38 @@
 
 /* ---- values ---------------------------------------------------------------- */
 
-/* One integer: "123", "-4" or "1<<20". */
-static int parse_atom(const char *s, long *out)
+/* An integer constant expression (no parameter named): 0 with *out, or -1
+ * with the expression's error in why. */
+static int parse_const_expr(const char *s, long *out, char *why, size_t whylen)
 {
+    static const struct gl_params none;   /* a constant names nothing */
+    struct gl_expr_scope sc;
+    long long v;
+    memset(&sc, 0, sizeof sc);
+    sc.params = (1u << GL_NPARAMS) - 1;
+    if (gl_expr_check_scope(s, &sc, why, whylen) != 0)
+        return -1;
+    if (sc.used_params) {
+        snprintf(why, whylen, "a value is a number or a constant expression; it names no parameter");
+        return -1;
+    }
+    if (gl_expr_value(s, &none, &v, why, whylen) != 0)
+        return -1;
+    if (v < LONG_MIN || v > LONG_MAX) {
+        snprintf(why, whylen, "out of range");
+        return -1;
+    }
+    *out = (long)v;
+    return 0;
+}
+
+/* One integer: "123", "-4", "1<<20", or an integer constant expression as a
+ * program's main() writes a size: "8*1024*768", "768*4", "(1<<20) + 3" (the
+ * expression language of where-lines, src/core/expr.h, naming no parameter: 64-bit
+ * integers, division truncates). */
+static int parse_atom(const char *s, long *out, char *why, size_t whylen)
+{
+    why[0] = '\0';
     char *end;
     errno = 0;
     while (*s == ' ' || *s == '\t')
@@ -26,20 +57,20 @@ static int parse_atom(const char *s, long *out)
         return -1;
     long long v = strtoll(s, &end, 10);
     if (errno || end == s)
-        return -1;
+        return parse_const_expr(s, out, why, whylen);
     while (*end == ' ' || *end == '\t')
         end++;
     if (end[0] == '<' && end[1] == '<') {
         const char *t = end + 2;
         long long sh = strtoll(t, &end, 10);
         if (errno || end == t || sh < 0 || sh > 62 || v < 0 || v > (INT64_MAX >> sh))
-            return -1;
+            return parse_const_expr(s, out, why, whylen);
         v <<= sh;
         while (*end == ' ' || *end == '\t')
             end++;
     }
     if (*end)
-        return -1;
+        return parse_const_expr(s, out, why, whylen);
     *out = (long)v;
     return 0;
 }
@@ -90,11 +121,12 @@ static int parse_range(struct ctx *x, int line, const struct gl_param_def *d, ch
     long a, b, step;
     char *st = cfg_trim(c2 + 1);
     int geo = *st == '*';
-    if (parse_atom(copy, &a) != 0)
+    char why[160];
+    if (parse_atom(copy, &a, why, sizeof why) != 0)
         return cfg_err(x, line, "malformed range '%s' (bad start '%s')", item, cfg_trim(copy));
-    if (parse_atom(c1 + 1, &b) != 0)
+    if (parse_atom(c1 + 1, &b, why, sizeof why) != 0)
         return cfg_err(x, line, "malformed range '%s' (bad end '%s')", item, cfg_trim(c1 + 1));
-    if (parse_atom(geo ? st + 1 : st, &step) != 0)
+    if (parse_atom(geo ? st + 1 : st, &step, why, sizeof why) != 0)
         return cfg_err(x, line, "malformed range '%s' (bad %s '%s')", item, geo ? "factor" : "step",
                     geo ? st + 1 : st);
     if (a > b)
@@ -175,8 +207,10 @@ int cfg_parse_values(struct ctx *x, const struct gl_param_def *d, const struct e
                 return -1;
         } else {
             long v;
-            if (parse_atom(item, &v) != 0)
-                return cfg_err(x, e->line, "bad number '%s' for %s", item, d->name);
+            char why[160];
+            if (parse_atom(item, &v, why, sizeof why) != 0)
+                return cfg_err(x, e->line, "bad number '%s' for %s%s%s%s", item, d->name,
+                               why[0] ? " (" : "", why, why[0] ? ")" : "");
             if (check_min(x, e->line, d, v) != 0)
                 return -1;
             if (push_int(vals, v, &cap) != 0)
@@ -223,8 +257,10 @@ static int parse_double(const char *s, double *out, const char **rest)
 int cfg_parse_int_key(struct ctx *x, const struct entry *e, long lo, long hi, int *out)
 {
     long v;
-    if (parse_atom(e->val, &v) != 0)
-        return cfg_err(x, e->line, "bad number '%s' for %s", e->val, e->key);
+    char why[160];
+    if (parse_atom(e->val, &v, why, sizeof why) != 0)
+        return cfg_err(x, e->line, "bad number '%s' for %s%s%s%s", e->val, e->key,
+                       why[0] ? " (" : "", why, why[0] ? ")" : "");
     if (v < lo || v > hi)
         return cfg_err(x, e->line, "%s = %ld is out of range (%ld..%ld)", e->key, v, lo, hi);
     *out = (int)v;
