@@ -36,5 +36,9 @@ struct gl_merge_opts {
     int allow_mixed_configs;  /* --allow-mixed-configs: merge inputs of different configs */
 };
 int gl_cmd_merge(const char *out, int nin, char **in, const struct gl_merge_opts *o);
+/* `gpulab init FILE.cu [-o OUT|-] [--force]` (cmd_init.c): a starter config for
+ * the file's kernels. 0, 1 a config that does not read (a bug), 2 usage or no
+ * kernel, 3 cannot write OUT. */
+int gl_cmd_init(const char *cu, const char *out, int force);
 
 #endif

@@ -25,6 +25,7 @@ static const char *usage_main =
     "  query SQL|-f FILE  SQL on the results database, read-only unless --write\n"
     "                     (--csv --tsv --md --latex --json)\n"
     "  merge OUT IN...    merge the databases of shards (run --shard) into OUT\n"
+    "  init FILE.cu       write a starter config for a kernel file's __global__ functions\n"
     "  device             describe the CPU and GPU, and store the description\n"
     "  metrics [PATTERN]  the hardware counter metrics this GPU supports\n"
     "\n"
@@ -102,6 +103,19 @@ static const char *usage_merge =
     "  exit 0 merged, 2 usage, 3 storage error (OUT.db, or a damaged or unreadable\n"
     "  input: nothing merged), 5 conflicts (listed; their inputs not merged),\n"
     "  6 inputs of different configs (nothing merged)\n";
+
+static const char *usage_init =
+    "usage: gpulab init FILE.cu [-o OUT.conf | -o -] [--force]\n"
+    "  writes a starter config for the file's __global__ functions, read from its text:\n"
+    "  a section per kernel; pointer parameters become buffers of their element type\n"
+    "  (const ones inputs, the others outputs), integer scalars N or named parameters\n"
+    "  after their C names, floating scalars 1, template parameters named parameters;\n"
+    "  the block size of the file's own <<<...>>> launch where it can be read, else\n"
+    "  256 (16 x 16 for kernels that use .y); small sizes (N = 1<<16, or 256 for 2-D).\n"
+    "  `gpulab plan` reads it as written; edit sizes, inits, scalars and verify from there.\n"
+    "  -o OUT.conf  where to write it (default: FILE.conf beside FILE.cu); -o - prints it\n"
+    "  --force      replace OUT.conf when it exists (without it: exit 2, nothing written)\n"
+    "  exit 0 written, 2 usage, no kernel or OUT exists, 3 cannot write OUT\n";
 
 static const char *usage_query =
     "usage: gpulab query SQL | -f FILE [--db PATH] [--csv|--tsv|--md|--latex|--json] [--write]\n"
@@ -397,6 +411,31 @@ int main(int argc, char **argv)
         int rc = gl_cmd_merge(files[0], nfiles - 1, files + 1, &mo);
         free(files);
         return rc;
+    }
+    if (strcmp(cmd, "init") == 0) {
+        const char *cu = NULL, *out = NULL;
+        int force = 0;
+        if (want_help(rest, args)) {
+            fputs(usage_init, stdout);
+            return 0;
+        }
+        for (int i = 0; i < rest; i++) {
+            if (strcmp(args[i], "--force") == 0)
+                force = 1;
+            else if (strcmp(args[i], "-o") == 0 && i + 1 < rest && args[i + 1][0])
+                out = args[++i];
+            else if (strcmp(args[i], "-o") == 0)
+                return usage_error(usage_init, "missing value after", args[i]);
+            else if (args[i][0] == '-')
+                return usage_error(usage_init, "unknown option", args[i]);
+            else if (cu)
+                return usage_error(usage_init, "one kernel file at a time; unexpected", args[i]);
+            else if (args[i][0])
+                cu = args[i];
+        }
+        if (!cu)
+            return usage_error(usage_init, "no kernel file given", NULL);
+        return gl_cmd_init(cu, out, force);
     }
     if (strcmp(cmd, "device") == 0) {
         const char *db = DEFAULT_DB;
