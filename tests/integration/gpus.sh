@@ -235,7 +235,8 @@ rc=$?
 check '[ $rc -eq 2 ] && grep -q "^gpulab: --gpus 0,5: there is no GPU 5 here (2 GPUs: 0 to 1)$" "$T/h.out" && [ ! -e "$T/h.db" ]' "--gpus 0,5 of 2: exit $rc: $(cat "$T/h.out")"
 GPULAB_FAKE_GPUS=0 $G run "$T/a.conf" --db "$T/h0.db" --gpus all >"$T/h0.out" 2>&1
 rc=$?
-check '[ $rc -eq 0 ] && grep -q "no usable GPU: no CUDA device" "$T/h0.out" && grep -q "12 GPU runs skipped" "$T/h0.out"' "--gpus all without a GPU: exit $rc: $(cat "$T/h0.out")"
+# (a study of GPU runs only, none possible: nothing could run, exit 7)
+check '[ $rc -eq 7 ] && grep -q "no usable GPU: no CUDA device" "$T/h0.out" && grep -q "12 GPU runs skipped" "$T/h0.out"' "--gpus all without a GPU: exit $rc: $(cat "$T/h0.out")"
 
 # (i) two models: each run records its own GPU; a run is done for the model that ran it
 export GPULAB_FAKE_MODELS="Fake A,Fake B"
