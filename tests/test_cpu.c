@@ -155,6 +155,14 @@ static void test_plugin(void)
     CHECK(find("nosuch", "seq") == NULL);
 }
 
+/* The level the dispatched rows use here: the best this CPU has, or the one
+ * the environment forces (the suite runs under GPULAB_CPU_ISA too). */
+static int picked(void)
+{
+    char err[GL_REASON_MAX];
+    return gl_isa_pick(err, sizeof err);
+}
+
 /* The code path an ok run of v must record: OpenBLAS's build, or the level
  * the dispatch picks on this CPU. */
 static int code_path_right(const struct gl_variant *v)
@@ -162,7 +170,7 @@ static int code_path_right(const struct gl_variant *v)
     if (strncmp(v->name, "openblas", 8) == 0)
         return strncmp(res.code_path, "OpenBLAS ", 9) == 0 &&
                strstr(res.code_path, GL_OPENBLAS_SONAME) != NULL;
-    return strcmp(res.code_path, gl_isa_label(gl_isa_best())) == 0;
+    return strcmp(res.code_path, gl_isa_label(picked())) == 0;
 }
 
 static void test_matmul(void)
@@ -209,6 +217,30 @@ static void test_matmul(void)
     }
     CHECK(nsquare == 5 && nrect == 3);
     CHECK(paths);
+}
+
+/* What the environment of the test held when it started (GPULAB_CPU_ISA,
+ * GPULAB_CPU_ISA_MAX, OPENBLAS_CORETYPE; NULL: unset): the suite must pass
+ * with a level forced or capped, so the tests that change them put them back. */
+static const char *outer_isa, *outer_cap, *outer_core;
+
+static void save_env(void)
+{
+    outer_isa = getenv(GL_CPU_ISA_ENV) ? strdup(getenv(GL_CPU_ISA_ENV)) : NULL;
+    outer_cap = getenv(GL_CPU_ISA_MAX_ENV) ? strdup(getenv(GL_CPU_ISA_MAX_ENV)) : NULL;
+    outer_core = getenv("OPENBLAS_CORETYPE") ? strdup(getenv("OPENBLAS_CORETYPE")) : NULL;
+}
+
+static void restore_env(void)
+{
+    if (outer_isa)
+        setenv(GL_CPU_ISA_ENV, outer_isa, 1);
+    else
+        unsetenv(GL_CPU_ISA_ENV);
+    if (outer_cap)
+        setenv(GL_CPU_ISA_MAX_ENV, outer_cap, 1);
+    else
+        unsetenv(GL_CPU_ISA_MAX_ENV);
 }
 
 /* omp_blocked across its blocks (rows past one 96-row block per thread,
@@ -262,12 +294,45 @@ static void test_levels(void)
     p.m = 30;
     check_ok("level unset", run(ikj, &p), 301);
     CHECK_STR(res.code_path, gl_isa_label(gl_isa_best()));
+    restore_env();
+
+    /* GPULAB_CPU_ISA_MAX: this CPU taken as one of a lower level, whatever it
+     * is: the lowest is its best, a higher level forced is refused (and none
+     * of its code runs), and an unknown cap is refused by name */
     unsetenv(GL_CPU_ISA_ENV);
+    setenv(GL_CPU_ISA_MAX_ENV, gl_isa_name(GL_ISA_BASE), 1);
+    CHECK(gl_isa_best() == GL_ISA_BASE && !gl_isa_supported(GL_ISA_V3) &&
+          !gl_isa_supported(GL_ISA_V4));
+    check_ok("capped", run(ikj, &p), 301);
+    CHECK_STR(res.code_path, gl_isa_label(GL_ISA_BASE));
+#if defined(__x86_64__)
+    for (int i = GL_ISA_V3; i < GL_ISA_COUNT; i++) {
+        setenv(GL_CPU_ISA_ENV, gl_isa_name((enum gl_isa)i), 1);
+        check_not_run("forced above the cap", run(ikj, &p), GL_SKIPPED);
+        CHECK(strstr(res.reason, "cannot run") && strstr(res.reason, "GPULAB_CPU_ISA_MAX"));
+    }
+    unsetenv(GL_CPU_ISA_ENV);
+#endif
+    setenv(GL_CPU_ISA_MAX_ENV, "x86-64-v9", 1);
+    check_not_run("unknown cap", run(ikj, &p), GL_SKIPPED);
+    CHECK(strstr(res.reason, "GPULAB_CPU_ISA_MAX=x86-64-v9: unknown level") != NULL);
+    restore_env();
+    CHECK(gl_isa_supported(gl_isa_best()));
+}
+
+/* The OpenBLAS core type of each level: the one that uses the level's
+ * instruction set, none (OpenBLAS's own choice) for the lowest. */
+static void test_coretype(void)
+{
+    CHECK(gl_openblas_coretype(GL_ISA_BASE) == NULL);
+    CHECK_STR(gl_openblas_coretype(GL_ISA_V3), "Haswell");
+    CHECK_STR(gl_openblas_coretype(GL_ISA_V4), "SkylakeX");
+    CHECK(gl_openblas_coretype(-1) == NULL && gl_openblas_coretype(GL_ISA_COUNT) == NULL);
 }
 
 /* OpenBLAS: found (beside the plugin, or the system's), its SGEMM verified with
- * the run's threads and its build recorded; a forced level does not concern
- * it; GPULAB_OPENBLAS at a missing file or at a library that is not OpenBLAS:
+ * the run's threads and its build recorded; a forced level picks its core type
+ * (refused when it cannot be had); GPULAB_OPENBLAS at a missing file or at a library that is not OpenBLAS:
  * check() and run() refuse with the reason, and setting it back finds it again. */
 static void test_openblas(void)
 {
@@ -292,10 +357,34 @@ static void test_openblas(void)
     CHECK_STR(res.code_path, lib->describe);
     CHECK(lib->get_num_threads() == 2);   /* the run's threads reached OpenBLAS */
     p.threads = 1;
-    setenv(GL_CPU_ISA_ENV, "x86-64-v9", 1);   /* not a dispatched kernel: ignored */
-    check_ok("openblas, level forced", run(ob, &p), 100);
-    CHECK(lib->get_num_threads() == 1);
-    unsetenv(GL_CPU_ISA_ENV);
+    /* OpenBLAS's core type follows the level: one that cannot be had refuses
+     * it with the dispatched rows' reason, and (loaded once per process) one
+     * of another core type than it was loaded with too */
+    setenv(GL_CPU_ISA_ENV, "x86-64-v9", 1);
+    if (outer_core) {   /* the user's core type: the level does not concern it */
+        check_ok("openblas, the user's core type", run(ob, &p), 100);
+    } else {
+        CHECK(ob->check(ob, &p, NULL, buf, sizeof buf) == buf &&
+              strstr(buf, "GPULAB_CPU_ISA=x86-64-v9: unknown level"));
+        check_not_run("openblas, unknown level", run(ob, &p), GL_SKIPPED);
+    }
+    restore_env();
+    char e2[GL_REASON_MAX];
+    const int loaded = gl_isa_pick(e2, sizeof e2);   /* the level it was loaded for */
+    for (int i = 0; i < GL_ISA_COUNT; i++) {
+        if (!gl_isa_supported((enum gl_isa)i))
+            continue;
+        setenv(GL_CPU_ISA_ENV, gl_isa_name((enum gl_isa)i), 1);
+        const char *want = gl_openblas_coretype(i), *had = gl_openblas_coretype(loaded);
+        if (outer_core || strcmp(want ? want : "", had ? had : "") == 0) {
+            check_ok("openblas, level of its core type", run(ob, &p), 100);
+            CHECK(lib->get_num_threads() == 1);
+        } else {
+            check_not_run("openblas, another core type", run(ob, &p), GL_SKIPPED);
+            CHECK(strstr(res.reason, "OpenBLAS is loaded in this process with") != NULL);
+        }
+    }
+    restore_env();
     /* sizes past an int: refused by check */
     p.n = 3000000000L;
     CHECK(ob->check(ob, &p, NULL, buf, sizeof buf) == buf && strstr(buf, "sizes up to") != NULL);
@@ -309,7 +398,9 @@ static void test_openblas(void)
     p.threads = 3;
     CHECK(obr->check(obr, &p, NULL, buf, sizeof buf) == NULL);
     check_ok("openblas_rect, build's copy", run(obr, &p), 301);
-    CHECK(strstr(res.code_path, "(build/openblas/libopenblas.so.0)") != NULL);
+    /* the build's copy: its path, then the end or what gpulab set (";") */
+    const char *copy = strstr(res.code_path, "(build/openblas/libopenblas.so.0");
+    CHECK(copy && (copy[32] == ')' || copy[32] == ';'));
 
     /* no OpenBLAS: the check and the run say why, nothing runs */
     setenv(GL_OPENBLAS_ENV, "/nonexistent/libopenblas.so.0", 1);
@@ -347,7 +438,7 @@ static void test_stencil(void)
         setenv(GL_CPU_ISA_ENV, "x86-64-v9", 1);
         check_ok("stencil, level forced", run(v, &p), 49);
         CHECK_STR(res.code_path, gl_isa_label(GL_ISA_BASE));
-        unsetenv(GL_CPU_ISA_ENV);
+        restore_env();
         p.n = 7;   /* one output */
         check_ok("stencil 7 3", run(v, &p), 49);
         p.n = 12;
@@ -379,7 +470,7 @@ static void test_vecadd(void)
         p.n = 1000;
         p.seed = 42;
         check_ok(v->name, run(v, &p), 1);
-        CHECK_STR(res.code_path, gl_isa_label(gl_isa_best()));
+        CHECK_STR(res.code_path, gl_isa_label(picked()));
         p.n = 1;
         p.threads = 4;
         check_ok("vecadd N=1", run(v, &p), 1);
@@ -636,8 +727,8 @@ static void test_execute(void)
     scratch_ok = 0;
     check_ok("scratch", gl_cpu_execute(&j), 1);
     CHECK(scratch_ok && j.work == NULL);
-    CHECK_STR(res.code_path, gl_isa_label(gl_isa_best()));
-    CHECK(j.isa == (int)gl_isa_best());
+    CHECK_STR(res.code_path, gl_isa_label(picked()));
+    CHECK(j.isa == (int)picked());
     /* one that is not dispatched runs and records the lowest level */
     j = copy_job(&p);
     check_ok("not dispatched", gl_cpu_execute(&j), 1);
@@ -662,7 +753,7 @@ static void test_execute(void)
     j = copy_job(&p);
     check_ok("not dispatched, level unknown", gl_cpu_execute(&j), 1);
     CHECK_STR(res.code_path, gl_isa_label(GL_ISA_BASE));
-    unsetenv(GL_CPU_ISA_ENV);
+    restore_env();
 }
 
 
@@ -755,9 +846,11 @@ static void test_long_and_sampled(void)
 
 int main(void)
 {
+    save_env();
     test_plugin();
     test_matmul();
     test_levels();
+    test_coretype();
     test_openblas();
     test_stencil();
     test_vecadd();

@@ -33,10 +33,25 @@ const char *gl_isa_label(enum gl_isa isa)
 #endif
 }
 
+/* The level GL_CPU_ISA_MAX_ENV names; GL_ISA_COUNT when unset or empty, -1
+ * when it names no level. */
+static int isa_cap(void)
+{
+    const char *cap = getenv(GL_CPU_ISA_MAX_ENV);
+    if (!cap || !cap[0])
+        return GL_ISA_COUNT;
+    for (int i = 0; i < GL_ISA_COUNT; i++)
+        if (strcmp(cap, gl_isa_name((enum gl_isa)i)) == 0)
+            return i;
+    return -1;
+}
+
 int gl_isa_supported(enum gl_isa isa)
 {
     if (isa == GL_ISA_BASE)
         return 1;
+    if (isa_cap() >= 0 && (int)isa > isa_cap())
+        return 0;
 #if defined(__x86_64__)
     __builtin_cpu_init();
 #if defined(__clang__) || __GNUC__ < 12
@@ -69,6 +84,12 @@ enum gl_isa gl_isa_best(void)
 int gl_isa_pick(char *err, size_t errlen)
 {
     const char *want = getenv(GL_CPU_ISA_ENV);
+    if (isa_cap() < 0) {
+        snprintf(err, errlen, "%s=%s: unknown level (one of %s, %s, %s)", GL_CPU_ISA_MAX_ENV,
+                 getenv(GL_CPU_ISA_MAX_ENV), gl_isa_name(GL_ISA_BASE), gl_isa_name(GL_ISA_V3),
+                 gl_isa_name(GL_ISA_V4));
+        return -1;
+    }
     if (!want || !want[0])
         return (int)gl_isa_best();
     for (int i = 0; i < GL_ISA_COUNT; i++) {
@@ -76,8 +97,9 @@ int gl_isa_pick(char *err, size_t errlen)
             continue;
         if (gl_isa_supported((enum gl_isa)i))
             return i;
-        snprintf(err, errlen, "%s=%s: this CPU cannot run %s code", GL_CPU_ISA_ENV, want,
-                 gl_isa_label((enum gl_isa)i));
+        snprintf(err, errlen, "%s=%s: this CPU cannot run %s code%s%s", GL_CPU_ISA_ENV, want,
+                 gl_isa_label((enum gl_isa)i), isa_cap() < GL_ISA_COUNT ? " (capped by " : "",
+                 isa_cap() < GL_ISA_COUNT ? GL_CPU_ISA_MAX_ENV ")" : "");
         return -1;
     }
     snprintf(err, errlen, "%s=%s: unknown level (one of %s, %s, %s)", GL_CPU_ISA_ENV, want,

@@ -34,13 +34,21 @@ enum gl_isa { GL_ISA_BASE, GL_ISA_V3, GL_ISA_V4, GL_ISA_COUNT };
  * short form: x86-64, x86-64-v3, x86-64-v4), for tests and benchmarks. */
 #define GL_CPU_ISA_ENV "GPULAB_CPU_ISA"
 
+/* The environment variable that caps the levels taken as supported (a level
+ * name as above): a CPU above it is treated as one of that level (best,
+ * supported, pick), so that one machine covers what gpulab does on a lower
+ * one, the refusal of a forced level it lacks included, without running any
+ * code the cap excludes. For tests; it can only lower, never raise. */
+#define GL_CPU_ISA_MAX_ENV "GPULAB_CPU_ISA_MAX"
+
 /* "x86-64", "x86-64-v3", "x86-64-v4": the psABI name of a level. */
 const char *gl_isa_name(enum gl_isa isa);
 
 /* What a level means, for code_path: "x86-64-v4 (AVX-512)". */
 const char *gl_isa_label(enum gl_isa isa);
 
-/* 1 when this CPU can run code compiled for the level. */
+/* 1 when this CPU can run code compiled for the level (and GL_CPU_ISA_MAX_ENV,
+ * when set to a known level, does not exclude it). */
 int gl_isa_supported(enum gl_isa isa);
 
 /* The highest level this CPU supports. */
@@ -48,7 +56,7 @@ enum gl_isa gl_isa_best(void);
 
 /* The level a run uses: the one GL_CPU_ISA_ENV names when it is set and not
  * empty, else gl_isa_best(). -1 with the reason in err when the variable names
- * an unknown level or one this CPU lacks. */
+ * an unknown level or one this CPU lacks, or GL_CPU_ISA_MAX_ENV an unknown one. */
 int gl_isa_pick(char *err, size_t errlen);
 
 struct gl_cpu_job;

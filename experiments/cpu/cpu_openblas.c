@@ -16,7 +16,12 @@ static struct {
     struct gl_openblas lib;
     char err[256];
     char coretype[64];   /* what gpulab set OPENBLAS_CORETYPE to ("" = nothing) */
+    const char *core;    /* the core type asked for when it loaded (NULL: none) */
 } cache;
+
+/* The OPENBLAS_CORETYPE this process set ("" = none): told apart from the
+ * user's, across libraries loaded for other values of $GPULAB_OPENBLAS. */
+static char set_here[32];
 
 /* The folder of the object this code is linked into (build/ for the CPU
  * plugin), into dir; 0, or -1 when it cannot be told. */
@@ -69,23 +74,34 @@ static int take_symbols(void *h, struct gl_openblas *lib, char *err, size_t errl
     return 0;
 }
 
+const char *gl_openblas_coretype(int isa)
+{
+    return isa == GL_ISA_V4 ? "SkylakeX" : isa == GL_ISA_V3 ? "Haswell" : NULL;
+}
+
 /* OpenBLAS 0.3.21 picks its kernels by the CPU model it recognises, and on a
  * CPU newer than itself falls back to the oldest x86-64 ones: on the H100
  * machine's CPU (AVX-512) it chose "Prescott" (SSE3), 154-217 GFLOP/s on 16
  * cores where gpulab's blocked loop reached 740-835 (2026-11-24). So unless the
- * user set OPENBLAS_CORETYPE, gpulab sets it, before the library loads, from the
- * instruction-set level this CPU supports: SkylakeX (AVX-512) or Haswell (AVX2
- * + FMA); on an older CPU OpenBLAS chooses alone. What was set is in code_path. */
-static void choose_coretype(void)
+ * user set OPENBLAS_CORETYPE, gpulab asks for the core type of the level the
+ * dispatched rows use (gl_isa_pick: the best this CPU supports, or the one
+ * GPULAB_CPU_ISA forces), so that a run's OpenBLAS and gpulab's loops use the
+ * same instruction set: into *core (NULL: OpenBLAS chooses alone, the user's
+ * choice or the lowest level). 0, or -1 with err when the level cannot be had
+ * (the reason the dispatched rows are skipped with: a level this CPU lacks
+ * must not reach OpenBLAS as a core type it cannot run). */
+static int want_coretype(const char **core, int *level, char *err, size_t errlen)
 {
     const char *user = getenv("OPENBLAS_CORETYPE");
-    if (user && user[0])
-        return;
-    enum gl_isa best = gl_isa_best();
-    const char *core = best == GL_ISA_V4 ? "SkylakeX" : best == GL_ISA_V3 ? "Haswell" : NULL;
-    if (core && setenv("OPENBLAS_CORETYPE", core, 1) == 0)
-        snprintf(cache.coretype, sizeof cache.coretype, "%s, by gpulab from %s", core,
-                 gl_isa_name(best));
+    *core = NULL;
+    *level = -1;
+    /* the user's, not the one gpulab set when it loaded the library: level -1 */
+    if (user && user[0] && strcmp(user, set_here) != 0)
+        return 0;
+    if ((*level = gl_isa_pick(err, errlen)) < 0)
+        return -1;
+    *core = gl_openblas_coretype(*level);
+    return 0;
 }
 
 const struct gl_openblas *gl_openblas_get(char *err, size_t errlen)
@@ -93,10 +109,25 @@ const struct gl_openblas *gl_openblas_get(char *err, size_t errlen)
     const char *env = getenv(GL_OPENBLAS_ENV);
     if (!env)
         env = "";
+    const char *core;
+    int level;
+    if (want_coretype(&core, &level, err, errlen) != 0)
+        return NULL;
     if (cache.tried && strcmp(cache.env, env) == 0) {
-        if (!cache.handle)
+        if (!cache.handle) {
             snprintf(err, errlen, "%s", cache.err);
-        return cache.handle ? &cache.lib : NULL;
+            return NULL;
+        }
+        /* OPENBLAS_CORETYPE is read once, when the library loads */
+        if (level >= 0 && strcmp(core ? core : "", cache.core ? cache.core : "") != 0) {
+            snprintf(err, errlen, "OpenBLAS is loaded in this process with %s; %s wants %s%s "
+                     "(a new process can have it)",
+                     cache.core ? cache.coretype : "the core type it chose",
+                     gl_isa_name((enum gl_isa)level), core ? "OPENBLAS_CORETYPE=" : "",
+                     core ? core : "its own choice");
+            return NULL;
+        }
+        return &cache.lib;
     }
     memset(&cache, 0, sizeof cache);
     cache.tried = 1;
@@ -104,7 +135,14 @@ const struct gl_openblas *gl_openblas_get(char *err, size_t errlen)
 
     char why[200] = "", path[4096];
     void *h = NULL;
-    choose_coretype();
+    if (core && setenv("OPENBLAS_CORETYPE", core, 1) == 0) {
+        cache.core = core;
+        snprintf(set_here, sizeof set_here, "%s", core);
+        snprintf(cache.coretype, sizeof cache.coretype, "%s, by gpulab from %s", core,
+                 gl_isa_name((enum gl_isa)level));
+    } else if (!core && level >= 0 && set_here[0] && unsetenv("OPENBLAS_CORETYPE") == 0) {
+        set_here[0] = '\0';   /* the lowest level: OpenBLAS chooses alone */
+    }
     if (env[0]) {
         h = try_open(env, why, sizeof why);
     } else {

@@ -38,9 +38,16 @@ struct gl_openblas {
 };
 
 /* The loaded library, or NULL with the reason in err ("OpenBLAS not found:
- * install libopenblas0 or rebuild with it present (...)"). Tried once per
- * value of $GPULAB_OPENBLAS: the answer is kept. Not thread-safe (the driver
+ * install libopenblas0 or rebuild with it present (...)", or the reason the
+ * instruction-set level cannot be had: gl_isa_pick's). Tried once per value
+ * of $GPULAB_OPENBLAS: the answer is kept. Not thread-safe (the driver
  * and the worker call it from one thread). */
 const struct gl_openblas *gl_openblas_get(char *err, size_t errlen);
+
+/* The OPENBLAS_CORETYPE gpulab sets, before OpenBLAS loads, for the
+ * instruction-set level (enum gl_isa) the dispatched rows use, unless the user
+ * set one: "SkylakeX" for x86-64-v4, "Haswell" for x86-64-v3; NULL (OpenBLAS
+ * chooses alone) for the lowest level. */
+const char *gl_openblas_coretype(int isa);
 
 #endif

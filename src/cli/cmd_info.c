@@ -19,7 +19,11 @@
 int gl_cmd_list(const char *family)
 {
     if (family && !gl_family_known(family)) {
-        fprintf(stderr, "gpulab: unknown family '%s'\n", family);
+        const char *near = gl_family_nearest(family);
+        if (near)
+            fprintf(stderr, "gpulab: unknown family '%s' (did you mean '%s'?)\n", family, near);
+        else
+            fprintf(stderr, "gpulab: unknown family '%s'\n", family);
         return 2;
     }
     /* by family, in the order the families first appear in the plugins */

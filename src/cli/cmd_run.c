@@ -26,15 +26,18 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-static void print_gpu_banner(const struct gl_sweep *sw)
+/* The GPU the sweep has, or why none; planning says what a run would do. */
+static void print_gpu_banner(const struct gl_sweep *sw, int planning)
 {
     if (!sw->gpu_wanted)
         return;
     if (!sw->gpu_ok) {
         fprintf(stderr,
                 "gpulab: *** no usable GPU: %s ***\n"
-                "gpulab: *** GPU variants are skipped (not stored); CPU variants run. ***\n",
-                sw->gpu_why);
+                "gpulab: *** %s ***\n", sw->gpu_why,
+                planning ? "a run here would skip the GPU variants (not stored) and run the "
+                           "CPU variants"
+                         : "GPU variants are skipped (not stored); CPU variants run.");
         return;
     }
     fprintf(stderr, "gpulab: GPU: %s (sm_%d%d, %d SMs)\n", sw->gpu.name, sw->gpu.cc_major,
@@ -188,7 +191,7 @@ int gl_cmd_run(int npaths, char **paths, const struct gl_run_opts *o)
         gl_store_close(store);
         return 3;
     }
-    print_gpu_banner(&sw);
+    print_gpu_banner(&sw, 0);
     print_kernels(&sw, stderr);
     print_shard(&sw.shard, stderr);
 
@@ -301,7 +304,22 @@ int gl_cmd_run(int npaths, char **paths, const struct gl_run_opts *o)
         return 3;
     if (sig)
         return gl_interrupt_exit_code();
-    return (n_wrong || n_failed || rl.worker_error) ? 1 : 0;
+    if (n_wrong || n_failed || rl.worker_error)
+        return 1;
+    /* Nothing executed, nothing done before, nothing left to another process,
+     * and something that could not run here (no GPU, rejected, skipped by the
+     * harness): a sweep that measured nothing must not look like success. A
+     * sweep whose points are all done already (or that has none) stays 0. */
+    if (n_ok == 0 && rl.n_done == 0 && rl.n_elsewhere == 0 &&
+        rl.n_nogpu + rl.n_rejected + n_skipped > 0) {
+        printf("gpulab: nothing could run here: %d point%s need%s what this machine lacks or %s "
+               "skipped (exit %d)\n", rl.n_nogpu + rl.n_rejected + n_skipped,
+               rl.n_nogpu + rl.n_rejected + n_skipped == 1 ? "" : "s",
+               rl.n_nogpu + rl.n_rejected + n_skipped == 1 ? "s" : "",
+               rl.n_nogpu + rl.n_rejected + n_skipped == 1 ? "was" : "were", GL_EXIT_NOTHING_RAN);
+        return GL_EXIT_NOTHING_RAN;
+    }
+    return 0;
 }
 
 /* ---- plan ------------------------------------------------------------------ */
@@ -362,7 +380,7 @@ int gl_cmd_plan(int npaths, char **paths, const struct gl_run_opts *o, int list_
         gl_store_close(store);
         return 1;
     }
-    print_gpu_banner(&sw);
+    print_gpu_banner(&sw, 1);
     print_kernels(&sw, stdout);
     print_shard(&sw.shard, stdout);
     int total[GL_JOB_STATES] = { 0 };

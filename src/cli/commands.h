@@ -1,11 +1,17 @@
 /* commands.h - the subcommands behind main(): each parses nothing itself (main
  * does) and returns the process exit code: 0 ok, 1 runs failed or were wrong,
  * 2 usage or config error, 3 storage error, 4 a device is busy (run --no-wait),
- * 5 and 6 merge's (below). Must not call exit(). */
+ * 5 and 6 merge's (below), 7 run: nothing could run (GL_EXIT_NOTHING_RAN).
+ * Must not call exit(). */
 #ifndef GL_COMMANDS_H
 #define GL_COMMANDS_H
 
 #include "store.h"
+
+/* `run` in which no point executed, none was done before and none is another
+ * process's, while some could not run here (no GPU, rejected by check, skipped
+ * by the harness). A sweep whose points are all done already exits 0. */
+#define GL_EXIT_NOTHING_RAN 7
 
 struct gl_run_opts {
     const char *db;

@@ -1,10 +1,11 @@
 /* main.c - gpulab's command line: parse arguments, print help, dispatch to a
  * subcommand (commands.h). Exit codes: 0 ok, 1 runs failed or were wrong,
  * 2 usage or config error, 3 storage error, 4 a device is busy, 5 merge
- * conflicts, 6 merge inputs of different configs, 130/143 interrupted
- * (SIGINT/SIGTERM).
+ * conflicts, 6 merge inputs of different configs, 7 run: nothing could run,
+ * 130/143 interrupted (SIGINT/SIGTERM).
  * Must not do any subcommand's work itself. */
 #include "commands.h"
+#include "nearest.h"
 #include "registry.h"
 #include "sweep.h"
 #include "util.h"
@@ -33,10 +34,15 @@ static const char *usage_main =
     "exit codes: 0 ok, 1 some runs failed or were wrong, 2 usage or config error,\n"
     "            3 storage error, 4 a device is busy (run --no-wait),\n"
     "            5 merge conflicts, 6 merge inputs of different configs,\n"
+    "            7 run: nothing could run here (no GPU, every point skipped) and\n"
+    "              nothing was done before,\n"
     "            130 interrupted (SIGINT), 143 (SIGTERM)\n"
     "documentation: README.md; docs/cli.md (commands), docs/configs.md (configs),\n"
     "               docs/kernels.md (your own kernels), docs/database.md (the results view),\n"
     "               docs/cluster.md (several machines, Slurm)\n";
+
+/* Every command takes --help (-h): its usage, on stdout, exit 0. */
+#define HELP_HELP "  -h, --help      print this help\n"
 
 #define SHARD_HELP \
     "  --shard I/N     run only shard I of N (I from 0): the jobs whose key (study, family,\n" \
@@ -71,21 +77,30 @@ static const char *usage_run =
     "  --plugin LIB    add the variants of a plugin built against src/core/plugin.h\n"
     "                  (repeatable)\n"
     SHARD_HELP
-    "  exit 0 ok, 1 runs failed or wrong, 2 usage/config error, 3 storage error,\n"
-    "  4 a device is busy (--no-wait),\n"
-    "  130 SIGINT, 143 SIGTERM (forwarded to the worker; the run in flight is dropped)\n";
+    "  exit 0 ok (also when everything was already done), 1 runs failed or wrong,\n"
+    "  2 usage/config error, 3 storage error, 4 a device is busy (--no-wait),\n"
+    "  7 nothing could run: no point ran and none was done before, every one needing\n"
+    "    what this machine lacks (a GPU) or skipped (rejected by check, by the harness),\n"
+    "  130 SIGINT, 143 SIGTERM (forwarded to the worker; the run in flight is dropped)\n"
+    HELP_HELP;
 
 static const char *usage_plan =
     "usage: gpulab plan CONFIG... [--db PATH] [--only VARIANT] [--force] [--arch N] [--summary]\n"
     "                  [--shard I/N] [--plugin LIB.so]...\n"
     "  lists every configuration with its state (run, done, skip, no-gpu, busy),\n"
     "  then counts per section and variant and the reasons for what is skipped;\n"
-    "  compiles the users' kernels (kernel sections) as `run` would.\n"
+    "  compiles the users' kernels (kernel sections) as `run` would. Runs nothing\n"
+    "  and writes nothing (exit 0 whatever the plan holds).\n"
+    "  --db PATH       the results database that tells what is done, read only (default\n"
+    "                  " DEFAULT_DB "; missing: nothing is done)\n"
+    "  --force         plan as `run --force` would: what is done is run again\n"
+    "  --only VARIANT  only this variant name\n"
     "  --arch N        compute capability to compile for without a GPU (default 90)\n"
     "  --summary       counts only, no per-configuration lines\n"
     "  --plugin LIB    add the variants of a plugin (repeatable), as `run` does\n"
     SHARD_HELP
-    "                  (the other shards' jobs are counted as \"in other shards\")\n";
+    "                  (the other shards' jobs are counted as \"in other shards\")\n"
+    HELP_HELP;
 
 static const char *usage_merge =
     "usage: gpulab merge OUT.db IN.db... [--allow-conflicts] [--allow-mixed-configs]\n"
@@ -102,7 +117,8 @@ static const char *usage_merge =
     "  --allow-mixed-configs  merge inputs whose configs differ\n"
     "  exit 0 merged, 2 usage, 3 storage error (OUT.db, or a damaged or unreadable\n"
     "  input: nothing merged), 5 conflicts (listed; their inputs not merged),\n"
-    "  6 inputs of different configs (nothing merged)\n";
+    "  6 inputs of different configs (nothing merged)\n"
+    HELP_HELP;
 
 static const char *usage_init =
     "usage: gpulab init FILE.cu [-o OUT.conf | -o -] [--force]\n"
@@ -120,26 +136,37 @@ static const char *usage_init =
 static const char *usage_query =
     "usage: gpulab query SQL | -f FILE [--db PATH] [--csv|--tsv|--md|--latex|--json] [--write]\n"
     "  prints the rows of the last statement; the `results` view is the documented surface\n"
+    "  -f FILE    the SQL from FILE instead of the command line\n"
     "  --db PATH  an existing results database (default " DEFAULT_DB "), opened read-only\n"
+    "  --csv      comma-separated values, a header line first\n"
+    "  --tsv      tab-separated values, a header line first\n"
+    "  --md       a Markdown table\n"
+    "  --latex    a LaTeX tabular\n"
+    "  --json     a JSON array of objects, one per row\n"
+    "             (none of them: an aligned table for the terminal)\n"
     "  --write    open it as `run` does (created or migrated) and let the statements\n"
     "             write (INSERT, DELETE, ATTACH, PRAGMA x = y ...); without it they are\n"
-    "             refused before they run (exit 2)\n";
+    "             refused before they run (exit 2)\n"
+    HELP_HELP;
 
 static const char *usage_list =
     "usage: gpulab list [FAMILY] [--plugin LIB.so]...\n"
     "  the variants (of FAMILY, or all), the parameters each reads, and all parameters\n"
-    "  --plugin LIB    add the variants of a plugin (repeatable), as `run` does\n";
+    "  --plugin LIB    add the variants of a plugin (repeatable), as `run` does\n"
+    HELP_HELP;
 
 static const char *usage_device =
     "usage: gpulab device [--db PATH]\n"
     "  describe the CPU and GPU, and store the description\n"
-    "  --db PATH       results database (default " DEFAULT_DB ")\n";
+    "  --db PATH       results database (default " DEFAULT_DB ")\n"
+    HELP_HELP;
 
 static const char *usage_metrics =
     "usage: gpulab metrics [PATTERN...]\n"
     "  the hardware counter metrics this GPU supports; with patterns, those matching one:\n"
     "  a pattern with * ? or [ is a glob over the whole name, any other a substring\n"
-    "  (exit 1 when none matches)\n";
+    "  (exit 1 when none matches)\n"
+    HELP_HELP;
 
 static int want_help(int argc, char **argv)
 {
@@ -152,6 +179,26 @@ static int want_help(int argc, char **argv)
 static int usage_error(const char *usage, const char *msg, const char *arg)
 {
     fprintf(stderr, "gpulab: %s%s%s\n%s", msg, arg ? " " : "", arg ? arg : "", usage);
+    return 2;
+}
+
+/* The commands, for "did you mean" (main() dispatches on the same names). */
+static const char *const commands[] = {
+    "run", "plan", "list", "query", "merge", "device", "metrics", "help", "version", NULL
+};
+
+/* An unknown command: the nearest known one when there is one, the usage; 2. */
+static int unknown_command(const char *cmd)
+{
+    struct gl_nearest near;
+    gl_nearest_init(&near, cmd);
+    for (int i = 0; commands[i]; i++)
+        gl_nearest_offer(&near, commands[i]);
+    if (near.best)
+        fprintf(stderr, "gpulab: unknown command %s (did you mean '%s'?)\n%s", cmd, near.best,
+                usage_main);
+    else
+        fprintf(stderr, "gpulab: unknown command %s\n%s", cmd, usage_main);
     return 2;
 }
 
@@ -197,7 +244,7 @@ static int parse_run_opts(int argc, char **argv, const char *usage, struct gl_ru
             }
         } else if (strcmp(a, "--force") == 0) {
             o->force = 1;
-        } else if (strcmp(a, "--dry-run") == 0) {
+        } else if (!summary && strcmp(a, "--dry-run") == 0) {
             o->dry_run = 1;
         } else if (!summary && strcmp(a, "--profile-self") == 0) {
             o->profile_self = 1;
@@ -467,5 +514,5 @@ int main(int argc, char **argv)
             return 1;
         return gl_cmd_metrics(rest, args);
     }
-    return usage_error(usage_main, "unknown command", cmd);
+    return unknown_command(cmd);
 }

@@ -186,9 +186,7 @@ check '[ $rc -eq 2 ]' "a bad variant expression: exit $rc"
 
 # --- one program per source and -D list; parallel = serial, byte for byte ------------
 for j in 1 2; do
-    t0=$(now)
     GPULAB_CACHE="$T/cache$j" GPULAB_JOBS=$j $G plan configs/transpose.conf "$T/cg.conf" "$T/host.conf" --summary >"$T/par$j" 2>&1; rc=$?
-    t1=$(now)
     check '[ $rc -eq 0 ]' "GPULAB_JOBS=$j: exit $rc: $(tail -3 "$T/par$j")"
 done
 # transpose: 8 kernels in 2 programs (one per TILE); cg 4 + twice 1 + scale 2 in 3

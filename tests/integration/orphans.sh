@@ -1,8 +1,10 @@
 #!/bin/sh
 # tests/integration/orphans.sh - a killed sweep leaves nothing running: after
 # `kill -9` of `gpulab run` in the middle of a long CPU run, its worker process is
-# gone within a second (it dies with its parent), so a sweep resumed right away is
-# never timed against it and `gpulab run ... | cat` returns at once. Must not need a GPU.
+# gone (it dies with its parent) long before its run would end, so a sweep resumed
+# right away is never timed against it, and `gpulab run ... | cat` returns then
+# too. The waits below are hang guards far past what dying takes and far short of
+# the run (minutes), not timings. Must not need a GPU.
 G=./build/gpulab
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
@@ -10,6 +12,12 @@ pass=0; fail=0
 check() { if eval "$1"; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL orphans: $2"; fi; }
 # alive: the process exists and is not a zombie (a dead one waits for init to reap it)
 alive() { st=$(ps -o stat= -p "$1" 2>/dev/null); [ -n "$st" ] && [ "${st#Z}" = "$st" ]; }
+# gone PID SECS: PID is gone (or a zombie) within SECS
+gone() {
+    i=0
+    while alive "$1" && [ $i -lt $(($2 * 10)) ]; do sleep 0.1; i=$((i + 1)); done
+    ! alive "$1"
+}
 cat >"$T/long.conf" <<'CONF'
 study = orphans
 [cpu]
@@ -33,20 +41,18 @@ for i in 1 2 3; do
     sleep 0.3
     kill -9 "$pid" 2>/dev/null
     wait "$pid" 2>/dev/null
-    sleep 1
     if [ -n "$worker" ]; then
-        check '! alive "$worker"' "try $i: worker $worker still alive 1 s after kill -9 of its parent"
+        check 'gone "$worker" 20' "try $i: worker $worker still alive 20 s after kill -9 of its parent"
         kill -9 "$worker" 2>/dev/null
     fi
 done
 # the output pipe is not held: a pipeline ends right after the kill
-start=$(date +%s)
 ( $G run "$T/long.conf" --db "$T/p.db" 2>&1 | cat >/dev/null ) 2>/dev/null &
 sub=$!
 sleep 1
 pkill -9 -f "run $T/long.conf --db $T/p.db" 2>/dev/null
+check 'gone "$sub" 20' "gpulab run | cat still open 20 s after kill -9 of gpulab (an orphan holds the pipe)"
+kill -9 "$sub" 2>/dev/null
 wait "$sub" 2>/dev/null
-took=$(( $(date +%s) - start ))
-check '[ "$took" -le 4 ]' "gpulab run | cat returned $took s after the start (want <= 4)"
 echo "orphans: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

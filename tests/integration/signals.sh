@@ -1,7 +1,9 @@
 #!/bin/sh
 # tests/integration/signals.sh - SIGTERM or SIGINT sent to `gpulab run` alone (not
 # its process group) in the middle of a long CPU run: the driver forwards it to
-# the worker and stops within a second (not when the run ends), exits 143 / 130
+# the worker and stops before the run ends (a watchdog far past what stopping
+# takes, and well short of the run, would kill it: bench/timing.sh measures how
+# soon it stops), exits 143 / 130
 # with "interrupted" in its summary, leaves no worker behind, and stores nothing
 # half-done (the rows are exactly the runs it printed as finished; integrity ok).
 # Ctrl-C to the whole process group ends the same way, without a "crashed" row.
@@ -13,7 +15,15 @@ trap 'rm -rf "$T"' EXIT
 pass=0; fail=0
 check() { if eval "$1"; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL signals: $2"; fi; }
 alive() { st=$(ps -o stat= -p "$1" 2>/dev/null); [ -n "$st" ] && [ "${st#Z}" = "$st" ]; }
-now() { date +%s.%N; }
+# stopped_by PID SECS: PID ended by itself within SECS (a hang guard, not a
+# timing: SECS is far past what stopping takes on any machine); else kill -9 it
+stopped_by() {
+    i=0
+    while kill -0 "$1" 2>/dev/null && [ $i -lt $(($2 * 10)) ]; do sleep 0.1; i=$((i + 1)); done
+    kill -0 "$1" 2>/dev/null || return 0
+    kill -9 "$1" 2>/dev/null
+    return 1
+}
 cat >"$T/long.conf" <<'CONF'
 study = signals
 [cpu]
@@ -38,12 +48,13 @@ for sig in TERM INT; do
     done
     check '[ -n "$worker" ]' "$sig: the long run did not start: $(cat "$T/$sig.out")"
     sleep 0.5
-    t0=$(now)
     kill -$sig "$pid"
+    # the long run lasts minutes (50 samples of a 640^3 i-j-k product, no cap
+    # reached before 60 s): the driver must stop long before it ends
+    stopped_by "$pid" 30; stopped=$?
     wait "$pid"; rc=$?
-    took=$(echo "$(now) - $t0" | bc)
+    check '[ $stopped -eq 0 ]' "$sig: the driver did not stop within 30 s of the signal (it waited for the run?)"
     check '[ $rc -eq $want ]' "$sig: exit $rc, want $want: $(tail -2 "$T/$sig.out")"
-    check '[ "$(echo "$took < 1.5" | bc)" = 1 ]' "$sig: the driver took $took s to stop (want < 1.5)"
     check 'grep -q "^gpulab: interrupted (SIG$sig)" "$T/$sig.out"' "$sig: summary does not say interrupted: $(tail -1 "$T/$sig.out")"
     sleep 0.2
     if [ -n "$worker" ]; then

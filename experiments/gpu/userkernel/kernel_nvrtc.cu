@@ -21,7 +21,7 @@
 
 /* The CUDA headers' folder as NVRTC's library location gives it (lib64/.. or
  * targets/<arch>/lib/..), else $CUDA_HOME/include, else /usr/local/cuda/include;
- * "" when none has cuda_runtime.h. */
+ * "" when none has cuda_runtime.h (or none's path fits out). */
 static void cuda_include(char *out, size_t len)
 {
     char cand[4][GK_PATH];
@@ -42,12 +42,16 @@ static void cuda_include(char *out, size_t len)
     snprintf(cand[n++], GK_PATH, "/usr/local/cuda/include");
     out[0] = '\0';
     for (int i = 0; i < n; i++) {
+        /* a candidate whose path does not fit (the probe, or out) is passed
+         * over: a truncated path would name another folder */
         char probe[GK_PATH + 32];
-        snprintf(probe, sizeof probe, "%s/cuda_runtime.h", cand[i]);
-        if (access(probe, R_OK) == 0) {
-            snprintf(out, len, "%s", cand[i]);
+        int w = snprintf(probe, sizeof probe, "%s/cuda_runtime.h", cand[i]);
+        if (w < 0 || (size_t)w >= sizeof probe || access(probe, R_OK) != 0)
+            continue;
+        w = snprintf(out, len, "%s", cand[i]);
+        if (w >= 0 && (size_t)w < len)
             return;
-        }
+        out[0] = '\0';
     }
 }
 
