@@ -131,6 +131,7 @@ static const char *usage_init =
     "  `gpulab plan` reads it as written; edit sizes, inits, scalars and verify from there.\n"
     "  -o OUT.conf  where to write it (default: FILE.conf beside FILE.cu); -o - prints it\n"
     "  --force      replace OUT.conf when it exists (without it: exit 2, nothing written)\n"
+    HELP_HELP
     "  exit 0 written, 2 usage, no kernel or OUT exists, 3 cannot write OUT\n";
 
 static const char *usage_query =
@@ -184,7 +185,7 @@ static int usage_error(const char *usage, const char *msg, const char *arg)
 
 /* The commands, for "did you mean" (main() dispatches on the same names). */
 static const char *const commands[] = {
-    "run", "plan", "list", "query", "merge", "device", "metrics", "help", "version", NULL
+    "run", "plan", "list", "query", "merge", "init", "device", "metrics", "help", "version", NULL
 };
 
 /* An unknown command: the nearest known one when there is one, the usage; 2. */

@@ -11,7 +11,9 @@ T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 pass=0; fail=0
 check() { if eval "$1"; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL cli_help: $2"; fi; }
-CMDS="run plan list query merge device metrics"
+# the commands, as gpulab --help lists them (two spaces, the name, a space)
+CMDS=$($G --help | sed -nE 's/^  ([a-z]+) .*/\1/p' | grep -vx gpulab)
+check '[ "$(echo $CMDS | wc -w)" -ge 8 ]' "gpulab --help lists too few commands: $CMDS"
 
 # --- --help describes every flag -------------------------------------------------------
 # the flags a usage names (in its synopsis or anywhere), and those it describes: a line
