@@ -63,6 +63,12 @@ static const char *init_name(enum gl_kinit i)
         return "const";
     case GL_KI_RAMP:
         return "ramp";
+    case GL_KI_RANDINT:
+        return "randint";
+    case GL_KI_NORMAL:
+        return "normal";
+    case GL_KI_FILE:
+        return "file";
     }
     return "?";
 }
@@ -94,8 +100,16 @@ int gl_cref_key(const struct gl_kernel *k, const struct gl_params *p, char *buf,
                    init_name(init));
         if (init == GL_KI_CONST)
             bad |= add(buf, len, &used, "(%a)", kb->value);
-        if (init == GL_KI_RANDOM)
+        if (init == GL_KI_RANDOM && (kb->value != 0.0 || kb->value2 != 1.0))
+            bad |= add(buf, len, &used, "(%a, %a)", kb->value, kb->value2);
+        if (init == GL_KI_RANDINT || init == GL_KI_NORMAL)
+            bad |= add(buf, len, &used, "(%a, %a)", kb->value, kb->value2);
+        if (init == GL_KI_RANDOM || init == GL_KI_RANDINT || init == GL_KI_NORMAL)
             bad |= add(buf, len, &used, "(stream %d)", kb->stream);
+        if (init == GL_KI_FILE)
+            bad |= add(buf, len, &used, "(sha256 %s)", kb->file_hash);
+        if (kb->symbol)
+            bad |= add(buf, len, &used, " symbol");
         if (kb->output)
             bad |= add(buf, len, &used, " output");
         bad |= add(buf, len, &used, ",");

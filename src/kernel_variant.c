@@ -129,6 +129,12 @@ static const char *kv_check(const struct gl_variant *v, const struct gl_params *
                      bf->count, n);
             return buf;
         }
+        if (bf->init == GL_KI_FILE && n * (long long)gl_ktype_size(bf->type) != bf->file_bytes) {
+            snprintf(buf, len, "buffer.%s: %s = %lld elements (%lld bytes), but file %s holds "
+                     "%lld bytes", bf->name, bf->count, n,
+                     n * (long long)gl_ktype_size(bf->type), bf->file, bf->file_bytes);
+            return buf;
+        }
         total += (double)n * (double)gl_ktype_size(bf->type);
     }
     if (dev && dev->mem_bytes > 0 && total > (double)dev->mem_bytes) {
