@@ -539,6 +539,9 @@ static int parse_buffer(struct kread *r, const struct entry *e, int *nrandom)
     bf->symbol = strncmp(e->key, "symbol.", 7) == 0;
     if (cfg_kbuffer_inits(r->x, e->line, what, rb + 1, bf, nrandom) != 0)
         return -1;
+    for (int i = 0; i < 2; i++)   /* randint(0, VOCAB): its parameters count as read */
+        if (bf->bound[i][0] && check_expr(r, e->line, what, bf->bound[i], NULL) != 0)
+            return -1;
     r->buffer_line[k->nbuffers] = e->line;
     k->nbuffers++;
     return 0;

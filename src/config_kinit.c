@@ -66,7 +66,7 @@ int cfg_is_symbol_key(const char *key)
 
 /* The numbers of "(a, b)" (or "(a)" when want is 1) at *p: *p past ')'. */
 static int numbers(struct ctx *x, int line, const char *what, const char *init, char **p,
-                   int want, double *v)
+                   int want, double *v, char (*exprs)[GL_KEXPR])
 {
     char *open = *p, *close = *open == '(' ? strchr(open, ')') : NULL;
     if (!close)
@@ -79,9 +79,25 @@ static int numbers(struct ctx *x, int line, const char *what, const char *init, 
         char *end;
         errno = 0;
         v[i] = strtod(s, &end);
-        if (errno || end == s || !isfinite(v[i]))
+        if (exprs && (errno || end == s || !isfinite(v[i]) || (*cfg_trim(end) != ',' &&
+                                                                 *cfg_trim(end) != '\0'))) {
+            /* an expression over the point's parameters (checked by the caller) */
+            char *comma = i + 1 < want ? strchr(s, ',') : s + strlen(s);
+            if (!comma)
+                return cfg_err(x, line, "%s: %s(%s) needs two values", what, init,
+                               cfg_trim(open + 1));
+            char c = *comma;
+            *comma = '\0';
+            if (strlen(cfg_trim(s)) >= GL_KEXPR)
+                return cfg_err(x, line, "%s: %s bound '%.40s...' is too long", what, init, s);
+            snprintf(exprs[i], GL_KEXPR, "%s", cfg_trim(s));
+            *comma = c;
+            v[i] = NAN;
+            end = comma;
+        } else if (errno || end == s || !isfinite(v[i])) {
             return cfg_err(x, line, "%s: bad value '%s' in %s(%s)", what, cfg_trim(s), init,
-                           cfg_trim(open + 1));
+                           want == 1 ? "V" : strcmp(init, "normal") == 0 ? "mu, sigma" : "lo, hi");
+        }
         s = cfg_trim(end);
         if (i + 1 < want) {
             if (*s != ',')
@@ -198,11 +214,13 @@ static int bounds(struct ctx *x, int line, const char *what, int w, struct gl_kb
                            b);
         return 0;
     }
-    /* randint */
+    /* randint (a bound that is an expression is checked at each point: kinit.h) */
     if (is_float_type(bf->type))
         return cfg_err(x, line, "%s: randint(%g, %g) is for integer buffers (int, uint, int64, "
                        "uint64), not %s; uniform %s values: random(%g, %g)", what, a, b, tn, tn,
                        a, b);
+    if (bf->bound[0][0] || bf->bound[1][0])
+        return 0;
     if (a != floor(a) || b != floor(b))
         return cfg_err(x, line, "%s: randint(%g, %g): the bounds must be integers", what, a, b);
     if (!(a < b))
@@ -266,7 +284,7 @@ int cfg_kbuffer_inits(struct ctx *x, int line, const char *what, char *p, struct
         double v[2] = { 0.0, 1.0 };
         switch (w) {
         case W_CONST:
-            if (numbers(x, line, what, "const", &p, 1, v) != 0)
+            if (numbers(x, line, what, "const", &p, 1, v, NULL) != 0)
                 return -1;
             bf->init = GL_KI_CONST;
             bf->value = v[0];
@@ -274,7 +292,8 @@ int cfg_kbuffer_inits(struct ctx *x, int line, const char *what, char *p, struct
         case W_RANDOM:
         case W_RANDINT:
         case W_NORMAL:
-            if (takes && numbers(x, line, what, word, &p, 2, v) != 0)
+            if (takes && numbers(x, line, what, word, &p, 2, v,
+                                 w == W_RANDINT ? bf->bound : NULL) != 0)
                 return -1;
             bf->init = w == W_RANDOM ? GL_KI_RANDOM : w == W_RANDINT ? GL_KI_RANDINT : GL_KI_NORMAL;
             bf->value = v[0];

@@ -30,6 +30,7 @@
 
 extern "C" {
 #include "cref.h"
+#include "kinit.h"
 #include "typed.h"
 }
 
@@ -398,8 +399,8 @@ static int prepare(struct gh_job *j, struct gk_ctx *x, struct gh_typed *T, char 
         tb->name = kb->name;
         tb->type = kb->type;
         tb->init = kb->init;
-        tb->value = kb->value;
-        tb->value2 = kb->value2;
+        if (gl_kbuffer_values(kb, p, &tb->value, &tb->value2, err, sizeof err) != 0)
+            return gh_skip(r, "%s", err);
         tb->file = kb->file;
         tb->symbol = kb->symbol;
         tb->stream = (unsigned long long)kb->stream;

@@ -131,11 +131,9 @@ int gk_symbols_check(const struct gl_kernel *k, const struct gl_params *p, const
         }
         size_t es = gl_ktype_size(kb->type);
         if ((size_t)count * es != v[found].size) {
-            char at[256];
-            gl_params_format(p, at, sizeof at);
-            snprintf(msg, msglen, "symbol '%s': %s[%s] is %lld bytes (%lld elements) at %s, but "
+            snprintf(msg, msglen, "symbol '%s': %s[%s] is %lld bytes (%lld elements), but "
                      "%s %s in %s is %zu bytes (%zu %s elements)", kb->name,
-                     gl_ktype_name(kb->type), kb->count, count * (long long)es, count, at,
+                     gl_ktype_name(kb->type), kb->count, count * (long long)es, count,
                      v[found].constant ? "__constant__" : "__device__", kb->name,
                      base_name(k->source), v[found].size, v[found].size / es,
                      gl_ktype_name(kb->type));

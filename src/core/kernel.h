@@ -51,6 +51,10 @@ struct gl_kbuffer {
      * lo, value2 = hi (plain random: 0, 1); randint(lo, hi) the same (integers in
      * [lo, hi)); normal(mu, sigma) value = mu, value2 = sigma */
     double value2;
+    /* randint's bounds as expressions over the point's parameters
+     * (randint(0, VOCAB)): "" where value / value2 holds a number; evaluated per
+     * point by gl_kbuffer_range (kinit.h) */
+    char bound[2][GL_KEXPR];
     /* GL_KI_FILE: file(PATH), PATH as found from the config's folder, its size
      * and the sha256 (hex) of its contents (part of hash and of a C reference's key) */
     char file[1024];
