@@ -88,29 +88,35 @@ int gk_symbols_check(const struct gl_kernel *k, const struct gl_params *p, const
         return -2;
     }
     free(data);
+    /* each variable's C++ name (the suggestions point into this) */
+    char (*cxxs)[GL_KEXPR] = (char (*)[GL_KEXPR])calloc((size_t)(n > 0 ? n : 1), GL_KEXPR);
+    if (!cxxs) {
+        gk_elf_vars_free(v);
+        snprintf(msg, msglen, "out of memory");
+        return -2;
+    }
+    for (int i = 0; i < n; i++)
+        demangle(v[i].name, cxxs[i], GL_KEXPR);
     int rc = 0;
     for (int b = 0; b < k->nbuffers && rc == 0; b++) {
         const struct gl_kbuffer *kb = &k->buffers[b];
         if (!kb->symbol)
             continue;
         int found = -1;
-        char cxx[GL_KEXPR];
         struct gl_nearest near;
         gl_nearest_init(&near, kb->name);
         for (int i = 0; i < n && found < 0; i++) {
-            demangle(v[i].name, cxx, sizeof cxx);
-            if (strcmp(cxx, kb->name) == 0 || strcmp(v[i].name, kb->name) == 0)
+            if (strcmp(cxxs[i], kb->name) == 0 || strcmp(v[i].name, kb->name) == 0)
                 found = i;
             else
-                gl_nearest_offer(&near, cxx);
+                gl_nearest_offer(&near, cxxs[i]);
         }
         *line = kb->line;
         if (found < 0) {
             char list[400] = "";
             size_t o = 0;
             for (int i = 0; i < n && o + 4 < sizeof list; i++) {
-                demangle(v[i].name, cxx, sizeof cxx);
-                int w = snprintf(list + o, sizeof list - o, "%s%s", o ? ", " : "", cxx);
+                int w = snprintf(list + o, sizeof list - o, "%s%s", o ? ", " : "", cxxs[i]);
                 o = w < 0 ? sizeof list : o + (size_t)w;
             }
             if (near.best)
@@ -149,6 +155,7 @@ int gk_symbols_check(const struct gl_kernel *k, const struct gl_params *p, const
         if (elf)
             snprintf(elf[b], GL_KEXPR, "%s", v[found].name);
     }
+    free(cxxs);
     gk_elf_vars_free(v);
     return rc;
 }
