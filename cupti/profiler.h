@@ -30,6 +30,12 @@ struct glc_replay {
                                   harness decided the run is worth it: its kernel uses
                                   shared memory; else it wrote r->smem_reason) */
     double *smem_ms;           /* NULL, or where the instrumented replay's wall time goes (ms) */
+    /* NULL, or what puts the run's buffers back before it runs (copies and
+     * memsets, no kernel): called before the flush that precedes the run, outside
+     * every range. A run after the first then gets a flush of its own after it,
+     * so that the flush after the run before it (its drain) holds that run's
+     * dirty lines only (in auto-range mode one more kernel range, counted). */
+    void (*restore)(void *ctx);
 };
 
 /* After the CUDA context exists (cudaFree(0)); may be called again with another

@@ -127,9 +127,17 @@ static int session(const struct glc_replay *const *rp, int n, int m, struct gl_r
     long nr = count_ranges(r, n);
     if (nr < 0)
         return 0;
-    if (m == MODE_AUTO && nr != 2L * n + 1) {
+    /* auto ranges: the first flush, then each run and the flush after it, and a
+     * flush of its own after a run's restore (profiler_passes.c restore_next) */
+    long arun[GLC_BATCH_MAX], want = 1;
+    for (int i = 0; i < n; i++) {
+        want += i > 0 && rp[i]->restore ? 1 : 0;
+        arun[i] = want;
+        want += 2;
+    }
+    if (m == MODE_AUTO && nr != want) {
         glc_reason_all(r, n, "%ld kernel ranges decoded where %d runs of one kernel and their "
-                   "flushes make %d: did a run launch more or fewer kernels?", nr, n, 2 * n + 1);
+                   "flushes make %ld: did a run launch more or fewer kernels?", nr, n, want);
         return 0;
     }
     long urun[GLC_BATCH_MAX], udrain[GLC_BATCH_MAX];
@@ -138,8 +146,8 @@ static int session(const struct glc_replay *const *rp, int n, int m, struct gl_r
     for (int i = 0; i < n; i++) {
         long run, drain = -1;
         if (m == MODE_AUTO) {
-            run = 2L * i + 1;
-            drain = glc_st.drain ? 2L * i + 2 : -1;
+            run = arun[i];
+            drain = glc_st.drain ? arun[i] + 1 : -1;
         } else {
             run = urun[i];
             drain = glc_st.drain ? udrain[i] : -1;

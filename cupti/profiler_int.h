@@ -108,7 +108,7 @@
  * gpulab_run_<i> and gpulab_drain_<i> around each run's launches and the flush
  * after them. */
 enum { MODE_USER = 0, MODE_AUTO = 1 };
-#define MAX_RANGES (2 * GLC_BATCH_MAX + 1)
+#define MAX_RANGES (3 * GLC_BATCH_MAX + 1)   /* runs, flushes, and the flushes after restores */
 
 /* Where profiling time goes, summed over a worker's life and printed to stderr
  * at shutdown when GPULAB_CUPTI_TRACE is set (for bench/ and for users asking

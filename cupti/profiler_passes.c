@@ -70,6 +70,17 @@ static void range_name(char *buf, size_t len, const char *prefix, int i)
     glc_fmt(buf, len, "%s_%d", prefix, i);
 }
 
+/* After run i and the flush after it: run i + 1's buffers put back (outside
+ * every range), then a flush of its own (in auto-range mode a kernel range,
+ * which session() of profiler_batch.c counts). */
+static void restore_next(const struct glc_replay *const *rp, int n, int i)
+{
+    if (i + 1 >= n || !rp[i + 1]->restore)
+        return;
+    rp[i + 1]->restore(rp[i + 1]->ctx);
+    rp[i + 1]->flush(rp[i + 1]->ctx);
+}
+
 /* One pass over every run of the session (see MODE_*). Sets *all when CUPTI has
  * every pass it needs. Every flush is called with the run it prepares (its ctx
  * names the buffers to keep mapped, experiments/gpu/harness/harness_batch.cu); the flush after the last
@@ -85,7 +96,10 @@ static int one_pass(const struct glc_replay *const *rp, int n, int m, struct gl_
     if (!glc_rp_call(cuptiRangeProfilerStart(&sp), "cuptiRangeProfilerStart", r, n))
         return 0;
     glc_lap(T_START, &t0);
-    /* inside Start/Stop: whatever Start left in L2 goes too */
+    /* inside Start/Stop: whatever Start left in L2 goes too; the first run's
+     * buffers put back before it */
+    if (rp[0]->restore)
+        rp[0]->restore(rp[0]->ctx);
     rp[0]->flush(rp[0]->ctx);
     glc_lap(T_FLUSH, &t0);
     CUptiResult rc = CUPTI_SUCCESS;
@@ -98,6 +112,7 @@ static int one_pass(const struct glc_replay *const *rp, int n, int m, struct gl_
             glc_lap(T_RUN, &t0);
             next->flush(next->ctx);
             glc_lap(T_FLUSH, &t0);
+            restore_next(rp, n, i);
             continue;
         }
         range_name(name, sizeof name, RANGE_RUN, i);
@@ -127,6 +142,8 @@ static int one_pass(const struct glc_replay *const *rp, int n, int m, struct gl_
             next->flush(next->ctx);   /* the next run's cold L2, outside any range */
             glc_lap(T_FLUSH, &t0);
         }
+        if (rc == CUPTI_SUCCESS)
+            restore_next(rp, n, i);
     }
     if (rc != CUPTI_SUCCESS) {
         stop_quietly();

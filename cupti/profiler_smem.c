@@ -169,6 +169,8 @@ static int instrumented_run(const struct glc_replay *rp, struct gl_smem_record *
         glc_fmt(why, len, "cuptiSassMetricsEnable failed: %s", glc_cupti_str(rc));
         return -1;
     }
+    if (rp->restore)
+        rp->restore(rp->ctx);   /* copies only: nothing for the instrumentation to see */
     rp->run(rp->ctx);
     ce = cudaDeviceSynchronize();
     int ok = 0;

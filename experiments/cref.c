@@ -1,5 +1,6 @@
 /* cref.c - see cref.h. */
 #include "cref.h"
+#include "kinit.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -63,6 +64,12 @@ static const char *init_name(enum gl_kinit i)
         return "const";
     case GL_KI_RAMP:
         return "ramp";
+    case GL_KI_RANDINT:
+        return "randint";
+    case GL_KI_NORMAL:
+        return "normal";
+    case GL_KI_FILE:
+        return "file";
     }
     return "?";
 }
@@ -94,8 +101,21 @@ int gl_cref_key(const struct gl_kernel *k, const struct gl_params *p, char *buf,
                    init_name(init));
         if (init == GL_KI_CONST)
             bad |= add(buf, len, &used, "(%a)", kb->value);
-        if (init == GL_KI_RANDOM)
+        double va = kb->value, vb = kb->value2;
+        if (gl_kbuffer_values(kb, p, &va, &vb, msg, sizeof msg) != 0) {
+            snprintf(err, errlen, "%s", msg);
+            return -1;
+        }
+        if (init == GL_KI_RANDOM && (va != 0.0 || vb != 1.0))
+            bad |= add(buf, len, &used, "(%a, %a)", va, vb);
+        if (init == GL_KI_RANDINT || init == GL_KI_NORMAL)
+            bad |= add(buf, len, &used, "(%a, %a)", va, vb);
+        if (init == GL_KI_RANDOM || init == GL_KI_RANDINT || init == GL_KI_NORMAL)
             bad |= add(buf, len, &used, "(stream %d)", kb->stream);
+        if (init == GL_KI_FILE)
+            bad |= add(buf, len, &used, "(sha256 %s)", kb->file_hash);
+        if (kb->symbol)
+            bad |= add(buf, len, &used, " symbol");
         if (kb->output)
             bad |= add(buf, len, &used, " output");
         bad |= add(buf, len, &used, ",");

@@ -71,17 +71,27 @@ unsigned long long gl_hb_stream(const struct gl_host_job *j, int b)
 int gl_hb_fill(void *host, enum gl_ktype t, size_t n, enum gl_kinit init, double value,
                unsigned long long seed, unsigned long long stream)
 {
+    if (init == GL_KI_RANDOM)
+        return gl_hb_fill2(host, t, n, init, 0.0, 1.0, seed, stream);
+    return gl_hb_fill2(host, t, n, init, value, 0.0, seed, stream);
+}
+
+int gl_hb_fill2(void *host, enum gl_ktype t, size_t n, enum gl_kinit init, double a, double b,
+                unsigned long long seed, unsigned long long stream)
+{
     if (init == GL_KI_POISON || init == GL_KI_ZERO) {
         memset(host, init == GL_KI_ZERO ? 0 : 0xff, n * gl_ty_esize(t));
         return 0;
     }
-    if (init == GL_KI_RANDOM && t == GL_KT_FLOAT) {   /* the common case, as the families fill */
-        gl_fill_random((float *)host, n, seed, stream);
+    if (init == GL_KI_FILE)
+        return -1;   /* the harness reads the file itself */
+    if (init == GL_KI_RANDOM && t == GL_KT_FLOAT && a == 0.0 && b == 1.0) {
+        gl_fill_random((float *)host, n, seed, stream);   /* the common case, as the families fill */
         return 0;
     }
     unsigned long long s0 = gl_rng_state(seed, stream);
     for (size_t i = 0; i < n; i++)
-        gl_ty_set(host, t, i, gl_ty_init_value(t, init, value, s0, i));
+        gl_ty_set(host, t, i, gl_ty_init_value2(t, init, a, b, s0, i));
     return 0;
 }
 

@@ -34,6 +34,11 @@ unsigned long long gl_hb_stream(const struct gl_host_job *j, int b);
  * sets every bit (NaN for floats). 0, or -1 when out of host memory. */
 int gl_hb_fill(void *host, enum gl_ktype t, size_t n, enum gl_kinit init, double value,
                unsigned long long seed, unsigned long long stream);
+/* The same with a kernel section's bounds (typed.h gl_ty_init_value2): const
+ * a; random in [a, b) (floats); randint in [a, b); normal with mean a and
+ * deviation b. -1 for GL_KI_FILE (not a function of the seed). */
+int gl_hb_fill2(void *host, enum gl_ktype t, size_t n, enum gl_kinit init, double a, double b,
+                unsigned long long seed, unsigned long long stream);
 
 /* What a check of one output found, on the host or on the device. */
 struct gl_hb_found {

@@ -130,17 +130,111 @@ GL_TY_FN int gl_ty_unwritten(const void *a, int t, size_t i)
     return gl_ty_bits(a, t, i) == (es == 8 ? UINT64_MAX : es == 4 ? UINT32_MAX : 0xFFFFu);
 }
 
-/* Element i of a buffer whose init is const (value), ramp (i) or random
- * (element i of the stream that starts at s0 = gl_rng_state(seed, stream)),
- * before its conversion to t. */
+/* ---- the bounded and normal inits (kernel sections) ---------------------------------
+ * Each is computed from + - * /, fma and sqrt only, which IEEE rounds exactly
+ * on both sides (every multiply-add is an explicit fma, so no compiler's
+ * contraction can make the host and the device differ): the same bits on the
+ * CPU and the GPU. */
+
+/* Draw j of element i's own sequence of 64-bit numbers (normal's rejection loop
+ * takes a few): splitmix64 of the stream at counter i * 64 + j. */
+GL_TY_FN unsigned long long gl_ty_draw(unsigned long long s0, size_t i, unsigned j)
+{
+    return gl_rng_mix(s0 + ((unsigned long long)i * 64ull + j + 1ull) * GL_RNG_GOLDEN);
+}
+
+/* The high 64 bits of a * b. */
+GL_TY_FN unsigned long long gl_ty_mulhi(unsigned long long a, unsigned long long b)
+{
+#ifdef __CUDA_ARCH__
+    return __umul64hi(a, b);
+#else
+    return (unsigned long long)(((unsigned __int128)a * b) >> 64);
+#endif
+}
+
+GL_TY_FN double gl_ty_from_bits(uint64_t b)
+{
+#ifdef __CUDA_ARCH__
+    return __longlong_as_double((long long)b);
+#else
+    double v;
+    memcpy(&v, &b, sizeof v);
+    return v;
+#endif
+}
+
+/* ln(x) for a normal, finite x > 0 (about 1 ulp): x = m 2^e with m in
+ * [sqrt(1/2), sqrt(2)), ln m = 2 atanh(f), f = (m - 1) / (m + 1), |f| < 0.172,
+ * by its series to f^23 (the next term is below 2^-60 of the sum). */
+GL_TY_FN double gl_ty_log(double x)
+{
+    uint64_t b = gl_double_bits(x);
+    int e = (int)((b >> 52) & 0x7ff) - 1023;
+    double m = gl_ty_from_bits((b & 0x000FFFFFFFFFFFFFull) | 0x3FF0000000000000ull);
+    if (m > 1.4142135623730951) {
+        m = m * 0.5;   /* exact */
+        e++;
+    }
+    double f = (m - 1.0) / (m + 1.0), f2 = f * f, p = 1.0 / 23.0;
+    for (int k = 21; k >= 1; k -= 2)
+        p = fma(p, f2, 1.0 / k);
+    /* e ln2 in two parts (the high part has 32 bits: e * hi is exact) */
+    return fma((double)e, 6.93147180369123816490e-01, fma(2.0 * f, p, (double)e * 1.90821492927058770002e-10));
+}
+
+/* Element i of normal(mu, sigma): Marsaglia's polar method on draws of 53 bits
+ * (at most 32 tries, each accepted with probability pi/4; after 32, mu). */
+GL_TY_FN double gl_ty_normal(double mu, double sigma, unsigned long long s0, size_t i)
+{
+    for (unsigned k = 0; k < 32; k++) {
+        double u = (double)(gl_ty_draw(s0, i, 2 * k) >> 11) * (1.0 / 9007199254740992.0);
+        double v = (double)(gl_ty_draw(s0, i, 2 * k + 1) >> 11) * (1.0 / 9007199254740992.0);
+        u = fma(2.0, u, -1.0);   /* exact: (-1, 1) */
+        v = fma(2.0, v, -1.0);
+        double s = fma(u, u, v * v);
+        if (s >= 1.0 || s < 1e-300)
+            continue;
+        return fma(sigma, u * sqrt(-2.0 * gl_ty_log(s) / s), mu);
+    }
+    return mu;
+}
+
+/* Element i of randint(lo, hi): lo + floor(z (hi - lo) / 2^64) for the
+ * element's 64-bit draw z, an integer in [lo, hi) (hi - lo <= 2^53). */
+GL_TY_FN double gl_ty_randint(double lo, double hi, unsigned long long s0, size_t i)
+{
+    unsigned long long span = (unsigned long long)(hi - lo);
+    return lo + (double)gl_ty_mulhi(gl_ty_draw(s0, i, 0), span);
+}
+
+/* Element i of a buffer whose init is const (a), ramp (i), random (element i
+ * of the stream that starts at s0 = gl_rng_state(seed, stream); floats scaled
+ * to [a, b): a + (b - a) u, one fma, so random(0, 1) is plain random),
+ * randint (in [a, b)) or normal (mean a, deviation b), before its conversion
+ * to t. */
+GL_TY_FN double gl_ty_init_value2(int t, int init, double a, double b, unsigned long long s0,
+                                  size_t i)
+{
+    switch (init) {
+    case GL_KI_CONST:
+        return a;
+    case GL_KI_RAMP:
+        return (double)i;
+    case GL_KI_RANDINT:
+        return gl_ty_randint(a, b, s0, i);
+    case GL_KI_NORMAL:
+        return gl_ty_normal(a, b, s0, i);
+    }
+    double u = (double)gl_rng_float(s0, (unsigned long long)i);
+    return gl_ty_is_float(t) ? fma(b - a, u, a) : u * 16777216.0;
+}
+
+/* The same for the inits a plugin's job has: const (value), ramp or random in
+ * [0, 1) (integers: 0 .. 2^24 - 1). */
 GL_TY_FN double gl_ty_init_value(int t, int init, double value, unsigned long long s0, size_t i)
 {
-    if (init == GL_KI_CONST)
-        return value;
-    if (init == GL_KI_RAMP)
-        return (double)i;
-    double u = (double)gl_rng_float(s0, (unsigned long long)i);
-    return gl_ty_is_float(t) ? u : u * 16777216.0;
+    return init == GL_KI_CONST ? value : gl_ty_init_value2(t, init, 0.0, 1.0, s0, i);
 }
 
 /* ---- verdicts ------------------------------------------------------------------- */

@@ -850,6 +850,105 @@ static void test_verify_reads(void)
     unsetenv("GPULAB_CACHE");
 }
 
+/* The inits of step 14 (config_kinit.c) and symbols: what reads, and each
+ * mistake's file:line error. */
+static void test_inits_symbols(void)
+{
+    /* what reads */
+    if (CHECK(parse(with(12, "args = out, in, ids, w, r, int N",
+                         "buffer.ids = int[N] randint(0, TILE)\nbuffer.w = half[N] normal(0, 0.02)\n"
+                         "buffer.r = float[N] random(-1, 3)\n"
+                         "symbol.c_taps = float[17] const(0.5)\nsymbol.ns::d_count = uint[1] zero output\n")) == 0)) {
+        const struct gl_kernel *k = cfg.sections[0].kernel;
+        CHECK(k->nbuffers == 7);
+        CHECK(!k->buffers[0].symbol && k->buffers[0].init == GL_KI_RANDOM &&
+              k->buffers[0].value == 0 && k->buffers[0].value2 == 1 && k->buffers[0].stream == 0);
+        CHECK(k->buffers[2].init == GL_KI_RANDINT && strcmp(k->buffers[2].bound[1], "TILE") == 0 &&
+              k->buffers[2].value == 0 && k->buffers[2].stream == 1);
+        CHECK(k->buffers[3].init == GL_KI_NORMAL && k->buffers[3].value == 0 &&
+              k->buffers[3].value2 == 0.02 && k->buffers[3].stream == 2);
+        CHECK(k->buffers[4].init == GL_KI_RANDOM && k->buffers[4].value == -1 &&
+              k->buffers[4].value2 == 3 && k->buffers[4].stream == 3);
+        CHECK(k->buffers[5].symbol && k->buffers[5].init == GL_KI_CONST && !k->buffers[5].output);
+        CHECK(k->buffers[6].symbol && strcmp(k->buffers[6].name, "ns::d_count") == 0 &&
+              k->buffers[6].output && k->buffers[6].init == GL_KI_ZERO);
+        gl_config_free(&cfg);
+    } else {
+        printf("  %s\n", err);
+    }
+    /* the mistakes */
+    FAILS(with(10, "buffer.in = float[N*N] random(1, 0)", NULL), 10,
+          "random(1, 0): lo must be below hi", NULL);
+    FAILS(with(10, "buffer.in = float[N*N] randint(0, 10)", NULL), 10,
+          "randint(0, 10) is for integer buffers", "random(0, 10)");
+    FAILS(with(10, "buffer.in = int[N*N] random(0, 10)", NULL), 10,
+          "random(0, 10) is for floating-point buffers", "randint(0, 10)");
+    FAILS(with(10, "buffer.in = int[N*N] randint(5, 5)", NULL), 10, "lo must be below hi", NULL);
+    FAILS(with(10, "buffer.in = uint[N*N] randint(-1, 5)", NULL), 10, "uint holds 0 to", NULL);
+    FAILS(with(10, "buffer.in = int[N*N] randint(0.5, 5)", NULL), 10, "must be integers", NULL);
+    FAILS(with(10, "buffer.in = int[N*N] randint(0, VOCAB)", NULL), 10, "unknown parameter 'VOCAB'",
+          NULL);
+    FAILS(with(10, "buffer.in = int[N*N] normal(0, 1)", NULL), 10,
+          "normal(0, 1) is for floating-point buffers", NULL);
+    FAILS(with(10, "buffer.in = float[N*N] normal(0, -1)", NULL), 10,
+          "sigma must not be negative", NULL);
+    FAILS(with(10, "buffer.in = float[N*N] normal(0)", NULL), 10, "needs two values", NULL);
+    FAILS(with(10, "buffer.in = float[N*N] randint", NULL), 10, "randint needs two values", NULL);
+    FAILS(with(10, "buffer.in = float[N*N] ramp(3)", NULL), 10, "unknown 'ramp'", NULL);
+    FAILS(with(10, "buffer.in = float[N*N] noraml(0, 1)", NULL), 10, "unknown 'noraml'",
+          "did you mean 'normal'?");
+    FAILS(with(10, "buffer.in = float[N*N] file(nothere.bin)", NULL), 10,
+          "file(nothere.bin): cannot read", NULL);
+    write_file("w7.bin", "1234567");           /* 7 bytes: not whole floats */
+    write_file("w8.bin", "12345678");          /* 2 floats */
+    FAILS(with(10, "buffer.in = float[N*N] file(w7.bin)", NULL), 10,
+          "holds 7 bytes, not a whole number of float elements", NULL);
+    FAILS(with(10, "buffer.in = float[3] file(w8.bin)", NULL), 10,
+          "file(w8.bin) holds 8 bytes (2 float elements)", "has 3 = 3 elements (12 bytes)");
+    if (CHECK(parse(with(10, "buffer.in = float[2] file(w8.bin)", NULL)) == 0)) {
+        const struct gl_kbuffer *b = &cfg.sections[0].kernel->buffers[0];
+        CHECK(b->init == GL_KI_FILE && b->file_bytes == 8 && strlen(b->file_hash) == 64 &&
+              strstr(b->file, "/w8.bin") != NULL);
+        gl_config_free(&cfg);
+    }
+    /* symbols */
+    FAILS(with(12, "args = out, in, c_k, int N", "symbol.c_k = float[4] const(1)\n"), 12,
+          "args: 'c_k' is a symbol (line 17)", "not passed");
+    FAILS(with(0, NULL, "symbol.in = float[4]\n"), 17, "'in' is declared twice (line 10)", NULL);
+    FAILS(with(0, NULL, "symbol.c_k = float[4] rnadom\n"), 17, "unknown 'rnadom'", NULL);
+    FAILS(with(0, NULL, "symbol.9k = float[4]\n"), 17, "unknown key 'symbol.9k'", NULL);
+}
+
+/* randint's bound at each point, a file's size at each point: the plan's check. */
+static void test_init_checks(void)
+{
+    char t[2048];
+    struct gl_params p;
+    static char buf[GL_REASON_MAX];
+    write_file("w8.bin", "12345678");
+    snprintf(t, sizeof t,
+             "[s]\nsource = k.cu\nvariants = copy\nN = 1\nV = 1\n"
+             "buffer.out = float[N] output\nbuffer.ids = int[N] randint(0, V)\n"
+             "buffer.f = float[N] file(w8.bin)\nargs = out, ids, f, int N\ngrid = 1\nblock = 32\n");
+    if (!CHECK(parse(t) == 0)) {
+        printf("  %s\n", err);
+        return;
+    }
+    const struct gl_variant *v = gl_section_variant(&cfg.sections[0], 0);
+    gl_params_init(&p);
+    p.n = 2;
+    gl_params_user_set(&p, "V", 100);
+    gl_variant_complete(v, &p);
+    CHECK(v->check(v, &p, NULL, buf, sizeof buf) == NULL);
+    gl_params_user_set(&p, "V", 0);
+    CHECK(has(v->check(v, &p, NULL, buf, sizeof buf), "randint(0, 0): lo must be below hi"));
+    gl_params_user_set(&p, "V", 100);
+    p.n = 3;
+    CHECK(has(v->check(v, &p, NULL, buf, sizeof buf), "but file"));
+    CHECK(has(v->check(v, &p, NULL, buf, sizeof buf), "holds 8 bytes"));
+    gl_config_free(&cfg);
+}
+
 int main(void)
 {
     if (!t_load_plugins())
@@ -873,6 +972,8 @@ int main(void)
     test_verify_c();
     test_16bit();
     test_verify_reads();
+    test_inits_symbols();
+    test_init_checks();
     char cmd[600];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
     if (system(cmd) != 0)

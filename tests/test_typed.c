@@ -106,6 +106,83 @@ static void test_fill(void)
     free(b);
 }
 
+/* The inits with two numbers: random(lo, hi) in [lo, hi) and random(0, 1) the
+ * plain stream; randint(lo, hi) integers in [lo, hi) reaching both ends, the
+ * same for every integer type; normal(mu, sigma) with about that mean and
+ * deviation; each the same for the same seed and stream, another for another
+ * stream; typed.h's logarithm close to libm's. */
+static void test_fill2(void)
+{
+    enum { N = 200000 };
+    float *u = malloc(N * sizeof *u);
+    double *a = malloc(N * 8), *b = malloc(N * 8);
+    int32_t *ia = malloc(N * 4);
+    int64_t *la = malloc(N * 8);
+    if (!CHECK(u && a && b && ia && la))
+        return;
+    gl_fill_random(u, N, 42, 3);
+    int in = 1;
+    CHECK(gl_hb_fill2(a, GL_KT_DOUBLE, N, GL_KI_RANDOM, -2.0, 6.0, 42, 3) == 0);
+    for (int i = 0; i < N; i++)
+        in &= a[i] >= -2.0 && a[i] < 6.0 && a[i] == -2.0 + 8.0 * (double)u[i];
+    CHECK(in);
+    CHECK(gl_hb_fill2(a, GL_KT_FLOAT, N, GL_KI_RANDOM, 0.0, 1.0, 42, 3) == 0);
+    CHECK(memcmp(a, u, N * sizeof(float)) == 0);
+    /* randint: the bounds, both ends reached, every type alike */
+    int lo_seen = 0, hi_seen = 0, same64 = 1;
+    in = 1;
+    CHECK(gl_hb_fill2(ia, GL_KT_INT, N, GL_KI_RANDINT, -3.0, 5.0, 42, 1) == 0);
+    CHECK(gl_hb_fill2(la, GL_KT_INT64, N, GL_KI_RANDINT, -3.0, 5.0, 42, 1) == 0);
+    for (int i = 0; i < N; i++) {
+        in &= ia[i] >= -3 && ia[i] < 5;
+        lo_seen |= ia[i] == -3;
+        hi_seen |= ia[i] == 4;
+        same64 &= la[i] == ia[i];
+    }
+    CHECK(in && lo_seen && hi_seen && same64);
+    CHECK(gl_hb_fill2(ia, GL_KT_INT, N, GL_KI_RANDINT, 0.0, 32000.0, 42, 1) == 0);
+    long hist[4] = { 0 };
+    in = 1;
+    for (int i = 0; i < N; i++) {
+        in &= ia[i] >= 0 && ia[i] < 32000;
+        hist[ia[i] / 8000 & 3]++;
+    }
+    CHECK(in);
+    for (int q = 0; q < 4; q++)   /* each quarter about N / 4 (50000 +- 5 sigma = 1000) */
+        CHECK(labs(hist[q] - N / 4) < 1000);
+    /* normal: mean and deviation (5 standard errors), and a few beyond 3 sigma */
+    CHECK(gl_hb_fill2(a, GL_KT_DOUBLE, N, GL_KI_NORMAL, 3.0, 2.0, 42, 7) == 0);
+    double sum = 0.0, sq = 0.0;
+    long far = 0;
+    for (int i = 0; i < N; i++) {
+        sum += a[i];
+        sq += (a[i] - 3.0) * (a[i] - 3.0);
+        far += fabs(a[i] - 3.0) > 6.0;
+    }
+    double mean = sum / N, sd = sqrt(sq / N);
+    CHECK(fabs(mean - 3.0) < 5 * 2.0 / sqrt(N));
+    CHECK(fabs(sd - 2.0) < 0.02);
+    CHECK(far > 2700L * N / 1000000 / 2 && far < 2700L * N / 1000000 * 2);   /* 0.27 % beyond 3 sigma */
+    /* the same seed and stream: the same numbers; another stream: others */
+    CHECK(gl_hb_fill2(b, GL_KT_DOUBLE, N, GL_KI_NORMAL, 3.0, 2.0, 42, 7) == 0);
+    CHECK(memcmp(a, b, N * 8) == 0);
+    CHECK(gl_hb_fill2(b, GL_KT_DOUBLE, N, GL_KI_NORMAL, 3.0, 2.0, 42, 8) == 0);
+    CHECK(memcmp(a, b, N * 8) != 0);
+    CHECK(gl_hb_fill2(b, GL_KT_DOUBLE, N, GL_KI_FILE, 0.0, 0.0, 42, 8) == -1);
+    /* the logarithm the normal init uses */
+    double worst = 0.0;
+    for (double x = 1e-300; x < 1e300; x *= 1.37)
+        worst = fmax(worst, fabs(gl_ty_log(x) - log(x)) / fmax(1.0, fabs(log(x))));
+    for (double x = 0.5; x < 2.0; x += 1.0 / 1024)
+        worst = fmax(worst, fabs(gl_ty_log(x) - log(x)));
+    CHECK(worst < 1e-15);
+    free(u);
+    free(a);
+    free(b);
+    free(ia);
+    free(la);
+}
+
 /* ---- half and bfloat16 ------------------------------------------------------------ */
 
 static double f32_of_bits(uint32_t b)
@@ -439,6 +516,7 @@ int main(void)
 {
     test_sizes();
     test_fill();
+    test_fill2();
     test_16bit_read();
     test_16bit_round();
     test_16bit_inits();

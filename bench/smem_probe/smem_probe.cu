@@ -688,6 +688,9 @@ static int rp_round(int round)
         rp[i].flush = r_flush;
         rp[i].ctx = &c[i];
         rp[i].single_kernel = 1;
+        rp[i].smem = 0;
+        rp[i].smem_ms = NULL;
+        rp[i].restore = NULL;
         rpp[i] = &rp[i];
     }
     t0 = now_ms();

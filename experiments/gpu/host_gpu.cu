@@ -91,7 +91,8 @@ static int prepare(const struct gl_host_job *hj, struct gh_job *j, struct hg_ctx
         tb->name = hb->name && hb->name[0] ? hb->name : "?";
         tb->type = hb->type;
         tb->init = gl_hb_init(hb);
-        tb->value = hb->value;
+        tb->value = tb->init == GL_KI_RANDOM ? 0.0 : hb->value;   /* random: in [0, 1) */
+        tb->value2 = 1.0;
         tb->stream = gl_hb_stream(hj, b);
         tb->count = hb->count;
         tb->out = hb->output != 0;

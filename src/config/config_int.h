@@ -92,6 +92,15 @@ const struct gl_values *cfg_bit_values(const struct gl_section *s, int bit, cons
 int cfg_kernel_section(struct ctx *x, const struct block *b, const struct block *top,
                        struct top_use *use, struct gl_section *s);
 void cfg_kernel_free(struct gl_section *s);
+
+/* config_kinit.c: what follows TYPE[COUNT] on a buffer.NAME or symbol.NAME
+ * line (p, modified): the init and `output` into bf, its random stream from
+ * *nrandom. 0, or -1 (cfg_err; what names the key). */
+struct gl_kbuffer;
+int cfg_kbuffer_inits(struct ctx *x, int line, const char *what, char *p, struct gl_kbuffer *bf,
+                      int *nrandom);
+/* 1 when key is symbol.NAME (NAME a C++ name, possibly qualified: ns::c_table). */
+int cfg_is_symbol_key(const char *key);
 /* config_options.c: a kernel section's `compiler` and `options` keys, and the
  * config's folder (k->config_dir, which the -I folders are found from). 0, or
  * -1 (cfg_err). */

@@ -28,7 +28,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const init_names[] = { "random", "zero", "const", "ramp", "output", NULL };
 static const char *const function_names[] = { "ceil", "cdiv", "div", "min", "max", NULL };
 
 /* What reading one kernel section gathers. */
@@ -502,7 +501,7 @@ static int parse_type(struct kread *r, int line, const char *what, const char *w
     return cfg_err(r->x, line, "%s: unknown type '%s'%s (types: %s)", what, word, sug, list);
 }
 
-/* buffer.NAME = TYPE[COUNT] [INIT] [output] */
+/* buffer.NAME = TYPE[COUNT] [INIT] [output], or symbol.NAME = ... (config_kinit.c) */
 static int parse_buffer(struct kread *r, const struct entry *e, int *nrandom)
 {
     struct gl_kernel *k = r->k;
@@ -520,6 +519,10 @@ static int parse_buffer(struct kread *r, const struct entry *e, int *nrandom)
     if (k->nbuffers == GL_KERNEL_MAX_BUFFERS)
         return cfg_err(r->x, e->line, "more than %d buffers in section [%s]",
                        GL_KERNEL_MAX_BUFFERS, r->s->name);
+    for (int i = 0; i < k->nbuffers; i++)
+        if (strcmp(k->buffers[i].name, name) == 0)
+            return cfg_err(r->x, e->line, "%s: '%s' is declared twice (line %d)", what, name,
+                           k->buffers[i].line);
     snprintf(val, sizeof val, "%s", e->val);
     char *lb = strchr(val, '['), *rb = lb ? strchr(lb, ']') : NULL;
     if (!lb || !rb)
@@ -533,54 +536,12 @@ static int parse_buffer(struct kread *r, const struct entry *e, int *nrandom)
     if (parse_type(r, e->line, what, cfg_trim(val), &bf->type) != 0 ||
         check_expr(r, e->line, what, cfg_trim(lb + 1), bf->count) != 0)
         return -1;
-    int have_init = 0;
-    char *p = rb + 1;
-    for (;;) {
-        while (*p == ' ' || *p == '\t')
-            p++;
-        if (!*p)
-            break;
-        char word[128];
-        size_t n = strcspn(p, " \t(");
-        snprintf(word, sizeof word, "%.*s", (int)(n < 127 ? n : 127), p);
-        int i = list_index(init_names, word);
-        if (i < 0 || (i != 2 && p[n] == '(')) {
-            char sug[96];
-            suggest(sug, sizeof sug, nearest_in(init_names, word));
-            return cfg_err(r->x, e->line, "%s: unknown '%s'%s (an init: random, zero, const(V), "
-                           "ramp; or output)", what, word, sug);
-        }
-        p += n;
-        if (i == 4) {
-            if (bf->output)
-                return cfg_err(r->x, e->line, "%s: 'output' is given twice", what);
-            bf->output = 1;
-            continue;
-        }
-        if (have_init)
-            return cfg_err(r->x, e->line, "%s: two inits ('%s' and an earlier one)", what, word);
-        have_init = 1;
-        if (i == 2) {
-            char *close = *p == '(' ? strchr(p, ')') : NULL, *end;
-            if (!close)
-                return cfg_err(r->x, e->line, "%s: const needs a value: const(V)", what);
-            *close = '\0';
-            errno = 0;
-            double v = strtod(p + 1, &end);
-            if (errno || end == p + 1 || *cfg_trim(end) || !isfinite(v))
-                return cfg_err(r->x, e->line, "%s: bad value '%s' in const(V)", what,
-                               cfg_trim(p + 1));
-            bf->init = GL_KI_CONST;
-            bf->value = v;
-            p = close + 1;
-        } else {
-            bf->init = i == 0 ? GL_KI_RANDOM : i == 1 ? GL_KI_ZERO : GL_KI_RAMP;
-        }
-    }
-    if (!have_init)
-        bf->init = bf->output ? GL_KI_POISON : GL_KI_RANDOM;
-    if (bf->init == GL_KI_RANDOM)
-        bf->stream = (*nrandom)++;
+    bf->symbol = strncmp(e->key, "symbol.", 7) == 0;
+    if (cfg_kbuffer_inits(r->x, e->line, what, rb + 1, bf, nrandom) != 0)
+        return -1;
+    for (int i = 0; i < 2; i++)   /* randint(0, VOCAB): its parameters count as read */
+        if (bf->bound[i][0] && check_expr(r, e->line, what, bf->bound[i], NULL) != 0)
+            return -1;
     r->buffer_line[k->nbuffers] = e->line;
     k->nbuffers++;
     return 0;
@@ -617,6 +578,9 @@ static int section_args(struct kread *r)
         struct gl_karg *a = &k->args[k->nargs];
         memset(a, 0, sizeof *a);
         int bi = find_buffer(k, item);
+        if (bi >= 0 && k->buffers[bi].symbol)
+            return cfg_err(r->x, e->line, "args: '%s' is a symbol (line %d): the kernel reads "
+                           "it by its name, it is not passed", item, k->buffers[bi].line);
         if (bi >= 0) {
             a->buffer = bi;
             passed[bi] = 1;
@@ -646,7 +610,7 @@ static int section_args(struct kread *r)
         k->nargs++;
     }
     for (int i = 0; i < k->nbuffers; i++)
-        if (!passed[i])
+        if (!passed[i] && !k->buffers[i].symbol)
             return cfg_err(r->x, r->buffer_line[i], "buffer '%s' is not passed to the kernel "
                            "(args on line %d: %s)", k->buffers[i].name, e->line, e->val);
     return 0;
@@ -962,6 +926,11 @@ static int kernel_hash(struct kread *r)
         gl_sha256_update(&h, e->val, strlen(e->val));
         gl_sha256_update(&h, "\n", 1);
     }
+    for (int i = 0; i < k->nbuffers; i++)   /* file(PATH) inits: their contents */
+        if (k->buffers[i].init == GL_KI_FILE) {
+            gl_sha256_update(&h, "file ", 5);
+            gl_sha256_update(&h, k->buffers[i].file_hash, strlen(k->buffers[i].file_hash));
+        }
     if (k->verify_c_hash[0]) {   /* the C reference's contents: editing it runs again */
         gl_sha256_update(&h, "cref ", 5);
         gl_sha256_update(&h, k->verify_c_hash, strlen(k->verify_c_hash));
@@ -994,7 +963,8 @@ int cfg_kernel_section(struct ctx *x, const struct block *b, const struct block 
     r.sc.names = (const char (*)[GL_UPARAM_NAME])s->uname;
     int nrandom = 0;
     for (int i = 0; i < b->n; i++)
-        if (strncmp(b->e[i].key, "buffer.", 7) == 0 && parse_buffer(&r, &b->e[i], &nrandom) != 0)
+        if ((strncmp(b->e[i].key, "buffer.", 7) == 0 || cfg_is_symbol_key(b->e[i].key)) &&
+            parse_buffer(&r, &b->e[i], &nrandom) != 0)
             return -1;
     struct gl_kernel *k = r.k;
     unsigned reads = 0;

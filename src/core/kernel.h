@@ -44,8 +44,28 @@ struct gl_kbuffer {
     enum gl_kinit init;
     double value;                 /* GL_KI_CONST */
     int output;                   /* written by the kernel and compared with the reference */
-    int stream;                   /* random stream of a GL_KI_RANDOM input (declaration order) */
+    int stream;                   /* random stream of a GL_KI_RANDOM, _RANDINT or _NORMAL
+                                     buffer (declaration order) */
     int line;                     /* config line that declared it */
+    /* the inits with two numbers (src/config_kinit.c): random(lo, hi) has value =
+     * lo, value2 = hi (plain random: 0, 1); randint(lo, hi) the same (integers in
+     * [lo, hi)); normal(mu, sigma) value = mu, value2 = sigma */
+    double value2;
+    /* randint's bounds as expressions over the point's parameters
+     * (randint(0, VOCAB)): "" where value / value2 holds a number; evaluated per
+     * point by gl_kbuffer_range (kinit.h) */
+    char bound[2][GL_KEXPR];
+    /* GL_KI_FILE: file(PATH), PATH as found from the config's folder, its size
+     * and the sha256 (hex) of its contents (part of hash and of a C reference's key) */
+    char file[1024];
+    long long file_bytes;
+    char file_hash[65];
+    /* `symbol.NAME = ...` instead of `buffer.NAME`: not a cudaMalloc'd buffer passed
+     * in args but the module's __constant__ or __device__ variable NAME, set from
+     * the buffer's contents before every run (an output: a __device__ variable,
+     * read back to be verified). Its size must be the variable's (checked when
+     * plan compiles: experiments/gpu/kernel_symbols.cu). */
+    int symbol;
 };
 
 struct gl_karg {

@@ -124,8 +124,10 @@ struct gl_device_ops {
      * those that share a program (source, -D list, options, compiler) may be
      * compiled as one: res[i] gets 1 (cache), 0 (compiled now) or -1 (failed,
      * or not reached after a failure). Returns 0, -1 with the log of the first
-     * variant (in order) that failed, or -2 with the compiler's log when it
-     * refused an option of the section's `options`. NULL: gpulab calls
+     * variant (in order) that failed, -2 with the compiler's log when it
+     * refused an option of the section's `options`, or -3 when a symbol of
+     * the section does not match the compiled module's variables (kernel.h
+     * gl_kbuffer.symbol), the log then "LINE: message". NULL: gpulab calls
      * kernel_compile for each. */
     int (*kernel_compile_many)(const struct gl_kernel_variant *const *kvs,
                                const struct gl_params *const *ps, int n, int arch, int *res,
@@ -170,7 +172,12 @@ enum gl_kinit {
                        the same inputs */
     GL_KI_ZERO,
     GL_KI_CONST,    /* value */
-    GL_KI_RAMP      /* element i holds i */
+    GL_KI_RAMP,     /* element i holds i */
+    /* Kernel sections only (their bounds are in kernel.h struct gl_kbuffer; a
+     * plugin's job refuses them): */
+    GL_KI_RANDINT,  /* integers uniform in [lo, hi) from the run's seed */
+    GL_KI_NORMAL,   /* normal with mean mu and deviation sigma from the run's seed */
+    GL_KI_FILE      /* the raw contents of a file */
 };
 
 #define GL_HOST_MAX_BUFFERS 16   /* buffers of one job */

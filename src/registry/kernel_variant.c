@@ -6,6 +6,7 @@
  * 2^31-1 x 65535 x 65535, 48 KiB of dynamic shared memory).
  * Must not compile or launch anything itself, nor parse configs. */
 #include "kernel_variant.h"
+#include "kinit.h"
 #include "expr.h"
 #include "registry.h"
 
@@ -127,6 +128,15 @@ static const char *kv_check(const struct gl_variant *v, const struct gl_params *
         if (n < 1) {
             snprintf(buf, len, "buffer.%s: %s = %lld elements (must be at least 1)", bf->name,
                      bf->count, n);
+            return buf;
+        }
+        double lo, hi;
+        if (gl_kbuffer_values(bf, p, &lo, &hi, buf, len) != 0)
+            return buf;
+        if (bf->init == GL_KI_FILE && n * (long long)gl_ktype_size(bf->type) != bf->file_bytes) {
+            snprintf(buf, len, "buffer.%s: %s = %lld elements (%lld bytes), but file %s holds "
+                     "%lld bytes", bf->name, bf->count, n,
+                     n * (long long)gl_ktype_size(bf->type), bf->file, bf->file_bytes);
             return buf;
         }
         total += (double)n * (double)gl_ktype_size(bf->type);

@@ -509,7 +509,10 @@ int gl_sweep_compile(struct gl_sweep *sw, const struct gl_sweep_watch *watch, ch
             const struct gl_kernel_variant *kv = gl_kernel_variant_of(t->jobs[i]->v);
             char params[256];
             gl_params_format(&t->jobs[i]->p, params, sizeof params);
-            if (t->rc == -2 && kv->k->options_line > 0)
+            if (t->rc == -3)   /* a symbol: the log is "LINE: message" (kernel_compile_many) */
+                snprintf(err, errlen, "%s:%s (variant %s = %s at %s, sm_%d)", t->cfg->path, log,
+                         kv->name, kv->expr, params, sw->arch);
+            else if (t->rc == -2 && kv->k->options_line > 0)
                 snprintf(err, errlen, "%s:%d: options: the compiler refused an option of '%s' "
                          "(variant %s = %s at %s, sm_%d):\n%s", t->cfg->path,
                          kv->k->options_line, kv->k->options_text, kv->name, kv->expr, params,

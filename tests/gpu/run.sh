@@ -37,7 +37,8 @@ done
 # gpus: several GPUs (run --gpus) and the counters a later run's crash took
 # smem: exact shared-memory conflicts: the transposes, matmul/shared, the metric lists
 # shard: shards of the smoke sweep and their merge: the runs of the whole sweep, counters included
-for s in kernels plugins gpus smem shard; do
+# symbols: __constant__ and __device__ symbols, inputs restored before every run and pass, the new inits
+for s in kernels plugins gpus smem shard symbols; do
     sh tests/gpu/$s.sh >"$log" 2>&1; rc=$?
     cat "$log"
     add_up tests/gpu/$s.sh "$s-gpu" $rc

@@ -186,6 +186,52 @@ static void test_typed_fill(void)
     free(want);
 }
 
+/* The kernel sections' inits with two numbers (random(lo, hi), randint(lo, hi),
+ * normal(mu, sigma)): made on the device (gh_typed_fill_dev2) equal to
+ * gl_hb_fill2's on the host, bit for bit, for every type each init allows
+ * (normal's logarithm and square root are typed.h's own: fma, +, *, /, sqrt). */
+static void test_typed_fill2(void)
+{
+    struct { int init; double a, b; int floats; } cases[] = {
+        { GL_KI_RANDOM, -2.5, 7.0, 1 },  { GL_KI_RANDOM, 0.0, 0.125, 1 },
+        { GL_KI_NORMAL, 0.0, 0.02, 1 },  { GL_KI_NORMAL, 3.0, 10.0, 1 },
+        { GL_KI_RANDINT, 0.0, 32000.0, 0 }, { GL_KI_RANDINT, -7.0, 9.0, 0 },
+        { GL_KI_RANDINT, 0.0, 4294967295.0, 0 },
+    };
+    const int types[] = { GL_KT_FLOAT, GL_KT_DOUBLE, GL_KT_INT, GL_KT_UINT, GL_KT_INT64,
+                          GL_KT_UINT64, GL_KT_HALF, GL_KT_BF16 };
+    const size_t n = 100003;
+    void *dev = NULL, *host = malloc(n * 8), *want = malloc(n * 8);
+    if (!host || !want || cudaMalloc(&dev, n * 8) != cudaSuccess) {
+        CHECK(!"memory for the typed fill test");
+        return;
+    }
+    int same = 1, ran = 0;
+    for (const auto &c : cases)
+        for (int t : types) {
+            int is_float = t == GL_KT_FLOAT || t == GL_KT_DOUBLE || t == GL_KT_HALF || t == GL_KT_BF16;
+            if (is_float != c.floats || (c.a < 0 && (t == GL_KT_UINT || t == GL_KT_UINT64)) ||
+                (c.b > 2147483648.0 && t == GL_KT_INT))
+                continue;   /* the config refuses these */
+            size_t bytes = n * gl_ty_esize(t);
+            if (gl_hb_fill2(want, (enum gl_ktype)t, n, (enum gl_kinit)c.init, c.a, c.b, 42, 5) != 0 ||
+                gh_typed_fill_dev2(dev, t, c.init, c.a, c.b, n, 42, 5) != cudaSuccess ||
+                cudaMemcpy(host, dev, bytes, cudaMemcpyDeviceToHost) != cudaSuccess) {
+                same = 0;
+                continue;
+            }
+            ran++;
+            if (memcmp(host, want, bytes) != 0) {
+                same = 0;
+                printf("  typed inputs differ: type %d init %d (%g, %g)\n", t, c.init, c.a, c.b);
+            }
+        }
+    CHECK(same && ran == 25);
+    cudaFree(dev);
+    free(host);
+    free(want);
+}
+
 /* The device's verdict on a typed output (gh_verdict of gh_typed_verdict) and
  * the host's (typed.h's gl_ty_bad element by element) agree: count, first
  * mismatch and its values, maximum error. */
@@ -465,6 +511,7 @@ int main(void)
     test_inputs();
     test_compare();
     test_typed_fill();
+    test_typed_fill2();
     test_typed_verdict();
     test_16bit_conversions();
     test_16bit_verdicts();

@@ -96,6 +96,10 @@ cudaError_t gh_fill_random_dev(float *dev, size_t n, unsigned long long seed,
  * makes), on the device; enqueued on the default stream. */
 cudaError_t gh_typed_fill_dev(void *dev, int type, int init, double value, size_t n,
                               unsigned long long seed, unsigned long long stream);
+/* The same with a kernel section's two numbers (typed.h gl_ty_init_value2:
+ * random(a, b), randint(a, b), normal(a, b), const(a)). Not for init file. */
+cudaError_t gh_typed_fill_dev2(void *dev, int type, int init, double a, double b, size_t n,
+                               unsigned long long seed, unsigned long long stream);
 
 /* What a user's job (kernel_run.cu, host_gpu.cu) has that a built-in family
  * has not: typed buffers with init kinds (plugin.h enum gl_kinit), several
@@ -111,13 +115,23 @@ struct gh_tbuf {              /* one buffer, in the order the kernel or plugin d
     const char *name;
     int type;                 /* enum gl_ktype */
     int init;                 /* enum gl_kinit: an input's poison is random */
-    double value;             /* init const */
+    double value;             /* init const; random, randint: lo; normal: mu */
+    double value2;            /* random, randint: hi (plain random: 1); normal: sigma */
+    const char *file;         /* init file: its path */
     unsigned long long stream;/* init random: its stream of the run's seed */
     size_t count;             /* elements */
     int out;                  /* an output */
     int idx;                  /* set by gh_typed_layout: index in j->in or j->out */
     int img;                  /* ... an output's reset image in j->in (init const, ramp or
-                                 random; zero is a memset), or -1 */
+                                 random; zero is a memset), or an input's pristine copy
+                                 (harness_restore.cu), or -1 */
+    /* A kernel section's symbol (kernel.h gl_kbuffer.symbol): the module's variable,
+     * set before every run from the buffer (an input: j->in[idx] holds its contents;
+     * an output: its starting state, and read back into j->out[idx] before checks).
+     * symbol 0: an ordinary buffer, passed as a pointer. */
+    int symbol;
+    void *sym;                /* the variable's device address (the adapter sets it) */
+    size_t sym_bytes;
 };
 
 struct gh_typed {
@@ -184,6 +198,17 @@ int gh_typed_host_done(struct gh_job *j, struct gh_host_view *v, int ok);
 int gh_expected_view(struct gh_job *j, struct gh_host_view *v);
 int gh_expected_done(struct gh_job *j, struct gh_host_view *v, int ok);
 
+/* One copy or memset that puts a buffer back before a run (harness_restore.cu). */
+struct gh_restore_op {
+    void *dst;
+    const void *src;          /* NULL: memset dst to byte */
+    size_t bytes;
+    int byte;
+    int input;                /* an input's pristine copy (kept only if the kernel writes
+                                 the input) */
+    int buf;                  /* the typed buffer it is for */
+};
+
 /* One run of one variant, as the family describes it to gh_execute(). */
 struct gh_job {
     /* set by the family */
@@ -223,6 +248,12 @@ struct gh_job {
     struct gh_buf out[GH_MAX_OUT];
     void *spacer;                 /* GPULAB_PAD bytes allocated just before in[0], or NULL */
     const double *ref_dev;        /* the reference from j->devref (device memory), or NULL */
+    /* What goes back before every run (the verification run, each warm-up run and
+     * sample, each profiled pass): a user's job's outputs with an init, its inputs
+     * the kernel writes, its symbols (harness_restore.cu). Plain values: a parked
+     * job's copy keeps them. */
+    int nrestore;
+    struct gh_restore_op restore[GH_TYPED_MAX];
 };
 
 /* ---- the device, as the plugin's init found it ---------------------------- */

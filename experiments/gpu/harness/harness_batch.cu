@@ -28,6 +28,16 @@ static void replay_run(void *c)
         x->err = e;
 }
 
+/* Before the flush that comes before j's run: what j puts back
+ * (harness_restore.cu), so every pass replays the same work. */
+static void replay_restore(void *c)
+{
+    struct replay_ctx *x = (struct replay_ctx *)c;
+    cudaError_t e = gh_restore_enqueue(x->j);
+    if (e != cudaSuccess && x->err == cudaSuccess)
+        x->err = e;
+}
+
 static void replay_flush(void *c)
 {
     struct replay_ctx *x = (struct replay_ctx *)c;
@@ -114,6 +124,7 @@ void gh_profile_jobs(struct gh_job *const *jobs, int n)
             gh_touch_add(&x[i].touch, &jobs[i]->out[k], jobs[i]->mem);
         rp[i].run = replay_run;
         rp[i].flush = replay_flush;
+        rp[i].restore = jobs[i]->nrestore > 0 ? replay_restore : NULL;
         rp[i].ctx = &x[i];
         rp[i].single_kernel = jobs[i]->kernel != NULL && jobs[i]->launches == 1;
         const char *skip = smem_skip(jobs[i], why, sizeof why);

@@ -154,6 +154,9 @@ int gh_execute(struct gh_job *j)
         goto out;
     if (!gh_copy_inputs(j, e0, e1) || !(j->typed ? gh_typed_fill(j, 1) : fill_inputs(j, 1)))
         goto out;
+    /* pristine copies of a user's inputs, and what goes back before every run */
+    if (j->typed && !gh_restore_plan(j))
+        goto out;
     /* A user's reference: another kernel run on the inputs now on the device,
      * or a host function on their host copies (not when its expected outputs
      * were kept from an earlier run). */
@@ -167,6 +170,9 @@ int gh_execute(struct gh_job *j)
     /* Verify first: a wrong kernel is not timed or profiled. */
     since = gh_now_s();
     if (!gh_verify_run(j, e0, e1, &long_run) || r->status != GL_OK)
+        goto out;
+    /* inputs the kernel left alone need not go back */
+    if (j->typed && !gh_restore_prune(j))
         goto out;
     r->phase_ms[GL_PH_VERIFY] += ms_since(since);
     if (!long_run) {

@@ -123,16 +123,25 @@ void gh_check_shutdown(void);
  * memory or the reference reads them there (on_device 0, before the copy),
  * else on the device (on_device 1, after the timed copy). */
 int gh_typed_fill(struct gh_job *j, int on_device);
-/* Enqueue the reset of the outputs that have an init (before every run). */
-cudaError_t gh_typed_reset(struct gh_job *j);
-/* 1 when some output has an init to be reset to. */
-int gh_typed_resets(const struct gh_job *j);
 /* Check every output on the device against T->want (or that it was written). */
 int gh_typed_check(struct gh_job *j);
 /* Device bytes the expected outputs will take (0 once they are allocated). */
 size_t gh_typed_want_bytes(const struct gh_job *j);
 /* Free the expected outputs. */
 void gh_typed_release(struct gh_job *j);
+
+/* harness_restore.cu: what goes back before every run (j->restore) */
+/* After the inputs are made on the device: each input's pristine copy made,
+ * and the list of what goes back (outputs with an init, inputs, symbols). 1, or
+ * 0 with j->r set. */
+int gh_restore_plan(struct gh_job *j);
+/* Enqueue j->restore (copies and memsets, no kernel). Safe on a parked job. */
+cudaError_t gh_restore_enqueue(const struct gh_job *j);
+/* After the verification run: the inputs the kernel left as they were are not
+ * restored again (their pristine copies freed). 1, or 0 with j->r set. */
+int gh_restore_prune(struct gh_job *j);
+/* Enqueue the copies of the output symbols into their j->out buffers. */
+cudaError_t gh_symbols_collect(struct gh_job *j);
 
 /* harness_expected.cu: the expected outputs of keyed host references */
 /* For a job with a want_key (before its buffers are allocated): the expected

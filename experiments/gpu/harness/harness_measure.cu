@@ -25,13 +25,15 @@ static int launch_run(struct gh_job *j, const char *what)
     return gh_ok(j->r, e, what);
 }
 
-/* A user kernel's outputs that have an init go back to it before every run,
- * before the flush and outside the timed interval. */
+/* A user kernel's outputs that have an init, the inputs it writes and its
+ * symbols go back before every run, before the flush (so the cache holds what
+ * it holds before any other run) and outside the timed interval
+ * (harness_restore.cu). */
 static int reset_outputs(struct gh_job *j)
 {
-    if (!j->typed || !gh_typed_resets(j))
+    if (j->nrestore == 0)
         return 1;
-    return gh_ok(j->r, gh_typed_reset(j), "output reset");
+    return gh_ok(j->r, gh_restore_enqueue(j), "restore before the run");
 }
 
 /* Check the outputs on the device: against the float64 reference (built-in

@@ -33,8 +33,11 @@ int gh_typed_layout(struct gh_job *j, struct gh_typed *T)
         struct gh_tbuf *tb = &T->b[b];
         size_t es = gl_ty_esize(tb->type);
         tb->img = -1;
-        if (!tb->out && tb->init == GL_KI_POISON)   /* an input without init is random */
+        if (!tb->out && tb->init == GL_KI_POISON) {   /* an input without init is random */
             tb->init = GL_KI_RANDOM;
+            tb->value = 0.0;
+            tb->value2 = 1.0;
+        }
         if (tb->out) {
             if (nout >= GH_MAX_OUT)
                 return gh_fail(j->r, "%d or more output buffers (at most %d)", nout + 1,
@@ -55,10 +58,12 @@ int gh_typed_layout(struct gh_job *j, struct gh_typed *T)
     if (nout < 1)
         return gh_fail(j->r, "no output buffer");
     /* reset images of outputs whose init is neither poison nor zero (zero is a
-     * memset): inputs the kernel never sees, after its own */
+     * memset), and pristine copies of the inputs passed to the kernel (restored
+     * before every run where the kernel writes them: harness_restore.cu): inputs
+     * the kernel never sees, after its own */
     for (int b = 0; b < T->n; b++) {
         struct gh_tbuf *tb = &T->b[b];
-        if (!tb->out || tb->init == GL_KI_POISON || tb->init == GL_KI_ZERO)
+        if (tb->out ? tb->init == GL_KI_POISON || tb->init == GL_KI_ZERO : tb->symbol)
             continue;
         if (nin + nimg >= GH_MAX_IN)
             return gh_fail(j->r, "too many buffers (at most %d inputs and reset images)",
@@ -76,35 +81,68 @@ int gh_typed_layout(struct gh_job *j, struct gh_typed *T)
 
 /* ---- inputs ----------------------------------------------------------------------- */
 
-__global__ void typed_fill_kernel(void *a, int t, int init, double value, size_t n,
+__global__ void typed_fill_kernel(void *a, int t, int init, double va, double vb, size_t n,
                                   unsigned long long s0)
 {
     size_t stride = (size_t)gridDim.x * blockDim.x;
     for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride)
-        gl_ty_set(a, t, i, gl_ty_init_value(t, init, value, s0, i));
+        gl_ty_set(a, t, i, gl_ty_init_value2(t, init, va, vb, s0, i));
+}
+
+cudaError_t gh_typed_fill_dev2(void *dev, int type, int init, double a, double b, size_t n,
+                               unsigned long long seed, unsigned long long stream)
+{
+    if (init == GL_KI_POISON || init == GL_KI_ZERO)
+        return cudaMemsetAsync(dev, init == GL_KI_ZERO ? 0 : 0xff, n * gl_ty_esize(type), 0);
+    typed_fill_kernel<<<gh_stride_blocks(n), 256>>>(dev, type, init, a, b, n,
+                                                    gl_rng_state(seed, stream));
+    return cudaGetLastError();
 }
 
 cudaError_t gh_typed_fill_dev(void *dev, int type, int init, double value, size_t n,
                               unsigned long long seed, unsigned long long stream)
 {
-    if (init == GL_KI_POISON || init == GL_KI_ZERO)
-        return cudaMemsetAsync(dev, init == GL_KI_ZERO ? 0 : 0xff, n * gl_ty_esize(type), 0);
-    typed_fill_kernel<<<gh_stride_blocks(n), 256>>>(dev, type, init, value, n, gl_rng_state(seed, stream));
-    return cudaGetLastError();
+    if (init == GL_KI_RANDOM)
+        return gh_typed_fill_dev2(dev, type, init, 0.0, 1.0, n, seed, stream);
+    return gh_typed_fill_dev2(dev, type, init, value, 0.0, n, seed, stream);
+}
+
+/* file(PATH): its bytes into host memory (exactly bytes of them). */
+static int read_file_into(struct gh_job *j, const struct gh_tbuf *tb, void *dst, size_t bytes)
+{
+    FILE *f = tb->file ? fopen(tb->file, "rb") : NULL;
+    if (!f)
+        return gh_fail(j->r, "buffer '%s': cannot open file %s", tb->name,
+                       tb->file ? tb->file : "(none)");
+    size_t got = fread(dst, 1, bytes, f);
+    int more = fgetc(f) != EOF;
+    fclose(f);
+    if (got != bytes || more)
+        return gh_fail(j->r, "buffer '%s': file %s does not hold %zu bytes (changed since plan?)",
+                       tb->name, tb->file, bytes);
+    return 1;
 }
 
 /* Buffer tb's contents as it starts into g (its input, or its output's image). */
 static int fill_one(struct gh_job *j, const struct gh_tbuf *tb, struct gh_buf *g, int on_host)
 {
     unsigned long long seed = gh_seed(j->p);
+    if (tb->init == GL_KI_FILE) {
+        if (on_host)
+            return read_file_into(j, tb, g->host, gh_buf_bytes(g));
+        void *stage = gh_staging_get(j->r, gh_buf_bytes(g));
+        return stage && read_file_into(j, tb, stage, gh_buf_bytes(g)) &&
+               gh_ok(j->r, cudaMemcpy(g->dev, stage, gh_buf_bytes(g), cudaMemcpyHostToDevice),
+                     "cudaMemcpy(file input)");
+    }
     if (on_host) {
-        if (gl_hb_fill(g->host, (enum gl_ktype)tb->type, g->count, (enum gl_kinit)tb->init,
-                       tb->value, seed, tb->stream) != 0)
+        if (gl_hb_fill2(g->host, (enum gl_ktype)tb->type, g->count, (enum gl_kinit)tb->init,
+                        tb->value, tb->value2, seed, tb->stream) != 0)
             return gh_fail(j->r, "out of host memory filling buffer '%s'", tb->name);
         return 1;
     }
-    return gh_ok(j->r, gh_typed_fill_dev(g->dev, tb->type, tb->init, tb->value, g->count, seed,
-                                         tb->stream),
+    return gh_ok(j->r, gh_typed_fill_dev2(g->dev, tb->type, tb->init, tb->value, tb->value2,
+                                          g->count, seed, tb->stream),
                  "input generation");
 }
 
@@ -119,7 +157,7 @@ int gh_typed_fill(struct gh_job *j, int on_device)
         return 1;
     for (int b = 0; b < T->n; b++) {
         const struct gh_tbuf *tb = &T->b[b];
-        int i = !tb->out ? tb->idx : tb->img;
+        int i = !tb->out ? tb->idx : tb->img;   /* an input's pristine copy: harness_restore.cu */
         if (i >= 0 && !fill_one(j, tb, &j->in[i], on_host))
             return 0;
     }
@@ -151,22 +189,12 @@ static cudaError_t init_outputs(struct gh_job *j, int poison)
     return cudaSuccess;
 }
 
-cudaError_t gh_typed_reset(struct gh_job *j)
-{
-    return init_outputs(j, 0);
-}
-
-int gh_typed_resets(const struct gh_job *j)
-{
-    for (int b = 0; b < j->typed->n; b++)
-        if (j->typed->b[b].out && j->typed->b[b].init != GL_KI_POISON)
-            return 1;
-    return 0;
-}
-
 int gh_typed_prepare_outputs(struct gh_job *j)
 {
+    /* then what every run starts from: outputs with an init, inputs the kernel
+     * writes, symbols (harness_restore.cu) */
     return gh_ok(j->r, init_outputs(j, 1), "output poison/init") &&
+           gh_ok(j->r, gh_restore_enqueue(j), "restore before the run") &&
            gh_ok(j->r, cudaDeviceSynchronize(), "output poison/init");
 }
 
@@ -198,6 +226,8 @@ int gh_typed_keep_outputs(struct gh_job *j)
 {
     struct gh_typed *T = j->typed;
     T->want_double = 0;
+    if (!gh_ok(j->r, gh_symbols_collect(j), "reading back output symbols"))
+        return 0;
     for (int o = 0; o < j->nout; o++) {
         size_t bytes = gh_buf_bytes(&j->out[o]);
         if (!gh_ok(j->r, cudaMalloc(&T->want[o], bytes), "cudaMalloc(reference output)") ||
@@ -267,6 +297,8 @@ int gh_typed_check(struct gh_job *j)
 {
     const struct gh_typed *T = j->typed;
     struct gl_result *r = j->r;
+    if (!gh_ok(r, gh_symbols_collect(j), "reading back output symbols"))
+        return 0;
     for (int b = 0; b < T->n; b++) {
         const struct gh_tbuf *tb = &T->b[b];
         if (!tb->out)

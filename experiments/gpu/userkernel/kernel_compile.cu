@@ -546,9 +546,33 @@ int gk_kernel_compile(const struct gl_kernel_variant *kv, const struct gl_params
     return rc < 0 ? -1 : rc;
 }
 
+/* Then each kernel's symbols against its cubin (kernel_symbols.cu): a
+ * mismatch is -3 with the log "LINE: message", LINE the symbol's config line. */
 int gk_kernel_compile_many(const struct gl_kernel_variant *const *kvs,
                            const struct gl_params *const *ps, int n, int arch, int *res,
                            char *log, size_t loglen)
 {
-    return gk_build_many(kvs, ps, n, arch, res, log, loglen);
+    struct gk_built *built = (struct gk_built *)calloc((size_t)(n > 0 ? n : 1), sizeof *built);
+    if (!built) {
+        gl_say(log, loglen, "out of memory");
+        return -1;
+    }
+    int rc = build(kvs, ps, n, arch, res, built, log, loglen);
+    for (int i = 0; i < n && rc == 0; i++) {
+        int line = 0;
+        char msg[1024];
+        int s = gk_symbols_check(kvs[i]->k, ps[i], built[i].cubin, &line, NULL, msg, sizeof msg);
+        if (s == 0)
+            continue;
+        res[i] = -1;
+        if (s == -1) {
+            snprintf(log, loglen, "%d: %s", line, msg);
+            rc = -3;
+        } else {
+            gl_say(log, loglen, "%s", msg);
+            rc = -1;
+        }
+    }
+    free(built);
+    return rc;
 }

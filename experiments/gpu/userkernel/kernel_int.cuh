@@ -80,6 +80,30 @@ int gk_elf_kernels(const char *data, size_t len, char ***names, int *n, char *er
                    size_t errlen);
 void gk_elf_free(char **names, int n);
 
+/* The __constant__ and __device__ variables of a cubin: object symbols in a
+ * .nv.constantN (N > 0) or .nv.global* section, by their symbol names (a
+ * namespace's mangled: _ZN2ns5tableE), with st_size. 0 (a malloc'd array, *n of
+ * them: free with gk_elf_vars_free), or -1 with err. */
+struct gk_elf_var {
+    char name[GL_KEXPR];
+    size_t size;               /* bytes */
+    int constant;              /* 1: __constant__, 0: __device__ */
+};
+int gk_elf_vars(const char *data, size_t len, struct gk_elf_var **out, int *n, char *err,
+                size_t errlen);
+void gk_elf_vars_free(struct gk_elf_var *v);
+
+/* kernel_symbols.cu: a kernel section's symbols (kernel.h gl_kbuffer.symbol)
+ * against the variables of the cubin that holds its kernel, at point p: each
+ * must name one (plain, or qualified as ns::table), be as large as its buffer,
+ * and be a __device__ variable if it is an output. 0; or -1 with *line the
+ * offending buffer's config line and the message in msg ("symbol 'c_Kernel' is
+ * not in conv.cu (did you mean 'c_kernel'?)"); or -2 with msg when the cubin
+ * cannot be read. elf[b] (NULL: not wanted) gets each symbol's name in the
+ * cubin, for cudaLibraryGetGlobal. */
+int gk_symbols_check(const struct gl_kernel *k, const struct gl_params *p, const char *cubin,
+                     int *line, char (*elf)[GL_KEXPR], char *msg, size_t msglen);
+
 /* The integer value of a config expression (expr.h) at p: 0, or -1 with err. */
 int gk_value(const char *expr, const struct gl_params *p, long long *out, char *err,
              size_t errlen);

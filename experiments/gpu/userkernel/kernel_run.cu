@@ -30,6 +30,7 @@
 
 extern "C" {
 #include "cref.h"
+#include "kinit.h"
 #include "typed.h"
 }
 
@@ -55,7 +56,8 @@ static int nkernels;
 
 /* The kernel of b, its library loaded once per process (the cache key is in
  * the path) and each kernel looked up once. */
-static int load_kernel(struct gl_result *r, const struct gk_built *b, cudaKernel_t *out)
+static int load_kernel(struct gl_result *r, const struct gk_built *b, cudaKernel_t *out,
+                       cudaLibrary_t *lib_out)
 {
     int li = -1;
     for (int i = 0; i < nlibs && li < 0; i++)
@@ -64,6 +66,7 @@ static int load_kernel(struct gl_result *r, const struct gk_built *b, cudaKernel
     for (int i = 0; i < nkernels && li >= 0; i++)
         if (kernels[i].lib == li && strcmp(kernels[i].lowered, b->lowered) == 0) {
             *out = kernels[i].kernel;
+            *lib_out = libs[li].lib;
             return 1;
         }
     cudaLibrary_t lib = li >= 0 ? libs[li].lib : NULL;
@@ -98,6 +101,7 @@ static int load_kernel(struct gl_result *r, const struct gk_built *b, cudaKernel
         nkernels++;
     }
     *out = k;
+    *lib_out = lib;
     return 1;
 }
 
@@ -177,6 +181,9 @@ struct gk_ctx {
     gl_kernel_cref_fn cref;                   /* the C reference, or NULL */
     int nargs;
     struct gk_arg args[GL_KERNEL_MAX_ARGS];
+    /* symbols: each one's variable in the reference kernel's library, where
+     * that is another library than the kernel's (else NULL) */
+    void *ref_sym[GL_KERNEL_MAX_BUFFERS];
 };
 
 static cudaError_t launch(struct gh_job *j, const void *kernel)
@@ -203,14 +210,37 @@ static cudaError_t enqueue_kernel(struct gh_job *j)
 
 /* ---- references (struct gh_typed.reference) ----------------------------------------- */
 
-/* The reference variant's kernel on the inputs now on the device, its outputs
- * kept there as the expected ones. */
+/* Copy every symbol of the job between the kernel's variables and the
+ * reference kernel's (another library: its own variables): to_ref 1 before the
+ * reference runs (all of them), 0 after it (the outputs). */
+static cudaError_t ref_symbols(struct gh_job *j, int to_ref)
+{
+    const struct gk_ctx *x = (const struct gk_ctx *)j->ctx;
+    const struct gh_typed *T = j->typed;
+    for (int b = 0; b < T->n; b++) {
+        const struct gh_tbuf *tb = &T->b[b];
+        if (!tb->symbol || !x->ref_sym[b] || (!to_ref && !tb->out))
+            continue;
+        cudaError_t e = to_ref ? cudaMemcpyAsync(x->ref_sym[b], tb->sym, tb->sym_bytes,
+                                                 cudaMemcpyDeviceToDevice, 0)
+                               : cudaMemcpyAsync(tb->sym, x->ref_sym[b], tb->sym_bytes,
+                                                 cudaMemcpyDeviceToDevice, 0);
+        if (e != cudaSuccess)
+            return e;
+    }
+    return cudaSuccess;
+}
+
+/* The reference variant's kernel on the inputs now on the device (and the
+ * symbols set as for any run), its outputs kept there as the expected ones. */
 static int kernel_reference(struct gh_job *j)
 {
     const struct gk_ctx *x = (const struct gk_ctx *)j->ctx;   /* the live run's */
     char what[GL_KNAME + 48];
     snprintf(what, sizeof what, "reference kernel '%s'", x->ref_kv->name);
-    return gh_typed_prepare_outputs(j) && gh_ok(j->r, launch(j, x->ref_kernel), what) &&
+    return gh_typed_prepare_outputs(j) && gh_ok(j->r, ref_symbols(j, 1), what) &&
+           gh_ok(j->r, launch(j, x->ref_kernel), what) &&
+           gh_ok(j->r, ref_symbols(j, 0), what) &&
            gh_ok(j->r, cudaDeviceSynchronize(), what) && gh_typed_keep_outputs(j);
 }
 
@@ -304,19 +334,40 @@ static void first_line(const char *log, char *out, size_t len)
     snprintf(out, len, "%.*s", (int)n, log);
 }
 
-/* Compile (or take from the cache) and load kv's kernel at p for this device. */
+/* Compile (or take from the cache) and load kv's kernel at p for this device;
+ * sym (NULL: not wanted) gets the address of each symbol's variable in the
+ * kernel's library (NULL for the other buffers), sym_bytes its size. */
 static int kernel_at(struct gl_result *r, const struct gl_kernel_variant *kv,
-                     const struct gl_params *p, cudaKernel_t *out)
+                     const struct gl_params *p, cudaKernel_t *out, void **sym,
+                     size_t *sym_bytes)
 {
     const struct gl_device *d = gh_device();
     static char log[16384];
+    static char elf[GL_KERNEL_MAX_BUFFERS][GL_KEXPR];
     char line[200];
     struct gk_built b;
+    cudaLibrary_t lib = NULL;
     if (gk_build(kv, p, d->cc_major * 10 + d->cc_minor, &b, log, sizeof log) < 0) {
         first_line(log, line, sizeof line);
         return gh_fail(r, "compile %s: %s", kv->name, line);
     }
-    return load_kernel(r, &b, out);
+    if (!load_kernel(r, &b, out, &lib))
+        return 0;
+    if (!sym)
+        return 1;
+    int cline = 0;
+    if (gk_symbols_check(kv->k, p, b.cubin, &cline, elf, log, sizeof log) != 0)
+        return gh_fail(r, "%s", log);
+    for (int i = 0; i < kv->k->nbuffers; i++) {
+        sym[i] = NULL;
+        if (!kv->k->buffers[i].symbol)
+            continue;
+        char what[GL_KEXPR + 40];
+        snprintf(what, sizeof what, "cudaLibraryGetGlobal(%s)", elf[i]);
+        if (!gh_ok(r, cudaLibraryGetGlobal(&sym[i], &sym_bytes[i], lib, elf[i]), what))
+            return 0;
+    }
+    return 1;
 }
 
 /* The job of kv at the point: its buffers (into T), arguments, launch shape,
@@ -348,7 +399,10 @@ static int prepare(struct gh_job *j, struct gk_ctx *x, struct gh_typed *T, char 
         tb->name = kb->name;
         tb->type = kb->type;
         tb->init = kb->init;
-        tb->value = kb->value;
+        if (gl_kbuffer_values(kb, p, &tb->value, &tb->value2, err, sizeof err) != 0)
+            return gh_skip(r, "%s", err);
+        tb->file = kb->file;
+        tb->symbol = kb->symbol;
         tb->stream = (unsigned long long)kb->stream;
         tb->count = (size_t)v;
         tb->out = kb->output != 0;
@@ -382,8 +436,14 @@ static int prepare(struct gh_job *j, struct gk_ctx *x, struct gh_typed *T, char 
         return gh_skip(r, "smem = %lld bytes", v);
     j->dyn_smem = (size_t)v;
 
-    if (!kernel_at(r, kv, p, &kern))
+    void *sym[GL_KERNEL_MAX_BUFFERS] = {}, *rsym[GL_KERNEL_MAX_BUFFERS] = {};
+    size_t sym_bytes[GL_KERNEL_MAX_BUFFERS] = {}, rsym_bytes[GL_KERNEL_MAX_BUFFERS] = {};
+    if (!kernel_at(r, kv, p, &kern, sym, sym_bytes))
         return 0;
+    for (int b = 0; b < k->nbuffers; b++) {
+        T->b[b].sym = sym[b];
+        T->b[b].sym_bytes = sym_bytes[b];
+    }
     x->kernel = (const void *)kern;
     T->tol = k->tolerance > 0 ? k->tolerance : 0.0;   /* 0: each output type's default */
     if (k->verify_c_func[0]) {
@@ -396,8 +456,10 @@ static int prepare(struct gh_job *j, struct gk_ctx *x, struct gh_typed *T, char 
         snprintf(ref_name, ref_len, "'c:%s'", k->verify_c_func);
     } else if (kv->reference && kv->reference != kv && kv->reference->k) {
         x->ref_kv = kv->reference;
-        if (!kernel_at(r, kv->reference, p, &ref))
+        if (!kernel_at(r, kv->reference, p, &ref, rsym, rsym_bytes))
             return 0;
+        for (int b = 0; b < k->nbuffers; b++)   /* the reference's own variables */
+            x->ref_sym[b] = rsym[b] != sym[b] ? rsym[b] : NULL;
         x->ref_kernel = (const void *)ref;
         /* the reference launches with the same shape: it must fit too (and gets
          * its dynamic shared memory limit raised) */
