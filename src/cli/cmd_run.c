@@ -391,6 +391,16 @@ int gl_cmd_plan(int npaths, char **paths, const struct gl_run_opts *o, int list_
         for (int si = 0; si < c->nsections; si++) {
             const struct gl_section *s = &c->sections[si];
             printf("  [%s] family %s\n", s->name, s->family);
+            /* compiler = auto's choice of nvcc, said once per file */
+            if (s->kernel && s->kernel->compiler_why[0]) {
+                int said = 0;
+                for (int pi = 0; pi < si; pi++)
+                    said |= c->sections[pi].kernel &&
+                            strcmp(c->sections[pi].kernel->source, s->kernel->source) == 0;
+                if (!said)
+                    printf("    %s: compiled with nvcc (compiler = auto: %s)\n", s->kernel->source,
+                           s->kernel->compiler_why);
+            }
             for (int vi = 0; vi < s->nvariants; vi++) {
                 int cnt[GL_JOB_STATES] = { 0 }, n = 0;
                 const struct gl_variant *v = gl_section_variant(s, vi);

@@ -2,7 +2,8 @@
  * (extra compiler options, split like a shell splits words: whitespace, '...'
  * and "..." quotes, a backslash outside single quotes; an include folder
  * -I DIR, -IDIR, --include-path DIR or --include-path=DIR found from the
- * config's folder and made one absolute -I<DIR>), `compiler = nvrtc | nvcc`,
+ * config's folder and made one absolute -I<DIR>), `compiler = auto | nvrtc | nvcc`
+ * (auto, the default: NVRTC unless the file's text shows host code, ksource.c),
  * and the config's folder (kernel.h's config_dir: user headers are named
  * relative to it). Options gpulab sets itself (the architecture, the output)
  * are refused here; any other mistake in an option is the compiler's to find
@@ -10,6 +11,7 @@
  * Must not compile or run anything. */
 #include "config_int.h"
 #include "fileutil.h"
+#include "ksource.h"
 #include "nearest.h"
 
 #include <errno.h>
@@ -187,8 +189,16 @@ int cfg_kernel_compile_keys(struct ctx *x, const struct block *b, struct gl_kern
         return cfg_err(x, b->line, "the config's folder %s: path too long", real);
     snprintf(k->config_dir, sizeof k->config_dir, "%s", real);
     const struct entry *e = cfg_find(b, "compiler");
-    if (e) {
-        static const char *const names[] = { "nvrtc", "nvcc", NULL };
+    if (!e || strcmp(e->val, "auto") == 0) {
+        /* auto, the default: NVRTC, unless the text shows what only nvcc takes */
+        k->compiler_line = e ? e->line : 0;
+        k->compiler = GL_KC_NVRTC;
+        if (k->text && gl_ks_needs_nvcc(k->text, k->compiler_why, sizeof k->compiler_why))
+            k->compiler = GL_KC_NVCC;
+        else
+            k->compiler_why[0] = '\0';
+    } else {
+        static const char *const names[] = { "auto", "nvrtc", "nvcc", NULL };
         k->compiler_line = e->line;
         if (strcmp(e->val, "nvrtc") == 0) {
             k->compiler = GL_KC_NVRTC;
@@ -202,8 +212,8 @@ int cfg_kernel_compile_keys(struct ctx *x, const struct block *b, struct gl_kern
             char sug[64] = "";
             if (near.best)
                 snprintf(sug, sizeof sug, " (did you mean '%s'?)", near.best);
-            return cfg_err(x, e->line, "compiler = '%s': unknown%s (nvrtc, the default, or nvcc "
-                           "for files NVRTC cannot take)", e->val, sug);
+            return cfg_err(x, e->line, "compiler = '%s': unknown%s (auto, the default: NVRTC, or "
+                           "nvcc for a file with host code; or nvrtc, or nvcc)", e->val, sug);
         }
     }
     e = cfg_find(b, "options");

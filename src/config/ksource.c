@@ -537,6 +537,76 @@ static void required_macros(const char *s, struct gl_ks_file *f)
     }
 }
 
+int gl_ks_needs_nvcc(const char *text, char *why, size_t whylen)
+{
+    /* headers of the C and C++ libraries and of the runtime that NVRTC has no copy of
+     * (it has CCCL, cuda_fp16.h, cuda_bf16.h, cooperative_groups, cuda/std/...) */
+    static const char *const hosted[] = { "stdio.h", "cstdio", "stdlib.h", "cstdlib", "string.h",
+        "cstring", "iostream", "vector", "string", "algorithm", "memory", "chrono", "fstream",
+        "sstream", "iomanip", "map", "unordered_map", "random", "thread", "time.h", "ctime",
+        "math.h", "cmath", "assert.h", "cassert", "cuda_runtime.h", "cuda_runtime_api.h",
+        "cuda.h", "helper_cuda.h", "helper_functions.h", "cublas_v2.h", "curand.h", NULL };
+    static const char *const runtime[] = { "cudaMalloc", "cudaMemcpy", "cudaFree",
+        "cudaDeviceSynchronize", "cudaEventCreate", "cudaMallocManaged", "cudaMallocHost",
+        "cudaStreamCreate", "cudaGetDeviceProperties", "cudaLaunchKernel", NULL };
+    char *s = blank(text);
+    if (!s) {
+        snprintf(why, whylen, "out of memory");
+        return 1;
+    }
+    int r = 0;
+    const char *hit = NULL;
+    if (has_word(s, "main")) {
+        for (const char *q = s; (q = strstr(q, "main")) != NULL; q += 4)
+            if (!(q > s && is_id(q[-1])) && !is_id(q[4]) && *skip_ws(q + 4) == '(') {
+                snprintf(why, whylen, "main() at line %d", line_of(s, q));
+                r = 1;
+                break;
+            }
+    }
+    if (!r && (hit = strstr(s, "<<<")) != NULL) {
+        snprintf(why, whylen, "a host launch <<<...>>> at line %d", line_of(s, hit));
+        r = 1;
+    }
+    for (int i = 0; !r && runtime[i]; i++)
+        for (const char *q = s; (q = strstr(q, runtime[i])) != NULL; q++)
+            if (!(q > s && is_id(q[-1])) && !is_id(q[strlen(runtime[i])])) {
+                snprintf(why, whylen, "%s() at line %d", runtime[i], line_of(s, q));
+                r = 1;
+                break;
+            }
+    /* #include <X> (quotes blanked: a "x.h" include is the user's own) */
+    for (const char *l = text; !r && *l; ) {
+        const char *e = strchr(l, '\n');
+        const char *next = e ? e + 1 : l + strlen(l);
+        const char *p = skip_ws(l);
+        size_t off = (size_t)(p - text);
+        if (*p == '#' && s[off] == '#') {   /* not inside a comment */
+            p = skip_ws(p + 1);
+            if (strncmp(p, "include", 7) == 0) {
+                p = skip_ws(p + 7);
+                if (*p == '<') {
+                    const char *gt = strchr(p, '>');
+                    if (gt && gt < next) {
+                        for (int i = 0; hosted[i]; i++) {
+                            size_t n = strlen(hosted[i]);
+                            if ((size_t)(gt - p - 1) == n && strncmp(p + 1, hosted[i], n) == 0) {
+                                snprintf(why, whylen, "#include <%s> at line %d", hosted[i],
+                                         line_of(text, l));
+                                r = 1;
+                                break;
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        l = next;
+    }
+    free(s);
+    return r;
+}
+
 int gl_ks_uses(const char *text, const char *name)
 {
     char *s = blank(text);

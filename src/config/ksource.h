@@ -59,6 +59,10 @@ int gl_ks_scan(const char *text, struct gl_ks_file *f, char *err, size_t errlen)
 void gl_ks_free(struct gl_ks_file *f);
 /* 1 when text uses name as an identifier (outside comments and strings), else 0. */
 int gl_ks_uses(const char *text, const char *name);
+/* Why NVRTC cannot take a kernel file's text (a main(), a host launch <<<...>>>,
+ * the runtime API called from host code, a C or C++ library header NVRTC lacks):
+ * 1 with the reason in why ("main() at line 40"), or 0 when NVRTC can. */
+int gl_ks_needs_nvcc(const char *text, char *why, size_t whylen);
 /* gpulab's buffer type for a C element type ("float", "unsigned int", "__half",
  * "uint32_t", ...), or NULL when gpulab has none. */
 const char *gl_ks_buffer_type(const char *elem);

@@ -126,7 +126,9 @@ struct gl_kernel {
     int noptions;
     char options[GL_KERNEL_MAX_OPTIONS][GL_KOPTION];
     int compiler;                 /* enum gl_kcompiler (`compiler =`) */
-    int compiler_line;
+    int compiler_line;            /* 0: no `compiler =` line, gpulab chose (compiler_why) */
+    char compiler_why[128];       /* without `compiler =`: why nvcc ("main() at line 40"), or
+                                     "" for NVRTC, the first choice */
     char config_dir[1024];        /* the config's folder, absolute: user headers are named
                                      relative to it in hash and in the cache key ("" = the
                                      source's folder) */

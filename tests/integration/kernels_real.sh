@@ -173,7 +173,12 @@ check '[ $rc -eq 0 ] && grep -q "^compiled 2 kernels, 0 from the cache (sm_90; 1
 check 'grep -qs "^_Z5scaleILi3EEvPfPKfi$" "$GPULAB_CACHE"/*.name' "compiler = nvcc: scale<3>'s kernel not recorded"
 $G plan "$T/host.conf" --summary >"$T/out" 2>&1
 check 'grep -q "^compiled 2 kernels, 2 from the cache (sm_90)$" "$T/out"' "compiler = nvcc, second plan: $(grep compiled "$T/out")"
-sed '/^compiler = nvcc$/d' "$T/host.conf" >"$T/host_nvrtc.conf"
+# compiler = auto, the default: the file has host code, so nvcc, said once in the plan
+sed '/^compiler = nvcc$/d' "$T/host.conf" >"$T/host_auto.conf"
+$G plan "$T/host_auto.conf" >"$T/out" 2>&1; rc=$?
+check '[ $rc -eq 0 ] && [ "$(grep -c "host.cu: compiled with nvcc (compiler = auto: main() at line [0-9]*)" "$T/out")" = 1 ]' \
+    "compiler = auto on host.cu: exit $rc: $(head -c 600 "$T/out")"
+sed 's/^compiler = nvcc$/compiler = nvrtc/' "$T/host.conf" >"$T/host_nvrtc.conf"
 $G plan "$T/host_nvrtc.conf" >/dev/null 2>"$T/err"; rc=$?
 check '[ $rc -eq 2 ] && grep -q "host_nvrtc.conf:3: source: .*host.cu does not compile" "$T/err"' "NVRTC on host.cu: exit $rc: $(head -c 400 "$T/err")"
 check 'grep -q "host.cu(1): catastrophic error: .*open source file \"stdio.h\"" "$T/err" && grep -q "hint: NVRTC has no C/C++ library headers" "$T/err" && grep -q "#ifndef __CUDACC_RTC__" "$T/err" && grep -q "compiler = nvcc" "$T/err"' "NVRTC's error has no hint: $(cat "$T/err")"
