@@ -8,9 +8,11 @@
  * gl_store_open_readonly opens an existing file without writing to it at all
  * (no WAL switch, no migration): the views are made in the connection's TEMP
  * schema, where they hide the file's own (missing or made by an older gpulab);
- * a file of an older schema version is copied into memory and the copy migrated.
+ * a file of an older schema version is copied into memory and the copy migrated;
+ * it leaves no -wal or -shm behind (store_path.c). What may be opened at all,
+ * and the words for a file that cannot be, are store_path.c's.
  * Must not write anything but that schema, nor touch a file it refuses (newer
- * version, another program's database), nor print. */
+ * version, another program's database, a directory or device), nor print. */
 #include "store_int.h"
 
 #include <errno.h>
