@@ -19,8 +19,9 @@ struct gl_store {
     char err[1024];
     int code;                   /* SQLite's primary error code behind err; 0 when not SQLite's */
     char *path;                 /* the database file, for messages */
-    int tidy;                   /* a read-only open that found no -wal: close removes the
-                                 * -wal and -shm it made (store_path_tidy) */
+    int tidy;                   /* a read-only open that found no -wal, or an empty one
+                                 * (a reader's): close removes the -wal and -shm
+                                 * (store_path_tidy) */
     int readonly;               /* gl_store_open_readonly: nothing may write */
     const char *denied;         /* what the query authorizer refused, if anything */
     sqlite3_stmt *has_status;   /* prepared on first use, kept until close */
@@ -150,8 +151,8 @@ int store_path_check(gl_store *s, const char *path, int *exists);
 int store_path_why(gl_store *s, const char *path, int existed, const char *sqlite_words);
 /* 1 when this user may write path and its folder (SQLite makes files there). */
 int store_path_writable(const char *path);
-/* 1 when PATH-wal, PATH-journal exists. */
-int store_path_has_wal(const char *path);
+/* The size of PATH-wal, -1 when there is none; 1 when PATH-journal exists. */
+long long store_path_wal_size(const char *path);
 int store_path_has_journal(const char *path);
 /* Remove the -wal and -shm of path the way SQLite does, if no other connection
  * has the file open (then that one does, when it closes); see store_path.c. */

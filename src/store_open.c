@@ -538,7 +538,8 @@ int gl_store_open_readonly(const char *path, gl_store **out, char *err, size_t e
      * are removed at close the way SQLite removes them (store_path_tidy). */
     long long v;
     int orc;
-    if (!store_path_has_wal(path) && !store_path_has_journal(path) && !store_path_writable(path)) {
+    if (store_path_wal_size(path) < 0 && !store_path_has_journal(path) &&
+        !store_path_writable(path)) {
         orc = open_immutable(s, path) != 0 ? -1 : 0;
         if (orc == 0 && store_query_int(s, "PRAGMA user_version", &v) != 0) {
             if (s->code == SQLITE_NOTADB)
@@ -551,7 +552,7 @@ int gl_store_open_readonly(const char *path, gl_store **out, char *err, size_t e
             orc = 1;
         }
     } else {
-        s->tidy = !store_path_has_wal(path);
+        s->tidy = store_path_wal_size(path) <= 0;   /* none, or another reader's (empty) */
         orc = open_versioned(s, path, SQLITE_OPEN_READONLY, &v);
     }
     if (orc != 0)
@@ -591,7 +592,7 @@ void gl_store_close(gl_store *s)
     sqlite3_finalize(s->device_insert);
     sqlite3_finalize(s->device_select);
     sqlite3_close(s->db);
-    if (s->tidy && s->path && store_path_has_wal(s->path))
+    if (s->tidy && s->path && store_path_wal_size(s->path) >= 0)
         store_path_tidy(s->path);
     free(s->path);
     free(s->own);

@@ -100,11 +100,12 @@ int store_path_writable(const char *path)
     return access(path, W_OK) == 0 && access(dir, W_OK) == 0;
 }
 
-int store_path_has_wal(const char *path)
+long long store_path_wal_size(const char *path)
 {
     char side[4200];
+    struct stat st;
     side_file(path, "-wal", side, sizeof side);
-    return access(side, F_OK) == 0;
+    return stat(side, &st) == 0 ? (long long)st.st_size : -1;
 }
 
 int store_path_has_journal(const char *path)
