@@ -706,14 +706,14 @@ static int hash_file(const char *path, size_t max, char hex[65], char *err, size
     }
     struct gl_sha256 h;
     unsigned char d[32], buf[65536];
-    size_t n;
+    size_t n, total = 0;
     gl_sha256_init(&h);
-    while ((n = fread(buf, 1, sizeof buf, f)) > 0)
+    while ((n = fread(buf, 1, sizeof buf, f)) > 0 && (total += n) <= max)
         gl_sha256_update(&h, buf, n);
     int bad = ferror(f);
     fclose(f);
-    if (bad) {
-        snprintf(err, errlen, "%s: read error", path);
+    if (bad || total > max) {   /* total > max: it grew while read */
+        snprintf(err, errlen, "%s: %s", path, bad ? "read error" : "grew over the limit while read");
         return -1;
     }
     gl_sha256_final(&h, d);

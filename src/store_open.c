@@ -286,6 +286,22 @@ static int quick_check(gl_store *s, const char *path)
     return rc;
 }
 
+/* The file's schema version (PRAGMA user_version) into *v: 0, or -1 with s->err
+ * and s->code; a file that is not SQLite's or is damaged said so, by name. */
+static int read_version(gl_store *s, const char *path, long long *v)
+{
+    if (store_query_int(s, "PRAGMA user_version", v) == 0)
+        return 0;
+    int code = s->code;
+    if (code == SQLITE_NOTADB)
+        store_err(s, "%s: not a SQLite database (%s)", path, sqlite3_errmsg(s->db));
+    else if (code == SQLITE_CORRUPT)
+        store_err(s, "database %s is damaged (reading its schema version: %s)", path,
+                  sqlite3_errmsg(s->db));
+    s->code = code;
+    return -1;
+}
+
 /* Open path with flags and read its schema version into *v, refusing a newer
  * one before anything is written. A WAL-mode file in a folder we cannot write
  * (no -shm can be made) is read as immutable, which is what it is to us. 0;
@@ -299,19 +315,12 @@ static int open_versioned(gl_store *s, const char *path, int flags, long long *v
         return -1;
     }
     sqlite3_busy_timeout(s->db, 5000);
-    if (store_query_int(s, "PRAGMA user_version", v) != 0) {
-        int code = sqlite3_errcode(s->db) & 0xff;
-        if (code == SQLITE_NOTADB)
-            store_err(s, "%s: not a SQLite database (%s)", path, sqlite3_errmsg(s->db));
-        else if (code == SQLITE_CORRUPT)
-            store_err(s, "database %s is damaged (reading its schema version: %s)", path,
-                      sqlite3_errmsg(s->db));
-        s->code = code;
-        if (code != SQLITE_READONLY && code != SQLITE_CANTOPEN)
+    if (read_version(s, path, v) != 0) {
+        if (s->code != SQLITE_READONLY && s->code != SQLITE_CANTOPEN)
             return 1;
         sqlite3_close(s->db);
         s->db = NULL;
-        if (open_immutable(s, path) != 0 || store_query_int(s, "PRAGMA user_version", v) != 0)
+        if (open_immutable(s, path) != 0 || read_version(s, path, v) != 0)
             return 1;
     }
     if (*v > gl_schema_version) {
@@ -541,11 +550,8 @@ int gl_store_open_readonly(const char *path, gl_store **out, char *err, size_t e
     if (store_path_wal_size(path) < 0 && !store_path_has_journal(path) &&
         !store_path_writable(path)) {
         orc = open_immutable(s, path) != 0 ? -1 : 0;
-        if (orc == 0 && store_query_int(s, "PRAGMA user_version", &v) != 0) {
-            if (s->code == SQLITE_NOTADB)
-                store_err(s, "%s: not a SQLite database (%s)", path, sqlite3_errmsg(s->db));
+        if (orc == 0 && read_version(s, path, &v) != 0)
             orc = 1;
-        }
         if (orc == 0 && v > gl_schema_version) {
             store_err(s, "%s: database schema version %lld is newer than this gpulab knows (%d): "
                          "use a newer gpulab; nothing was changed", path, v, gl_schema_version);
