@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "fileutil.h"
@@ -99,6 +100,114 @@ static void test_file_read(void)
     err[0] = '\0';
     got = gl_file_read(dir, &len, err, sizeof err);
     CHECK(got == NULL && err[0] != '\0');
+}
+
+/* What gl_file_read_max refuses, and why it says so: devices, folders, files
+ * over the limit (looked at before they are read), a pipe that goes on. */
+static void test_file_read_max(void)
+{
+    char path[128], err[256];
+    size_t len = 0;
+    errno = 0;
+    char *got = gl_file_read_max("/dev/zero", GL_TEXT_MAX, 0, &len, err, sizeof err);
+    CHECK(got == NULL && errno == EINVAL);
+    CHECK_STR(err, "/dev/zero: is not a regular file (a character device)");
+    got = gl_file_read("/dev/null", &len, err, sizeof err);   /* no limit, still a device */
+    CHECK(got == NULL && strstr(err, "is not a regular file") != NULL);
+    got = gl_file_read_max(dir, GL_TEXT_MAX, GL_READ_PIPE, &len, err, sizeof err);
+    CHECK(got == NULL && errno == EISDIR && strstr(err, ": is a directory") != NULL);
+
+    /* over the limit: refused with the size and the limit; at it: read */
+    char data[100];
+    memset(data, 'x', sizeof data);
+    snprintf(path, sizeof path, "%s/hundred", dir);
+    write_file(path, data, sizeof data);
+    got = gl_file_read_max(path, 99, 0, &len, err, sizeof err);
+    CHECK(got == NULL && errno == EFBIG);
+    char want[256];
+    snprintf(want, sizeof want, "%s: is 100 bytes, over the limit of 99 bytes", path);
+    CHECK_STR(err, want);
+    got = gl_file_read_max(path, 100, 0, &len, err, sizeof err);
+    CHECK(got != NULL && len == 100 && got[100] == '\0');
+    free(got);
+
+    /* a pipe: read with GL_READ_PIPE, up to the limit; refused without it */
+    snprintf(path, sizeof path, "%s/fifo", dir);
+    if (!CHECK(mkfifo(path, 0600) == 0))
+        return;
+    got = gl_file_read_max(path, 1000, 0, &len, err, sizeof err);
+    CHECK(got == NULL && strstr(err, "is not a regular file (a pipe (FIFO))") != NULL);
+    for (int over = 0; over < 2; over++) {
+        fflush(NULL);
+        pid_t pid = fork();
+        if (pid == 0) {
+            FILE *f = fopen(path, "wb");
+            if (f) {
+                fwrite(data, 1, sizeof data, f);
+                fclose(f);
+            }
+            _exit(0);
+        }
+        got = gl_file_read_max(path, over ? 60 : 100, GL_READ_PIPE, &len, err, sizeof err);
+        if (over) {
+            CHECK(got == NULL && errno == EFBIG && strstr(err, "is over the limit of 60 bytes"));
+        } else {
+            CHECK(got != NULL && len == 100);
+            free(got);
+        }
+        int st;
+        waitpid(pid, &st, 0);
+    }
+    char size[32];
+    gl_size_text(16u << 20, size, sizeof size);
+    CHECK_STR(size, "16.0 MiB");
+    gl_size_text((3ull << 30) / 2, size, sizeof size);
+    CHECK_STR(size, "1.5 GiB");
+}
+
+/* gl_text_fit: an echoed input is shortened, the reason after it kept. */
+static void test_text_fit(void)
+{
+    char in[4096], out[256];
+    /* short: as it is */
+    gl_text_fit("unknown variant 'x' (did you mean 'y'?)", out, sizeof out);
+    CHECK_STR(out, "unknown variant 'x' (did you mean 'y'?)");
+    /* a long quoted input: its first GL_QUOTE_KEEP bytes, "...", then the rest */
+    char val[3001];
+    memset(val, 'a', 3000);
+    val[3000] = '\0';
+    snprintf(in, sizeof in, "unknown variant '%s' of family f (did you mean 'b'?)", val);
+    gl_text_fit(in, out, sizeof out);
+    char want[256];
+    snprintf(want, sizeof want, "unknown variant '%.*s...' of family f (did you mean 'b'?)",
+             GL_QUOTE_KEEP, val);
+    CHECK_STR(out, want);
+    /* an apostrophe in a word opens no quote */
+    snprintf(in, sizeof in, "section's value %.150s' is cut", val);
+    gl_text_fit(in, out, sizeof out);
+    CHECK(strlen(out) == strlen(in));
+    /* too long without quotes: the start and the end stay, the middle goes */
+    snprintf(in, sizeof in, "START %s END: the reason", val);
+    gl_text_fit(in, out, sizeof out);
+    CHECK(strlen(out) < sizeof out && strncmp(out, "START ", 6) == 0 &&
+          strstr(out, " [...] ") != NULL);
+    size_t n = strlen(out);
+    CHECK(n > 16 && strcmp(out + n - 16, " END: the reason") == 0);
+    /* UTF-8 (é is 2 bytes) and \xNN escapes are never split */
+    in[0] = '\'';
+    size_t o = 1;
+    for (int i = 0; i < 100; i++) {
+        memcpy(in + o, "\xc3\xa9\\x01", 6);
+        o += 6;
+    }
+    snprintf(in + o, sizeof in - o, "' is bad");
+    gl_text_fit(in, out, sizeof out);
+    const char *dots = strstr(out, "...' is bad");
+    CHECK(dots != NULL);
+    if (dots) {
+        size_t keep = (size_t)(dots - out) - 1;   /* after the opening quote */
+        CHECK(keep % 6 == 0 || keep % 6 == 2);     /* ends after an é or after an escape */
+    }
 }
 
 static void test_make_dirs(void)
@@ -204,6 +313,8 @@ int main(void)
         return t_done("fileutil");
     test_say_and_folder();
     test_file_read();
+    test_file_read_max();
+    test_text_fit();
     test_make_dirs();
     test_cache_dir();
     test_run_captured();

@@ -1956,6 +1956,66 @@ static void test_readonly(void)
     free(after);
 }
 
+/* ---- the file as a file: what is refused before SQLite, and what is left behind ---------- */
+
+static int exists(const char *path)
+{
+    return access(path, F_OK) == 0;
+}
+
+static void test_paths(void)
+{
+    char path[160], side[200], err[1024], want[400];
+    gl_store *s = NULL;
+
+    /* a directory, a device: refused with the file's name and the cause */
+    CHECK(gl_store_open(dir, &s, err, sizeof err) == -1 && s == NULL);
+    snprintf(want, sizeof want, "%s: is a directory, not a database file", dir);
+    CHECK_STR(err, want);
+    CHECK(gl_store_open_readonly(dir, &s, err, sizeof err) == -1 && s == NULL);
+    CHECK_STR(err, want);
+    int journal = exists("/dev/null-journal"), wal = exists("/dev/null-wal");
+    CHECK(gl_store_open("/dev/null", &s, err, sizeof err) == -1 && s == NULL);
+    CHECK_STR(err, "/dev/null: is not a regular file (a character device), not a database file");
+    CHECK(exists("/dev/null-journal") == journal && exists("/dev/null-wal") == wal);
+
+    /* a text file: not SQLite, said without SQL */
+    path_of(path, sizeof path, "text.db");
+    FILE *f = fopen(path, "w");
+    if (CHECK(f != NULL)) {
+        fputs("not a database at all, just some words that fill the header\n", f);
+        fclose(f);
+    }
+    CHECK(gl_store_open_readonly(path, &s, err, sizeof err) == -1);
+    snprintf(want, sizeof want, "%s: not a SQLite database (file is not a database)", path);
+    CHECK_STR(err, want);
+    CHECK(gl_store_open(path, &s, err, sizeof err) == -1);
+    CHECK(strstr(err, path) != NULL && strstr(err, "PRAGMA") == NULL);
+
+    /* a read-only open of a WAL file leaves no -wal or -shm; a -wal another
+     * connection holds open stays */
+    path_of(path, sizeof path, "tidy.db");
+    if (!CHECK(gl_store_open(path, &s, err, sizeof err) == 0))
+        return;
+    gl_store_close(s);
+    snprintf(side, sizeof side, "%s-wal", path);
+    CHECK(!exists(side));
+    if (CHECK(gl_store_open_readonly(path, &s, err, sizeof err) == 0)) {
+        CHECK(exists(side));   /* the reader's, while it reads */
+        gl_store_close(s);
+    }
+    CHECK(!exists(side));
+    snprintf(side, sizeof side, "%s-shm", path);
+    CHECK(!exists(side));
+    sqlite3 *other = raw_open(path);
+    raw_exec(other, "SELECT count(*) FROM run");
+    if (CHECK(gl_store_open_readonly(path, &s, err, sizeof err) == 0))
+        gl_store_close(s);
+    CHECK(exists(side));   /* the other connection's, kept */
+    sqlite3_close(other);
+    CHECK(!exists(side));
+}
+
 int main(void)
 {
     snprintf(dir, sizeof dir, "/tmp/gl_test_store_XXXXXX");
@@ -1968,6 +2028,7 @@ int main(void)
     test_refuse();
     test_views_refresh();
     test_readonly();
+    test_paths();
     test_generated();
     test_fixture();
     test_named();

@@ -43,14 +43,16 @@ static void short_hash(const char *h, char *buf)
     snprintf(buf, 16, "%.12s", h[0] ? h : "(none)");
 }
 
-/* Open, check and describe an input. 0, 2 (missing: a usage error) or 3. */
-static int check_input(struct input *x)
+/* Open, check and describe input i of n (every message says which, and names
+ * its file). 0, 2 (missing: a usage error) or 3. */
+static int check_input(struct input *x, int i, int n)
 {
-    char err[1200];
+    char err[1200], which[48];
     gl_store *s = NULL;
+    snprintf(which, sizeof which, "input %d of %d: ", i + 1, n);
     if (access(x->path, F_OK) != 0) {
-        fprintf(stderr, "gpulab: merge: no database %s%s%s\n", x->path, errno == ENOENT ? "" : ": ",
-                errno == ENOENT ? "" : strerror(errno));
+        fprintf(stderr, "gpulab: merge: %sno database %s%s%s\n", which, x->path,
+                errno == ENOENT ? "" : ": ", errno == ENOENT ? "" : strerror(errno));
         return 2;
     }
     /* A write-ahead log beside it holds its latest runs; SQLite reads it only
@@ -63,23 +65,25 @@ static int check_input(struct input *x)
     if (slash)
         slash[slash == dir ? 1 : 0] = '\0';
     if (stat(wal, &st) == 0 && st.st_size > 0 && access(slash ? dir : ".", W_OK) != 0) {
-        fprintf(stderr, "gpulab: merge: %s has a write-ahead log (%s) in a folder this user "
+        fprintf(stderr, "gpulab: merge: %s%s has a write-ahead log (%s) in a folder this user "
                         "cannot write, so its latest runs cannot be read: copy both files to a "
                         "folder you can write, and merge that copy; nothing was merged\n",
-                x->path, wal);
+                which, x->path, wal);
         return 3;
     }
     if (gl_store_open_readonly(x->path, &s, err, sizeof err) != 0) {
-        fprintf(stderr, "gpulab: merge: %s; nothing was merged\n", err);
+        fprintf(stderr, "gpulab: merge: %s%s; nothing was merged\n", which, err);
         return 3;
     }
     if (gl_store_integrity(s, x->path, err, sizeof err) != 0) {
-        fprintf(stderr, "gpulab: merge: %s; nothing was merged\n", err);
+        fprintf(stderr, "gpulab: merge: %s%s; nothing was merged\n", which, err);
         gl_store_close(s);
         return 3;
     }
     if (gl_store_merge_facts(s, &x->f) != 0) {
-        fprintf(stderr, "gpulab: merge: %s: %s; nothing was merged\n", x->path, gl_store_errmsg(s));
+        const char *e = gl_store_errmsg(s);
+        fprintf(stderr, "gpulab: merge: %s%s%s%s; nothing was merged\n", which,
+                strstr(e, x->path) ? "" : x->path, strstr(e, x->path) ? "" : ": ", e);
         gl_store_close(s);
         return 3;
     }
@@ -319,7 +323,7 @@ int gl_cmd_merge(const char *out, int nin, char **in, const struct gl_merge_opts
     }
     /* 1. every input checked before anything is written */
     for (int i = 0; i < nin && rc == 0; i++)
-        rc = check_input(&xs[i]);
+        rc = check_input(&xs[i], i, nin);
     if (rc == 0)
         rc = compare_configs(xs, nin, o->allow_mixed_configs);
     /* 2. the output, made or migrated as `run` would */
@@ -340,15 +344,17 @@ int gl_cmd_merge(const char *out, int nin, char **in, const struct gl_merge_opts
         struct gl_merge_counts n;
         struct conflict_arg ca = { out, in[i] };
         if (gl_store_open_readonly(in[i], &src, err, sizeof err) != 0) {
-            fprintf(stderr, "gpulab: merge: %s; not merged\n", err);
+            fprintf(stderr, "gpulab: merge: input %d of %d: %s; not merged\n", i + 1, nin, err);
             rc = 3;
             break;
         }
         int mrc = gl_store_merge(store, src, o->allow_conflicts, print_conflict, &ca, &n);
         gl_store_close(src);
         if (mrc < 0) {
-            fprintf(stderr, "gpulab: merge: storage error: %s: %s; %s is as it was before this "
-                            "input\n", out, gl_store_errmsg(store), out);
+            const char *e = gl_store_errmsg(store);
+            fprintf(stderr, "gpulab: merge: storage error merging input %d of %d (%s): %s%s%s; %s "
+                            "is as it was before this input\n", i + 1, nin, in[i],
+                    strstr(e, out) ? "" : out, strstr(e, out) ? "" : ": ", e, out);
             rc = 3;
             break;
         }

@@ -363,7 +363,7 @@ int gl_cmd_plan(int npaths, char **paths, const struct gl_run_opts *o, int list_
     struct stat fst;
     int have_db = 0;
     if (stat(o->db, &fst) == 0) {
-        have_db = fst.st_size > 0;
+        have_db = fst.st_size > 0 || !S_ISREG(fst.st_mode);   /* a device: refused by the open */
     } else if (errno != ENOENT) {
         fprintf(stderr, "gpulab: %s: %s\n", o->db, strerror(errno));
         gl_sweep_free(&sw);

@@ -5,6 +5,7 @@
  * 130/143 interrupted (SIGINT/SIGTERM).
  * Must not do any subcommand's work itself. */
 #include "commands.h"
+#include "fileutil.h"
 #include "nearest.h"
 #include "registry.h"
 #include "sweep.h"
@@ -306,7 +307,7 @@ static int cmd_query(int argc, char **argv)
         return usage_error(usage_query, "give SQL or -f FILE, not both", NULL);
     if (file) {
         char err[512];
-        char *text = gl_read_file(file, err, sizeof err);
+        char *text = gl_file_read_max(file, GL_TEXT_MAX, GL_READ_PIPE, NULL, err, sizeof err);
         if (!text) {
             fprintf(stderr, "gpulab: %s\n", err);
             return 2;

@@ -27,6 +27,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 static const char *const function_names[] = { "ceil", "cdiv", "div", "min", "max", NULL };
 
@@ -193,9 +194,16 @@ static int read_source(struct kread *r)
     if (n < 0 || (size_t)n >= sizeof k->source)
         return cfg_err(r->x, e->line, "source: path '%.60s...' is too long", e->val);
     k->source_line = e->line;
-    k->text = gl_read_file(k->source, err, sizeof err);
+    size_t len = 0;
+    k->text = gl_file_read_max(k->source, GL_TEXT_MAX, 0, &len, err, sizeof err);
     if (!k->text)
         return cfg_err(r->x, e->line, "source: cannot read the kernel file %s", err);
+    /* CUDA C++ is text: a NUL byte means a binary (an object file, a cubin, an
+     * image) named by mistake, which is said here, not as "no function" later */
+    const char *nul = memchr(k->text, '\0', len);
+    if (nul)
+        return cfg_err(r->x, e->line, "source: the kernel file %s is not text (a NUL byte at "
+                       "byte %zu): name the .cu file", k->source, (size_t)(nul - k->text));
     return 0;
 }
 
@@ -644,22 +652,32 @@ static int optional_expr(struct kread *r, const char *key, char *out)
     return e ? check_expr(r, e->line, key, e->val, out) : 0;
 }
 
-/* sha256 (hex) of a file's bytes: 0, or -1 with errno set. */
-static int hash_file(const char *path, char hex[65])
+/* sha256 (hex) of a file's bytes, a regular file of at most max bytes: 0, or
+ * -1 with "path: why" in err. */
+static int hash_file(const char *path, size_t max, char hex[65], char *err, size_t errlen)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f)
+    struct stat st;
+    if (stat(path, &st) != 0) {
+        snprintf(err, errlen, "%s: %s", path, strerror(errno));
         return -1;
+    }
+    if (gl_file_check(path, &st, max, 0, err, errlen) != 0)
+        return -1;
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        snprintf(err, errlen, "%s: %s", path, strerror(errno));
+        return -1;
+    }
     struct gl_sha256 h;
     unsigned char d[32], buf[65536];
-    size_t n;
+    size_t n, total = 0;
     gl_sha256_init(&h);
-    while ((n = fread(buf, 1, sizeof buf, f)) > 0)
+    while ((n = fread(buf, 1, sizeof buf, f)) > 0 && (total += n) <= max)
         gl_sha256_update(&h, buf, n);
     int bad = ferror(f);
     fclose(f);
-    if (bad) {
-        errno = EIO;
+    if (bad || total > max) {   /* total > max: it grew while read */
+        snprintf(err, errlen, "%s: %s", path, bad ? "read error" : "grew over the limit while read");
         return -1;
     }
     gl_sha256_final(&h, d);
@@ -711,9 +729,10 @@ static int verify_c(struct kread *r, const struct entry *e)
                      (int)(slash - r->x->path), r->x->path, file);
     if (n < 0 || (size_t)n >= sizeof k->verify_c_path)
         return cfg_err(r->x, e->line, "verify: path '%.60s...' is too long", file);
-    if (hash_file(k->verify_c_path, k->verify_c_hash) != 0)
-        return cfg_err(r->x, e->line, "verify: cannot read the C reference %s: %s",
-                       k->verify_c_path, strerror(errno));
+    char why[1200];
+    if (hash_file(k->verify_c_path, is_c ? GL_TEXT_MAX : GL_SO_MAX, k->verify_c_hash, why,
+                  sizeof why) != 0)
+        return cfg_err(r->x, e->line, "verify: cannot read the C reference %s", why);
     if (outputs_to_compare(r, e) != 0)
         return -1;
     snprintf(k->verify_c_func, sizeof k->verify_c_func, "%s", func);

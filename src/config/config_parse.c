@@ -13,6 +13,7 @@
  * the zip, where and timing rules of config_section.c.
  * Must not run anything, touch the database or know about CUDA. */
 #include "config_int.h"
+#include "fileutil.h"
 #include "nearest.h"
 
 #include <errno.h>
@@ -310,32 +311,14 @@ int gl_config_parse(const char *path, const char *text, struct gl_config *c, cha
 int gl_config_load(const char *path, struct gl_config *c, char *err, size_t errlen)
 {
     memset(c, 0, sizeof *c);
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        snprintf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
-        return -1;
-    }
-    size_t cap = 1 << 16, n = 0;
-    char *buf = malloc(cap);
-    while (buf) {
-        n += fread(buf + n, 1, cap - n - 1, f);
-        if (n < cap - 1)
-            break;
-        char *nb = cap > (1u << 24) ? NULL : realloc(buf, cap * 2);
-        if (!nb) {
-            free(buf);
-            buf = NULL;
-            break;
-        }
-        buf = nb;
-        cap *= 2;
-    }
-    int bad = ferror(f);
-    fclose(f);
-    if (!buf || bad) {
-        free(buf);
-        snprintf(err, errlen, "%s: cannot read%s", path,
-                 buf ? "" : " (over 16 MiB or out of memory)");
+    size_t n = 0;
+    char why[1200];
+    /* a regular file of at most GL_TEXT_MAX (16 MiB), or a pipe (`plan <(...)`) */
+    char *buf = gl_file_read_max(path, GL_TEXT_MAX, GL_READ_PIPE, &n, why, sizeof why);
+    if (!buf) {
+        size_t pl = strlen(path);
+        const char *w = strncmp(why, path, pl) == 0 && why[pl] == ':' ? why + pl + 2 : why;
+        snprintf(err, errlen, "%s: cannot read the config: %s", path, w);
         return -1;
     }
     buf[n] = '\0';

@@ -11,6 +11,7 @@
  * ever carries a raw control byte (other than tab) or invalid UTF-8 from the
  * config to the terminal: cfg_err writes them as \xNN. */
 #include "config_int.h"
+#include "fileutil.h"
 #include "nearest.h"
 #include "util.h"
 
@@ -51,13 +52,27 @@ static void escape_text(char *dst, size_t cap, const char *src)
 
 int cfg_err(struct ctx *x, int line, const char *fmt, ...)
 {
-    char msg[1024], safe[2048];
-    va_list ap;
+    /* The whole message first, however long the input it echoes, so that
+     * gl_text_fit shortens that input and keeps the reason after it. */
+    char small[1024], safe[1024], *msg = small, *esc = NULL;
+    va_list ap, ap2;
     va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_copy(ap2, ap);
+    int n = vsnprintf(small, sizeof small, fmt, ap);
     va_end(ap);
-    escape_text(safe, sizeof safe, msg);
+    if (n >= (int)sizeof small && (msg = malloc((size_t)n + 1)) != NULL)
+        vsnprintf(msg, (size_t)n + 1, fmt, ap2);
+    va_end(ap2);
+    if (!msg)
+        msg = small;
+    size_t len = strlen(msg);
+    if ((esc = malloc(4 * len + 1)) != NULL)
+        escape_text(esc, 4 * len + 1, msg);
+    gl_text_fit(esc ? esc : "out of memory", safe, sizeof safe);
     snprintf(x->err, x->errlen, "%s:%d: %s", x->path, line, safe);
+    free(esc);
+    if (msg != small)
+        free(msg);
     return -1;
 }
 

@@ -146,9 +146,11 @@ static int offer(struct scan *sc, const char *dir, const char *name)
     if (seen(sc->d, real, sc->source_real))
         return 0;
     size_t len = 0;
-    char *text = gl_file_read(path, &len, NULL, 0);
+    char *text = gl_file_read_max(path, GL_TEXT_MAX, 0, &len, sc->err, sc->errlen);
     if (!text) {
-        gl_say(sc->err, sc->errlen, "cannot read the included file %s: %s", path, strerror(errno));
+        char *why = sc->err ? strdup(sc->err) : NULL;   /* "path: why" */
+        gl_say(sc->err, sc->errlen, "cannot read the included file %s", why ? why : path);
+        free(why);
         return -1;
     }
     if (add_dep(sc->d, path, real, text, len, sc->base_real, sc->err, sc->errlen) != 0) {
@@ -206,7 +208,7 @@ int gl_deps_scan(const char *source, const char *text, const char *const *dirs, 
         return -1;
     }
     if (!text) {
-        if (!(own = gl_file_read(source, &len, err, errlen)))
+        if (!(own = gl_file_read_max(source, GL_TEXT_MAX, 0, &len, err, errlen)))
             return -1;
         text = own;
     } else {

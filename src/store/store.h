@@ -2,7 +2,8 @@
  * record devices, sessions and results, answer "is this run already done", and
  * run ad-hoc queries with formatted output. In a process, the parent is the only
  * writer; several processes may write one file, and split a plan through claims.
- * Its parts: store_open.c (open, create, migrate, views), store_sql.c (the SQL
+ * Its parts: store_open.c (open, create, migrate, views), store_path.c (the
+ * file as a file: what may be opened, why it cannot be), store_sql.c (the SQL
  * generated from gl_param_table and gl_metric_table), store_bind.c (errors and
  * binding by column name), store_device.c (devices, sessions), store_run.c
  * (writing runs), store_resume.c (the resume lookup), store_claim.c (run claims:
@@ -23,7 +24,10 @@ typedef struct gl_store gl_store;
  * migrate an older one (PRAGMA user_version) in one transaction. Before any of
  * that writes, PRAGMA quick_check (skipped for a file over GL_STORE_CHECK_MAX
  * bytes): a damaged file is refused untouched with -2 and err "database PATH is
- * damaged (quick_check: ...)". 0, or -1 / -2 + err. */
+ * damaged (quick_check: ...)". Refused before SQLite sees them: a directory or
+ * a device as path, and a file this user cannot write or in a folder it cannot
+ * write (err says which, with the system's words: "Permission denied"). Every
+ * err names path. 0, or -1 / -2 + err. */
 #define GL_STORE_CHECK_MAX (2LL << 30)
 int gl_store_open(const char *path, gl_store **out, char *err, size_t errlen);
 /* Open an existing path without writing to it (no create, WAL switch, migration
@@ -31,8 +35,11 @@ int gl_store_open(const char *path, gl_store **out, char *err, size_t errlen);
  * A file of an older schema version is read into memory and the copy migrated
  * (the file is not touched; `run` or `device` migrate it for good). Refuses a
  * missing file ("no database PATH"), an empty one, another program's and a
- * newer one. On such a store gl_store_query refuses statements that
- * write, and gl_store_device only looks up. 0 or -1 + err. */
+ * newer one, a directory or a device. Leaves no file beside path: the -wal and
+ * -shm a reader's connection makes are removed at close (when no other process
+ * has the file open), and a file this user cannot write is read as immutable
+ * when no -wal is there. On such a store gl_store_query refuses statements that
+ * write, and gl_store_device only looks up. 0 or -1 + err (naming path). */
 int gl_store_open_readonly(const char *path, gl_store **out, char *err, size_t errlen);
 void gl_store_close(gl_store *s);
 const char *gl_store_errmsg(gl_store *s);

@@ -8,19 +8,42 @@
 
 #include <math.h>
 #include <stdarg.h>
+#include <stdlib.h>
 #include <string.h>
+
+#include "fileutil.h"
 
 void store_err(gl_store *s, const char *fmt, ...)
 {
-    va_list ap;
+    /* formatted whole, then fitted: a long path or input is shortened, the
+     * reason after it kept */
+    char small[sizeof s->err], *msg = small;
+    va_list ap, ap2;
     va_start(ap, fmt);
-    vsnprintf(s->err, sizeof s->err, fmt, ap);
+    va_copy(ap2, ap);
+    int n = vsnprintf(small, sizeof small, fmt, ap);
     va_end(ap);
+    if (n >= (int)sizeof small && (msg = malloc((size_t)n + 1)) != NULL)
+        vsnprintf(msg, (size_t)n + 1, fmt, ap2);
+    va_end(ap2);
+    gl_text_fit(msg ? msg : small, s->err, sizeof s->err);
+    if (msg != small)
+        free(msg);
+    s->code = 0;
 }
 
 void store_db_err(gl_store *s, const char *what)
 {
-    store_err(s, "%s: %s", what, sqlite3_errmsg(s->db));
+    int code = sqlite3_errcode(s->db);
+    if ((code & 0xff) == SQLITE_CORRUPT)
+        store_err(s, "database %s is damaged (%s: %s)", s->path ? s->path : "file", what,
+                  sqlite3_errmsg(s->db));
+    else if ((code & 0xff) == SQLITE_NOTADB)
+        store_err(s, "%s: not a SQLite database (%s: %s)", s->path ? s->path : "the file", what,
+                  sqlite3_errmsg(s->db));
+    else
+        store_err(s, "%s: %s", what, sqlite3_errmsg(s->db));
+    s->code = code & 0xff;
 }
 
 const char *gl_store_errmsg(gl_store *s)
@@ -32,7 +55,12 @@ int store_exec(gl_store *s, const char *sql, const char *what)
 {
     char *msg = NULL;
     if (sqlite3_exec(s->db, sql, NULL, NULL, &msg) != SQLITE_OK) {
-        store_err(s, "%s: %s", what, msg ? msg : sqlite3_errmsg(s->db));
+        int code = sqlite3_errcode(s->db) & 0xff;
+        if (code == SQLITE_CORRUPT || code == SQLITE_NOTADB)
+            store_db_err(s, what);
+        else
+            store_err(s, "%s: %s", what, msg ? msg : sqlite3_errmsg(s->db));
+        s->code = code;
         sqlite3_free(msg);
         return -1;
     }

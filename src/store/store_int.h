@@ -17,6 +17,11 @@
 struct gl_store {
     sqlite3 *db;
     char err[1024];
+    int code;                   /* SQLite's primary error code behind err; 0 when not SQLite's */
+    char *path;                 /* the database file, for messages */
+    int tidy;                   /* a read-only open that found no -wal, or an empty one
+                                 * (a reader's): close removes the -wal and -shm
+                                 * (store_path_tidy) */
     int readonly;               /* gl_store_open_readonly: nothing may write */
     const char *denied;         /* what the query authorizer refused, if anything */
     sqlite3_stmt *has_status;   /* prepared on first use, kept until close */
@@ -38,8 +43,12 @@ struct gl_store {
 
 /* ---- errors and statements (store_bind.c) ---- */
 
+/* s->err, an echoed input in it shortened to fit (gl_text_fit); s->code = 0. */
 void store_err(gl_store *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-void store_db_err(gl_store *s, const char *what);    /* "what: sqlite's message" */
+/* "what: sqlite's message", s->code set; when SQLite found the file damaged or
+ * not a database, "database PATH is damaged (what: ...)" / "PATH: not a SQLite
+ * database (what: ...)", so that whoever prints it names the file. */
+void store_db_err(gl_store *s, const char *what);
 int store_exec(gl_store *s, const char *sql, const char *what);
 int store_query_int(gl_store *s, const char *sql, long long *v);   /* first column, first row */
 /* Prepare sql into *st, persistent, unless *st already holds exactly that text
@@ -126,6 +135,28 @@ char *store_sql_run_key(void);
  * DROP, and CREATE TEMP VIEW: the TEMP views hide the file's of the same name.
  * sqlite3_malloc'd, or NULL + s->err. */
 char *store_sql_study_views(gl_store *s);
+
+/* ---- the database file as a file (store_path.c) ---- */
+
+/* Before SQLite opens path: 0 with *exists 1 for a regular file, 0 with
+ * *exists 0 when there is nothing there; -1 with s->err for a directory ("PATH:
+ * is a directory, not a database file"), a device, pipe or socket ("PATH: is
+ * not a regular file (a character device)...") or a path stat refuses. */
+int store_path_check(gl_store *s, const char *path, int *exists);
+/* After SQLite could not open, read or write path (existed: it was there before
+ * the open): the cause found on disk in s->err, "PATH: cannot create the
+ * database: its folder DIR cannot be written: Permission denied", "PATH: cannot
+ * write the database: ..." (the file, its -wal/-shm/-journal, its folder), and
+ * 1; else 0, and s->err "PATH: sqlite_words" when those are given. */
+int store_path_why(gl_store *s, const char *path, int existed, const char *sqlite_words);
+/* 1 when this user may write path and its folder (SQLite makes files there). */
+int store_path_writable(const char *path);
+/* The size of PATH-wal, -1 when there is none; 1 when PATH-journal exists. */
+long long store_path_wal_size(const char *path);
+int store_path_has_journal(const char *path);
+/* Remove the -wal and -shm of path the way SQLite does, if no other connection
+ * has the file open (then that one does, when it closes); see store_path.c. */
+void store_path_tidy(const char *path);
 
 /* ---- views made from the data (store_open.c) ---- */
 

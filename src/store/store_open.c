@@ -8,9 +8,11 @@
  * gl_store_open_readonly opens an existing file without writing to it at all
  * (no WAL switch, no migration): the views are made in the connection's TEMP
  * schema, where they hide the file's own (missing or made by an older gpulab);
- * a file of an older schema version is copied into memory and the copy migrated.
+ * a file of an older schema version is copied into memory and the copy migrated;
+ * it leaves no -wal or -shm behind (store_path.c). What may be opened at all,
+ * and the words for a file that cannot be, are store_path.c's.
  * Must not write anything but that schema, nor touch a file it refuses (newer
- * version, another program's database), nor print. */
+ * version, another program's database, a directory or device), nor print. */
 #include "store_int.h"
 
 #include <errno.h>
@@ -245,6 +247,7 @@ static int open_immutable(gl_store *s, const char *path)
     free(uri);
     if (rc != SQLITE_OK) {
         store_err(s, "%s: %s", path, s->db ? sqlite3_errmsg(s->db) : "cannot open");
+        s->code = s->db ? sqlite3_errcode(s->db) & 0xff : SQLITE_CANTOPEN;
         return -1;
     }
     return 0;
@@ -283,6 +286,22 @@ static int quick_check(gl_store *s, const char *path)
     return rc;
 }
 
+/* The file's schema version (PRAGMA user_version) into *v: 0, or -1 with s->err
+ * and s->code; a file that is not SQLite's or is damaged said so, by name. */
+static int read_version(gl_store *s, const char *path, long long *v)
+{
+    if (store_query_int(s, "PRAGMA user_version", v) == 0)
+        return 0;
+    int code = s->code;
+    if (code == SQLITE_NOTADB)
+        store_err(s, "%s: not a SQLite database (%s)", path, sqlite3_errmsg(s->db));
+    else if (code == SQLITE_CORRUPT)
+        store_err(s, "database %s is damaged (reading its schema version: %s)", path,
+                  sqlite3_errmsg(s->db));
+    s->code = code;
+    return -1;
+}
+
 /* Open path with flags and read its schema version into *v, refusing a newer
  * one before anything is written. A WAL-mode file in a folder we cannot write
  * (no -shm can be made) is read as immutable, which is what it is to us. 0;
@@ -292,16 +311,16 @@ static int open_versioned(gl_store *s, const char *path, int flags, long long *v
 {
     if (sqlite3_open_v2(path, &s->db, flags, NULL) != SQLITE_OK) {
         store_err(s, "%s: %s", path, s->db ? sqlite3_errmsg(s->db) : "cannot open");
+        s->code = s->db ? sqlite3_errcode(s->db) & 0xff : SQLITE_CANTOPEN;
         return -1;
     }
     sqlite3_busy_timeout(s->db, 5000);
-    if (store_query_int(s, "PRAGMA user_version", v) != 0) {
-        int code = sqlite3_errcode(s->db) & 0xff;
-        if (code != SQLITE_READONLY && code != SQLITE_CANTOPEN)
+    if (read_version(s, path, v) != 0) {
+        if (s->code != SQLITE_READONLY && s->code != SQLITE_CANTOPEN)
             return 1;
         sqlite3_close(s->db);
         s->db = NULL;
-        if (open_immutable(s, path) != 0 || store_query_int(s, "PRAGMA user_version", v) != 0)
+        if (open_immutable(s, path) != 0 || read_version(s, path, v) != 0)
             return 1;
     }
     if (*v > gl_schema_version) {
@@ -312,6 +331,37 @@ static int open_versioned(gl_store *s, const char *path, int flags, long long *v
     return 0;
 }
 
+/* A new handle for path (s->path set), or NULL with err. */
+static gl_store *store_new(const char *path, char *err, size_t errlen)
+{
+    gl_store *s = calloc(1, sizeof *s);
+    if (s && !(s->path = strdup(path))) {
+        free(s);
+        s = NULL;
+    }
+    if (!s)
+        snprintf(err, errlen, "%.200s: out of memory", path);
+    return s;
+}
+
+/* A failed open's message into err, s closed: the cause on disk when SQLite
+ * could not open, read or write the file; and the file's name in every
+ * message (the callers print it as it is). */
+static void open_failed(gl_store *s, const char *path, int existed, char *err, size_t errlen)
+{
+    int c = s->code;
+    if (c == SQLITE_CANTOPEN || c == SQLITE_READONLY || c == SQLITE_PERM || c == SQLITE_IOERR ||
+        c == SQLITE_AUTH)
+        store_path_why(s, path, existed, NULL);
+    if (!strstr(s->err, path)) {
+        char why[sizeof s->err];
+        snprintf(why, sizeof why, "%s", s->err);
+        store_err(s, "%s: %s", path, why);
+    }
+    snprintf(err, errlen, "%s", s->err);
+    gl_store_close(s);   /* a reader's -wal and -shm go even so (s->tidy) */
+}
+
 int gl_store_open(const char *path, gl_store **out, char *err, size_t errlen)
 {
     int ret = -1;   /* -2: the file is damaged */
@@ -320,27 +370,35 @@ int gl_store_open(const char *path, gl_store **out, char *err, size_t errlen)
         snprintf(err, errlen, "empty database path");
         return -1;
     }
-    gl_store *s = calloc(1, sizeof *s);
-    if (!s) {
-        snprintf(err, errlen, "%s: out of memory", path);
+    gl_store *s = store_new(path, err, errlen);
+    if (!s)
         return -1;
-    }
+    /* Not a directory or a device: SQLite never sees those. */
+    int existed = 0;
+    if (store_path_check(s, path, &existed) != 0)
+        goto fail;
+    /* A file this user cannot write, or in a folder it cannot write: refused
+     * before SQLite opens it (it would open it read-only, and make a -wal and
+     * -shm where it can). */
+    if (existed && !store_path_writable(path) && store_path_why(s, path, 1, NULL))
+        goto fail;
     /* Refuse a newer file before anything writes to it (WAL mode is a write). */
     long long v;
     int orc = open_versioned(s, path, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, &v);
-    if (orc < 0) {
-        snprintf(err, errlen, "%s", s->err);
-        gl_store_close(s);
-        return -1;
-    }
-    if (orc > 0)
+    if (orc != 0)
         goto fail;
     if (v == 0 && fresh_check(s, path, &v) != 0)
         goto fail;
     if ((ret = quick_check(s, path)) != 0)
         goto fail;
-    int readonly = sqlite3_db_readonly(s->db, "main") == 1;
-    if (!readonly && set_wal(s) != 0)
+    /* Every caller writes (run, device, merge's output, query --write): a file
+     * that cannot be written is refused now, with why, not at the first row. */
+    if (sqlite3_db_readonly(s->db, "main") == 1) {
+        if (!store_path_why(s, path, existed, NULL))
+            store_err(s, "%s: cannot write the database (SQLite opened it read-only)", path);
+        goto fail;
+    }
+    if (set_wal(s) != 0)
         goto fail;
     long long fk = 0;
     if (store_exec(s, "PRAGMA foreign_keys = ON", "enabling foreign keys") != 0 ||
@@ -350,30 +408,20 @@ int gl_store_open(const char *path, gl_store **out, char *err, size_t errlen)
         store_err(s, "%s: this SQLite does not enforce foreign keys", path);
         goto fail;
     }
-    if (readonly) {
-        /* A read-only file can be queried as it is, if it needs no change. */
-        if (v != gl_schema_version) {
-            store_err(s, "%s: read-only, and its schema version %lld needs %s to %d", path, v,
-                      v == 0 ? "creating" : "migrating", gl_schema_version);
-            goto fail;
-        }
-    } else {
-        if (store_exec(s, "BEGIN IMMEDIATE", "starting the schema transaction") != 0)
-            goto fail;
-        if (setup_schema(s, path) != 0) {
-            sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
-            goto fail;
-        }
-        if (store_exec(s, "COMMIT", "committing the schema") != 0) {
-            sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
-            goto fail;
-        }
+    if (store_exec(s, "BEGIN IMMEDIATE", "starting the schema transaction") != 0)
+        goto fail;
+    if (setup_schema(s, path) != 0) {
+        sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+        goto fail;
+    }
+    if (store_exec(s, "COMMIT", "committing the schema") != 0) {
+        sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+        goto fail;
     }
     *out = s;
     return 0;
 fail:
-    snprintf(err, errlen, "%s", s->err);
-    gl_store_close(s);
+    open_failed(s, path, existed, err, errlen);
     return ret == -2 ? -2 : -1;
 }
 
@@ -479,27 +527,41 @@ int gl_store_open_readonly(const char *path, gl_store **out, char *err, size_t e
         snprintf(err, errlen, "empty database path");
         return -1;
     }
-    if (access(path, F_OK) != 0) {
-        if (errno == ENOENT)
-            snprintf(err, errlen, "no database %s", path);
-        else
-            snprintf(err, errlen, "%s: %s", path, strerror(errno));
+    gl_store *s = store_new(path, err, errlen);
+    if (!s)
         return -1;
-    }
-    gl_store *s = calloc(1, sizeof *s);
-    if (!s) {
-        snprintf(err, errlen, "%s: out of memory", path);
-        return -1;
-    }
     s->readonly = 1;
-    long long v;
-    int orc = open_versioned(s, path, SQLITE_OPEN_READONLY, &v);
-    if (orc < 0) {
-        snprintf(err, errlen, "%s", s->err);
+    int existed = 0;
+    if (store_path_check(s, path, &existed) != 0)
+        goto fail;
+    if (!existed) {
+        snprintf(err, errlen, "no database %s", path);
         gl_store_close(s);
         return -1;
     }
-    if (orc > 0)
+    /* Nothing is left behind: with no -wal there, no connection has the file
+     * open; a reader's connection would make the -wal and -shm, so on a file
+     * this user cannot write (nobody but its owner can be writing it), with no
+     * rollback journal of a crashed writer beside it either, the file
+     * is read as the immutable thing it is, and on one it can, the two files
+     * are removed at close the way SQLite removes them (store_path_tidy). */
+    long long v;
+    int orc;
+    if (store_path_wal_size(path) < 0 && !store_path_has_journal(path) &&
+        !store_path_writable(path)) {
+        orc = open_immutable(s, path) != 0 ? -1 : 0;
+        if (orc == 0 && read_version(s, path, &v) != 0)
+            orc = 1;
+        if (orc == 0 && v > gl_schema_version) {
+            store_err(s, "%s: database schema version %lld is newer than this gpulab knows (%d): "
+                         "use a newer gpulab; nothing was changed", path, v, gl_schema_version);
+            orc = 1;
+        }
+    } else {
+        s->tidy = store_path_wal_size(path) <= 0;   /* none, or another reader's (empty) */
+        orc = open_versioned(s, path, SQLITE_OPEN_READONLY, &v);
+    }
+    if (orc != 0)
         goto fail;
     if (v == 0) {
         if (foreign_check(s, path) == 0)
@@ -515,8 +577,7 @@ int gl_store_open_readonly(const char *path, gl_store **out, char *err, size_t e
     *out = s;
     return 0;
 fail:
-    snprintf(err, errlen, "%s", s->err);
-    gl_store_close(s);
+    open_failed(s, path, existed, err, errlen);
     return -1;
 }
 
@@ -537,6 +598,9 @@ void gl_store_close(gl_store *s)
     sqlite3_finalize(s->device_insert);
     sqlite3_finalize(s->device_select);
     sqlite3_close(s->db);
+    if (s->tidy && s->path && store_path_wal_size(s->path) >= 0)
+        store_path_tidy(s->path);
+    free(s->path);
     free(s->own);
     free(s);
 }

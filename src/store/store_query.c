@@ -101,7 +101,9 @@ static int prepare_query(gl_store *s, const char *p, sqlite3_stmt **st, const ch
         *st = NULL;
         return SQLITE_AUTH;
     }
-    if (rc != SQLITE_OK)
+    if (rc != SQLITE_OK && ((rc & 0xff) == SQLITE_CORRUPT || (rc & 0xff) == SQLITE_NOTADB))
+        snprintf(err, errlen, "database %s is damaged (%s)", s->path, sqlite3_errmsg(s->db));
+    else if (rc != SQLITE_OK)
         snprintf(err, errlen, "%s", sqlite3_errmsg(s->db));
     return rc;
 }
@@ -192,7 +194,13 @@ int gl_store_query(gl_store *s, const char *sql, enum gl_format fmt, FILE *out, 
                 rc = SQLITE_OK;
         }
         if (rc != SQLITE_OK) {
-            snprintf(err, errlen, "%s", rc == SQLITE_NOMEM ? "out of memory" : sqlite3_errmsg(s->db));
+            int code = sqlite3_errcode(s->db) & 0xff;
+            if (rc == SQLITE_NOMEM)
+                snprintf(err, errlen, "out of memory");
+            else if (code == SQLITE_CORRUPT || code == SQLITE_NOTADB)
+                snprintf(err, errlen, "database %s is damaged (%s)", s->path, sqlite3_errmsg(s->db));
+            else
+                snprintf(err, errlen, "%s", sqlite3_errmsg(s->db));
             sqlite3_finalize(st);
             goto fail;
         }
