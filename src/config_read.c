@@ -119,7 +119,8 @@ static int is_ident(const char *s)
 
 int cfg_is_kernel_key(const char *k)
 {
-    return in_list(cfg_kernel_keys, k) || strncmp(k, "buffer.", 7) == 0;
+    return in_list(cfg_kernel_keys, k) || strncmp(k, "buffer.", 7) == 0 ||
+           strncmp(k, "launch.", 7) == 0;
 }
 
 /* Closest known key or parameter; *is_param says which it is (ties: parameter). */
@@ -302,7 +303,8 @@ int cfg_read_blocks(struct ctx *x, char *text, struct block **out, int *nout)
             return cfg_err(x, line, "'%s' belongs in a kernel section (one with 'source ='), not "
                            "before the first section", key);
         /* in a section, an identifier may be a kernel section's named parameter */
-        int maybe = nb > 1 && (is_ident(key) || (strncmp(key, "buffer.", 7) == 0 && is_ident(key + 7)));
+        int maybe = nb > 1 && (is_ident(key) || (strncmp(key, "buffer.", 7) == 0 && is_ident(key + 7)) ||
+                               (strncmp(key, "launch.", 7) == 0 && is_ident(key + 7)));
         if (!known_key(key) && !maybe)
             return unknown_key(x, key, line);
         if (!*val)
