@@ -9,6 +9,7 @@
 #include "expr.h"
 #include "kernel_variant.h"
 #include "launches.h"
+#include "sweep.h"
 
 #include <stdint.h>
 #include <stdio.h>
@@ -135,6 +136,33 @@ int gl_kseq_name_exprs(const struct gl_kernel_variant *kv, const struct gl_param
         if (w < 0 || (size_t)w >= len - used)
             return -1;
         used += (size_t)w;
+    }
+    return 0;
+}
+
+int gl_kseq_sweep_counts(const struct gl_sweep *sw, char *err, size_t errlen)
+{
+    for (int ci = 0; ci < sw->nconfigs; ci++) {
+        const struct gl_expansion *e = &sw->exps[ci];
+        for (int ji = 0; ji < e->njobs; ji++) {
+            const struct gl_job *j = &e->jobs[ji];
+            const struct gl_kernel_variant *kv = gl_kernel_variant_of(j->v);
+            if (!kv || !kv->k->seq)
+                continue;
+            for (int i = 0; i < kv->k->seq->n; i++) {
+                const struct gl_klaunch *l = &kv->k->seq->l[i];
+                long long n;
+                char msg[200], params[256];
+                if (!l->count[0] || gl_expr_value(l->count, &j->p, &n, msg, sizeof msg) != 0 ||
+                    (n >= 0 && n <= GL_KSEQ_MAX_REPEAT))
+                    continue;   /* fine, or a point the check skips with the reason */
+                gl_params_format(&j->p, params, sizeof params);
+                snprintf(err, errlen, "%s:%d: launch.%s: repeat count %s = %lld at %s (must be 0 "
+                         "to %d)", sw->configs[ci].path, l->line, l->label, l->count, n, params,
+                         GL_KSEQ_MAX_REPEAT);
+                return -1;
+            }
+        }
     }
     return 0;
 }

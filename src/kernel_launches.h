@@ -19,4 +19,10 @@ const char *gl_kseq_check(const struct gl_kernel_variant *kv, const struct gl_pa
 int gl_kseq_name_exprs(const struct gl_kernel_variant *kv, const struct gl_params *p, char *buf,
                        size_t len);
 
+/* A repeat count below 0 or above GL_KSEQ_MAX_REPEAT at any point of the sweep
+ * is the config's mistake: -1 with "path:line: launch.NAME: repeat count ... at
+ * N=... (must be 0 to 1024)" in err (the plan exits 2), else 0. */
+struct gl_sweep;
+int gl_kseq_sweep_counts(const struct gl_sweep *sw, char *err, size_t errlen);
+
 #endif

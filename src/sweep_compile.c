@@ -15,6 +15,7 @@
  * how far it is, about once a second.
  * Must not print (the command's watch does), nor load or run a kernel. */
 #include "cref_build.h"
+#include "kernel_launches.h"
 #include "kernel_variant.h"
 #include "registry.h"
 #include "sweep.h"
@@ -416,6 +417,8 @@ int gl_sweep_compile(struct gl_sweep *sw, const struct gl_sweep_watch *watch, ch
         sw->arch = 90;
     int jobs = jobs_allowed(err, errlen);
     if (jobs < 0)
+        return 2;
+    if (gl_kseq_sweep_counts(sw, err, errlen) != 0)   /* a launch line's count out of range */
         return 2;
     /* the C references, once each (they need no GPU plugin) */
     for (int ci = 0; ci < sw->nconfigs && rc == 0; ci++)
