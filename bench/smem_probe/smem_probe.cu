@@ -688,6 +688,8 @@ static int rp_round(int round)
         rp[i].flush = r_flush;
         rp[i].ctx = &c[i];
         rp[i].single_kernel = 1;
+        rp[i].nlaunches = 0;        /* one launch: not split */
+        rp[i].run_launch = NULL;
         rpp[i] = &rp[i];
     }
     t0 = now_ms();
