@@ -36,6 +36,14 @@ struct glc_replay {
      * so that the flush after the run before it (its drain) holds that run's
      * dirty lines only (in auto-range mode one more kernel range, counted). */
     void (*restore)(void *ctx);
+    /* A launch sequence measured launch by launch too (a kernel section's
+     * launch.NAME lines): run() is nlaunches launches (2 .. GL_MAX_LAUNCH_PROFILED)
+     * and run_launch(ctx, k) enqueues launch k alone. In each pass of the
+     * user-range session the run is replayed twice: once in its own range (the
+     * whole: r->metrics) and, after a flush, launch by launch, each in a range
+     * of its own (r->launch_values[k], aligned with r->metrics). 0: not split. */
+    int nlaunches;
+    void (*run_launch)(void *ctx, int k);
 };
 
 /* After the CUDA context exists (cudaFree(0)); may be called again with another

@@ -21,10 +21,36 @@ static int range_index(const char *name, const char *prefix, int n)
     return *end == '\0' && i >= 0 && i < n ? (int)i : -1;
 }
 
-/* Where each of n runs' user ranges (run[i], drain[i]) lies in the decoded
- * counter data: one walk over its nranges ranges, -1 where one is missing. */
+/* i and k when name is "<RANGE_LAUNCH>_<i>_<k>" with 0 <= i < n and 0 <= k <
+ * GL_MAX_LAUNCH_PROFILED: 1, else 0. */
+static int launch_index(const char *name, int n, int *i, int *k)
+{
+    size_t lp = strlen(RANGE_LAUNCH);
+    if (strncmp(name, RANGE_LAUNCH, lp) != 0 || name[lp] != '_')
+        return 0;
+    char *end;
+    long a = strtol(name + lp + 1, &end, 10);
+    if (end == name + lp + 1 || *end != '_' || a < 0 || a >= n)
+        return 0;
+    const char *b = end + 1;
+    long c = strtol(b, &end, 10);
+    if (end == b || *end != '\0' || c < 0 || c >= GL_MAX_LAUNCH_PROFILED)
+        return 0;
+    *i = (int)a;
+    *k = (int)c;
+    return 1;
+}
+
+/* The launch ranges of a session's split runs: launch[i * GL_MAX_LAUNCH_PROFILED + k]. */
+static long launch_range[GLC_BATCH_MAX * GL_MAX_LAUNCH_PROFILED];
+
+/* Where each of n runs' user ranges (run[i], drain[i], and launch_range of the
+ * split ones) lies in the decoded counter data: one walk over its nranges
+ * ranges, -1 where one is missing. */
 static void user_ranges(size_t nranges, int n, long *run, long *drain)
 {
+    for (int i = 0; i < n * GL_MAX_LAUNCH_PROFILED; i++)
+        launch_range[i] = -1;
     for (int i = 0; i < n; i++)
         run[i] = drain[i] = -1;
     for (size_t k = 0; k < nranges; k++) {
@@ -37,11 +63,13 @@ static void user_ranges(size_t nranges, int n, long *run, long *drain)
         p.rangeDelimiter = "/";
         if (cuptiRangeProfilerCounterDataGetRangeInfo(&p) != CUPTI_SUCCESS || !p.rangeName)
             continue;
-        int i = range_index(p.rangeName, RANGE_RUN, n);
+        int i = range_index(p.rangeName, RANGE_RUN, n), l;
         if (i >= 0)
             run[i] = (long)k;
         else if ((i = range_index(p.rangeName, RANGE_DRAIN, n)) >= 0)
             drain[i] = (long)k;
+        else if (launch_index(p.rangeName, n, &i, &l))
+            launch_range[i * GL_MAX_LAUNCH_PROFILED + l] = (long)k;
     }
 }
 
@@ -110,6 +138,47 @@ static int evaluate(int m, long run, long drain, struct gl_result *r, int passes
     return 1;
 }
 
+/* The counters of each launch of split run rp (its launch ranges: lr[0 ..
+ * nlaunches)) into r->launch_values, aligned with r->metrics as evaluate() just
+ * filled them (a metric that has no value for a launch, or is none of the
+ * configuration's - the drain, the exact conflicts appended later - is NaN).
+ * On a failure no launch has counters and r->launch_reason says why. */
+static void evaluate_launches(int m, const struct glc_replay *rp, const long *lr,
+                              struct gl_result *r)
+{
+    const struct mode_config *c = &glc_st.mode[m];
+    int nl = rp->nlaunches, idx[GL_MAX_METRICS];
+    double v[GL_MAX_METRICS];
+    r->nlaunch_profiled = 0;
+    if (r->nmetrics == 0)
+        return;
+    for (int j = 0; j < GL_MAX_METRICS; j++) {   /* r->metrics[j]'s index in the configuration */
+        idx[j] = -1;
+        for (int i = 0; j < r->nmetrics && i < glc_st.n && idx[j] < 0; i++)
+            if (strcmp(glc_st.names[i], r->metrics[j].name) == 0)
+                idx[j] = i;
+    }
+    for (int k = 0; k < nl; k++) {
+        if (lr[k] < 0) {
+            glc_fmt(r->launch_reason, sizeof r->launch_reason, "the range of launch %d is "
+                    "missing from the counter data", k);
+            return;
+        }
+        int rc = glh_evaluate(c->host, glc_st.counter_data, glc_st.counter_size, (size_t)lr[k],
+                              glc_st.ptrs, (size_t)glc_st.n, v);
+        if (rc != 0) {
+            glc_fmt(r->launch_reason, sizeof r->launch_reason,
+                    "cuptiProfilerHostEvaluateToGpuValues (launch %d) failed: %s", k,
+                    glc_cupti_str((CUptiResult)rc));
+            return;
+        }
+        for (int j = 0; j < GL_MAX_METRICS; j++)
+            r->launch_values[k][j] = idx[j] >= 0 && isfinite(v[idx[j]]) ? v[idx[j]] : NAN;
+    }
+    r->nlaunch_profiled = nl;
+    r->launch_reason[0] = '\0';
+}
+
 /* One session: every run of rp[0..n) in mode m. 1 when it ran (each run then
  * has its metrics or its own reason), 0 when the session failed (reasons set). */
 static int session(const struct glc_replay *const *rp, int n, int m, struct gl_result *const *r)
@@ -160,6 +229,8 @@ static int session(const struct glc_replay *const *rp, int n, int m, struct gl_r
         if (!evaluate(m, run, drain, r[i], passes)) {
             r[i]->nmetrics = 0;
             r[i]->passes = 0;
+        } else if (m == MODE_USER && glc_split(rp[i])) {
+            evaluate_launches(m, rp[i], &launch_range[i * GL_MAX_LAUNCH_PROFILED], r[i]);
         }
     }
     glc_lap(T_EVAL, &t0);
@@ -220,6 +291,13 @@ int glc_profile_batch(const struct glc_replay *const *rp, struct gl_result *cons
         r[i]->passes = 0;
         r[i]->nmetrics = 0;
         r[i]->metrics_reason[0] = '\0';
+        r[i]->nlaunch_profiled = 0;
+        if (rp[i] && rp[i]->nlaunches > 1 && !glc_split(rp[i]))
+            glc_fmt(r[i]->launch_reason, sizeof r[i]->launch_reason, "not measured launch by "
+                    "launch: %d launches (at most %d are)", rp[i]->nlaunches,
+                    GL_MAX_LAUNCH_PROFILED);
+        else if (rp[i] && glc_split(rp[i]))
+            glc_fmt(r[i]->launch_reason, sizeof r[i]->launch_reason, "not profiled");
     }
     if (n > GLC_BATCH_MAX) {
         glc_reason_all(r, n, "internal: %d runs in one profiling batch (at most %d)", n,
@@ -261,10 +339,25 @@ int glc_profile_batch(const struct glc_replay *const *rp, struct gl_result *cons
     int ok = 1;
     for (int k = 0; k < 2; k++) {
         int m = k == 0 ? first : 1 - first;
-        if (cnt[m] > 0 && !session(grp[m], cnt[m], m, gr[m]))
-            ok = 0;
-        else if (cnt[m] > 0 && m == MODE_USER)
-            retry_missing(grp[m], gr[m], cnt[m]);
+        if (m == MODE_AUTO) {
+            if (cnt[m] > 0 && !session(grp[m], cnt[m], m, gr[m]))
+                ok = 0;
+            continue;
+        }
+        /* user ranges: as many runs a session as their ranges a pass fit in */
+        for (int s0 = 0, s1; s0 < cnt[m]; s0 = s1) {
+            int ranges = 0;
+            for (s1 = s0; s1 < cnt[m]; s1++) {
+                int need = glc_ranges_of(grp[m][s1]);
+                if (s1 > s0 && ranges + need > MAX_RANGES)
+                    break;
+                ranges += need;
+            }
+            if (!session(&grp[m][s0], s1 - s0, m, &gr[m][s0]))
+                ok = 0;
+            else
+                retry_missing(&grp[m][s0], &gr[m][s0], s1 - s0);
+        }
     }
     /* then the exact shared-memory conflicts, one instrumented replay per run that
      * wants them (after the sessions: appended to each run's metrics) */

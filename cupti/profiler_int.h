@@ -100,15 +100,32 @@
 
 #define RANGE_RUN "gpulab_run"
 #define RANGE_DRAIN "gpulab_drain"
+#define RANGE_LAUNCH "gpulab_launch"   /* gpulab_launch_<run>_<k>: launch k of a split run */
 /* a run's reason; retry_missing (profiler_batch.c) looks for it */
 #define RANGES_MISSING "profiled ranges missing"
 /* Range modes. AUTO: one range per kernel; a session of n runs is flush, run 1,
  * flush, run 2, ..., run n, flush: 2n + 1 ranges, run i at 2i + 1, and the flush
  * after it (its drain, and the next run's cold L2) at 2i + 2. USER: ranges named
  * gpulab_run_<i> and gpulab_drain_<i> around each run's launches and the flush
- * after them. */
+ * after them, and for a run split launch by launch (glc_replay.nlaunches), then
+ * gpulab_launch_<i>_<k> around each launch of its second replay. A user session
+ * holds at most MAX_RANGES ranges a pass: profiler_batch.c cuts the user-range
+ * runs of a batch into sessions that fit (glc_ranges_of). */
 enum { MODE_USER = 0, MODE_AUTO = 1 };
 #define MAX_RANGES (3 * GLC_BATCH_MAX + 1)   /* runs, flushes, and the flushes after restores */
+
+/* 1 when run rp is measured launch by launch too (its launch ranges fit a session). */
+static inline int glc_split(const struct glc_replay *rp)
+{
+    return rp->nlaunches > 1 && rp->run_launch && rp->nlaunches <= GL_MAX_LAUNCH_PROFILED &&
+           rp->nlaunches + 2 <= MAX_RANGES;
+}
+
+/* The user ranges run rp takes in a pass: its own, its drain's, its launches'. */
+static inline int glc_ranges_of(const struct glc_replay *rp)
+{
+    return 2 + (glc_split(rp) ? rp->nlaunches : 0);
+}
 
 /* Where profiling time goes, summed over a worker's life and printed to stderr
  * at shutdown when GPULAB_CUPTI_TRACE is set (for bench/ and for users asking

@@ -115,6 +115,10 @@ static int one_pass(const struct glc_replay *const *rp, int n, int m, struct gl_
             restore_next(rp, n, i);
             continue;
         }
+        /* a split run replays launch by launch after its whole: the flush after
+         * the whole prepares that replay, and the next run's comes after it */
+        int split = glc_split(rp[i]);
+        const struct glc_replay *after = split ? rp[i] : next;
         range_name(name, sizeof name, RANGE_RUN, i);
         call = "cuptiRangeProfilerPushRange";
         rc = push(name);
@@ -134,12 +138,27 @@ static int one_pass(const struct glc_replay *const *rp, int n, int m, struct gl_
             rc = push(name);
             if (rc != CUPTI_SUCCESS)
                 break;
-            next->flush(next->ctx);
+            after->flush(after->ctx);
             call = "cuptiRangeProfilerPopRange";
             rc = pop();
             glc_lap(T_RANGE, &t0);
-        } else if (i + 1 < n) {
-            next->flush(next->ctx);   /* the next run's cold L2, outside any range */
+        } else if (split || i + 1 < n) {
+            after->flush(after->ctx);   /* the next replay's cold L2, outside any range */
+            glc_lap(T_FLUSH, &t0);
+        }
+        for (int k = 0; split && k < rp[i]->nlaunches && rc == CUPTI_SUCCESS; k++) {
+            glc_fmt(name, sizeof name, "%s_%d_%d", RANGE_LAUNCH, i, k);
+            call = "cuptiRangeProfilerPushRange";
+            rc = push(name);
+            if (rc != CUPTI_SUCCESS)
+                break;
+            rp[i]->run_launch(rp[i]->ctx, k);
+            call = "cuptiRangeProfilerPopRange";
+            rc = pop();
+            glc_lap(T_RANGE, &t0);
+        }
+        if (rc == CUPTI_SUCCESS && split && i + 1 < n) {
+            next->flush(next->ctx);
             glc_lap(T_FLUSH, &t0);
         }
         if (rc == CUPTI_SUCCESS)

@@ -73,6 +73,10 @@
 -- metric   hardware counters, long form: one row per (run, metric) under its Nsight
 --          Compute name (or gpulab__* for gpulab's own), value and unit. A metric
 --          that was not measured has no row.
+-- launch   a launch sequence's launches, one row per launch of the run (idx from 0):
+--          launch line NAME, kernel, loop value, grid, block, dynamic shared memory.
+-- launch_metric  each launch's counters measured alone (run_id, idx, name, value,
+--          unit); run.launch_reason says why a profiled sequence has none.
 
 CREATE TABLE meta (
     key   TEXT PRIMARY KEY,
@@ -231,7 +235,10 @@ CREATE TABLE run (
     started_at         TEXT,  -- when its timing began (the batch's start for GPU batches)
     -- what ran beneath the variant: a built-in CPU baseline's instruction-set
     -- level, or the library it called and its build; NULL: not recorded
-    code_path          TEXT
+    code_path          TEXT,
+    -- why a profiled launch sequence has no counters per launch (NULL: it has, or
+    -- the run is no launch sequence)
+    launch_reason      TEXT
 ) STRICT;
 
 -- The run_key index (the resume key: device, family, variant, study, every
@@ -262,6 +269,37 @@ CREATE TABLE claim (
     pid_start  INTEGER,            -- /proc/PID/stat starttime, clock ticks since boot
     claimed_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
 ) STRICT;
+
+-- A launch sequence's launches (a kernel section's launch.NAME lines): one row per
+-- launch of the run, in order (idx from 0): its launch line's NAME, the kernel as
+-- compiled, the value of the line's loop variable (0 without one), its grid, block
+-- and dynamic shared memory.
+CREATE TABLE launch (
+    run_id       INTEGER NOT NULL REFERENCES run (id) ON DELETE CASCADE,
+    idx          INTEGER NOT NULL,
+    name         TEXT NOT NULL,
+    kernel       TEXT NOT NULL,
+    iter         INTEGER NOT NULL,
+    grid_x       INTEGER NOT NULL,
+    grid_y       INTEGER NOT NULL,
+    grid_z       INTEGER NOT NULL,
+    block_x      INTEGER NOT NULL,
+    block_y      INTEGER NOT NULL,
+    block_z      INTEGER NOT NULL,
+    dynamic_smem INTEGER NOT NULL,
+    PRIMARY KEY (run_id, idx)
+) STRICT, WITHOUT ROWID;
+
+-- The counters of each launch of a sequence measured alone (long form, as metric;
+-- the run's metric rows are the whole sequence's).
+CREATE TABLE launch_metric (
+    run_id INTEGER NOT NULL REFERENCES run (id) ON DELETE CASCADE,
+    idx    INTEGER NOT NULL,
+    name   TEXT NOT NULL,
+    value  REAL NOT NULL,
+    unit   TEXT,
+    PRIMARY KEY (run_id, idx, name)
+) STRICT, WITHOUT ROWID;
 
 CREATE TABLE metric (
     run_id INTEGER NOT NULL REFERENCES run (id) ON DELETE CASCADE,

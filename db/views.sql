@@ -1,6 +1,7 @@
 -- db/views.sql - the documented query surface of the results database: `results`
 -- (one row per run, metrics as columns), `metrics` (the long form with run context),
--- `params` (the named parameters of users' kernels, long form) and `devices`. src/store/store_open.c drops and recreates these views on every open that
+-- `params` (the named parameters of users' kernels, long form), `launch_metrics`
+-- (a launch sequence's counters per launch) and `devices`. src/store/store_open.c drops and recreates these views on every open that
 -- can write, inside the open's transaction, so editing this file (and rebuilding) is
 -- all it takes to change them. Must only define views: no tables, no data; and must
 -- not spell out a parameter or a metric name: the @params: ...@ and @metrics ...@
@@ -79,6 +80,7 @@ DROP VIEW IF EXISTS device_model;
 DROP VIEW IF EXISTS metrics;
 DROP VIEW IF EXISTS devices;
 DROP VIEW IF EXISTS params;
+DROP VIEW IF EXISTS launch_metrics;
 
 -- The device model of every device row: the first row of the same kind, name,
 -- cores, SM count and compute capability. Two H100s of one kind are one model;
@@ -154,6 +156,18 @@ FROM metric m JOIN run r ON r.id = m.run_id;
 CREATE VIEW params AS
 SELECT p.run_id, r.study, r.family, r.variant, p.name, p.value
 FROM run_param p JOIN run r ON r.id = p.run_id;
+
+-- Launch sequences (kernel sections with launch.NAME lines): each launch's counters,
+-- one row per launch and metric, beside the whole run's value of the same metric
+-- (run_value: the sequence measured as one range, so it includes the gaps between
+-- launches and weighs ratios by the hardware's own counts).
+CREATE VIEW launch_metrics AS
+SELECT l.run_id, r.study, r.family, r.variant, l.idx AS launch, l.name AS launch_name,
+       l.kernel, l.iter, l.grid_x, l.block_x, m.name, m.value, m.unit,
+       (SELECT w.value FROM metric w WHERE w.run_id = l.run_id AND w.name = m.name) AS run_value
+FROM launch l
+JOIN launch_metric m ON m.run_id = l.run_id AND m.idx = l.idx
+JOIN run r ON r.id = l.run_id;
 
 CREATE VIEW devices AS
 SELECT d.id AS device_id, d.kind, d.name, d.ident,

@@ -475,6 +475,10 @@ static void test_expr_functions(void)
         { "min(TILE, BLOCK_ROWS)", 8 }, { "max(TILE, BLOCK_ROWS)", 32 },
         { "max(min(1, 2), cdiv(N, 3))", 334 }, { "TILE * BLOCK_ROWS", 256 },
         { "N*N", 1000000 }, { " min ( 4 , 5 ) ", 4 }, { "TILE == 32", 1 },
+        { "log2(1)", 0 }, { "log2(1024)", 10 }, { "log2(N)", 9 }, { "log2(1 << 62)", 62 },
+        { "pow(TILE, 2)", 1024 }, { "pow(2, 0)", 1 }, { "pow(0, 0)", 1 }, { "pow(0, 5)", 0 },
+        { "pow(1, 1000000000000)", 1 }, { "pow(-1, 3)", -1 }, { "pow(-2, 3)", -8 },
+        { "cdiv(log2(1 << 24), log2(256))", 3 }, { "cdiv(N, pow(TILE, 1 + 1))", 1 },
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         int r = gl_expr_value(cases[i].e, &p, &v, msg, sizeof msg);
@@ -490,6 +494,9 @@ static void test_expr_functions(void)
         { "mim(1, 2)", "did you mean 'min'" }, { "TILES", "did you mean 'TILE'" },
         { "WPT + 1", "unknown parameter 'WPT'" }, { "\"a\"", "text, not a number" },
         { "cdiv(-9223372036854775807 - 1, -1)", "overflow" },
+        { "log2(0)", "at least 1" }, { "log2(-4)", "at least 1" }, { "log2(1, 2)", "one argument" },
+        { "pow(2)", "two arguments" }, { "pow(2, -1)", "exponent" }, { "pow(2, 63)", "overflow" },
+        { "pow(10, 19)", "overflow" }, { "lg2(8)", "did you mean 'log2'" },
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         msg[0] = '\0';

@@ -276,13 +276,13 @@ static void test_create(void)
         printf("open: %s\n", err);
         return;
     }
-    /* the version is 1 + the migrations: 001..009 (009 the roofline's) */
-    CHECK(gl_nmigrations == 9 && gl_schema_version == 1 + gl_nmigrations);
+    /* the version is 1 + the migrations: 001..010 (010 the launch sequences') */
+    CHECK(gl_nmigrations == 10 && gl_schema_version == 1 + gl_nmigrations);
     for (int i = 0; i < gl_nmigrations; i++)
         CHECK(gl_sql_migrations[i] != NULL);
     CHECK(gl_sql_migrations[gl_nmigrations] == NULL);
     sqlite3 *db = raw_open(path);
-    CHECK(qi(db, "PRAGMA user_version") == 10);
+    CHECK(qi(db, "PRAGMA user_version") == 11);
     CHECK_STR(q(db, "PRAGMA journal_mode").s, "wal");
     CHECK_STR(q(db, "SELECT value FROM meta WHERE key = 'application'").s, "gpulab");
     const char *objs[] = { "table:meta", "table:device", "table:session", "table:run",
@@ -330,7 +330,8 @@ static void test_create(void)
     gl_store_close(s);
 
     /* Reopening a current file changes nothing but the views. */
-    CHECK(gl_store_open(path, &s, err, sizeof err) == 0);
+    if (!CHECK(gl_store_open(path, &s, err, sizeof err) == 0))
+        printf("  reopen: %s\n", err);
     gl_store_close(s);
 }
 
@@ -1156,6 +1157,86 @@ static void plant_claim(sqlite3 *db, const char *key, const char *host, const ch
     raw_exec(db, sql);
 }
 
+/* A launch sequence's run: a launch row per launch, a launch_metric row per
+ * launch and finite value, the launch_metrics view beside the whole's value;
+ * a sequence without per-launch counters stores its launch_reason. */
+static void test_launches(gl_store *s, sqlite3 *db)
+{
+    struct gl_device g = gpu_dev("GPU-launches");
+    long long dev = gl_store_device(s, &g);
+    struct gl_session_info si = { .tool_version = "0.1.0", .git_revision = "abc", .host = "h",
+                                  .argv = "a", .config_path = "p", .config_text = "t",
+                                  .config_hash = "x", .study = "seq" };
+    long long sid = gl_store_session_begin(s, &si);
+    struct gl_params p;
+    gl_params_init(&p);
+    p.n = 4096;
+    reset_result(GL_OK);
+    res.nsamples = 1;
+    res.samples_ms[0] = 1.0;
+    add_metric("dram__bytes_read.sum", "byte", 1000.0);
+    add_metric("lts__t_sector_hit_rate.pct", "%", 50.0);
+    res.launches = res.nlaunch = 3;
+    res.nlaunch_items = 2;
+    snprintf(res.launch_item[0].label, sizeof res.launch_item[0].label, "pass");
+    snprintf(res.launch_item[0].kernel, sizeof res.launch_item[0].kernel, "reduce<256>");
+    snprintf(res.launch_item[1].label, sizeof res.launch_item[1].label, "merge");
+    snprintf(res.launch_item[1].kernel, sizeof res.launch_item[1].kernel, "merge");
+    for (int i = 0; i < 3; i++) {
+        res.launch[i].item = i < 2 ? 0 : 1;
+        res.launch[i].iter = i < 2 ? i : 0;
+        res.launch[i].grid[0] = 16 >> i;
+        res.launch[i].grid[1] = res.launch[i].grid[2] = 1;
+        res.launch[i].block[0] = 256;
+        res.launch[i].block[1] = res.launch[i].block[2] = 1;
+    }
+    res.nlaunch_profiled = 3;
+    for (int i = 0; i < 3; i++) {
+        res.launch_values[i][0] = 300.0 + i;
+        res.launch_values[i][1] = i == 1 ? NAN : 40.0;   /* not measured: no row */
+    }
+    long long id = store_run_in(s, "seq", sid, dev, "passes", "shared", &p, -1, -1);
+    CHECK(id > 0);
+    char sql[512];
+    snprintf(sql, sizeof sql, "SELECT count(*) FROM launch WHERE run_id = %lld", id);
+    CHECK(qi(db, sql) == 3);
+    snprintf(sql, sizeof sql, "SELECT group_concat(name || ':' || kernel || ':' || iter || ':' || "
+             "grid_x, ' ') FROM (SELECT * FROM launch WHERE run_id = %lld ORDER BY idx)", id);
+    CHECK_STR(q(db, sql).s, "pass:reduce<256>:0:16 pass:reduce<256>:1:8 merge:merge:0:4");
+    snprintf(sql, sizeof sql, "SELECT count(*) FROM launch_metric WHERE run_id = %lld", id);
+    CHECK(qi(db, sql) == 5);
+    snprintf(sql, sizeof sql, "SELECT CAST(sum(value) AS INTEGER) FROM launch_metrics WHERE run_id = %lld AND "
+             "name = 'dram__bytes_read.sum' AND run_value = 1000", id);
+    CHECK(qi(db, sql) == 903);
+    snprintf(sql, sizeof sql, "SELECT launch_reason IS NULL FROM run WHERE id = %lld", id);
+    CHECK(qi(db, sql) == 1);
+    char cols[1024];
+    columns_of(db, "SELECT * FROM launch_metrics", 0, cols, sizeof cols);
+    CHECK_STR(cols, "run_id,study,family,variant,launch,launch_name,kernel,iter,grid_x,block_x,"
+                    "name,value,unit,run_value");
+
+    /* too many launches to measure one by one: launch rows, no launch_metric, the reason */
+    res.nlaunch_profiled = 0;
+    snprintf(res.launch_reason, sizeof res.launch_reason, "not measured launch by launch");
+    p.n = 8192;
+    id = store_run_in(s, "seq", sid, dev, "passes", "shared", &p, -1, -1);
+    snprintf(sql, sizeof sql, "SELECT count(*) FROM launch WHERE run_id = %lld", id);
+    CHECK(id > 0 && qi(db, sql) == 3);
+    snprintf(sql, sizeof sql, "SELECT count(*) FROM launch_metric WHERE run_id = %lld", id);
+    CHECK(qi(db, sql) == 0);
+    snprintf(sql, sizeof sql, "SELECT launch_reason FROM run WHERE id = %lld", id);
+    CHECK_STR(q(db, sql).s, "not measured launch by launch");
+
+    /* out of range: refused, nothing stored */
+    res.nlaunch_profiled = 4;
+    expect_refusal = 1;
+    p.n = 16384;
+    CHECK(store_run_in(s, "seq", sid, dev, "passes", "shared", &p, -1, -1) < 0);
+    expect_refusal = 0;
+    CHECK(qi(db, "SELECT count(*) FROM run WHERE n = 16384") == 0);
+    reset_result(GL_OK);
+}
+
 static void test_claims(gl_store *s, sqlite3 *db)
 {
     struct gl_device g = gpu_dev("GPU-claims"), g2 = gpu_dev("GPU-claims-twin");
@@ -1940,7 +2021,9 @@ static void test_readonly(void)
     }
     raw_exec(db, "ALTER TABLE session DROP COLUMN shard_index; ALTER TABLE session DROP COLUMN "
                  "shard_count; ALTER TABLE run DROP COLUMN smem_excess_reason; "
-                 "ALTER TABLE run DROP COLUMN code_path; PRAGMA user_version = 2;");
+                 "ALTER TABLE run DROP COLUMN code_path; DROP VIEW IF EXISTS launch_metrics; "
+                 "DROP TABLE launch; DROP TABLE launch_metric; "
+                 "ALTER TABLE run DROP COLUMN launch_reason; PRAGMA user_version = 2;");
     sqlite3_close(db);
     before = slurp(path, &len0);
     if (CHECK(gl_store_open_readonly(path, &s, err, sizeof err) == 0)) {
@@ -2042,6 +2125,7 @@ int main(void)
         test_results(s, db);
         test_has_ok(s, db);
         test_claims(s, db);
+        test_launches(s, db);
         test_latest(s, db);
         test_formats(s);
         sqlite3_close(db);

@@ -3,8 +3,9 @@
  * config may have), config_values.c (one value list, range or timing value),
  * config_section.c (the keys every section has: zip, where, timing, size),
  * config_parse.c (the config and its plain sections: defaults, variants,
- * parameters), config_kernel.c (kernel sections: `source =`) and
- * config_options.c (a kernel section's `compiler` and `options`).
+ * parameters), config_kernel.c (kernel sections: `source =`), config_options.c
+ * (a kernel section's `compiler` and `options`), config_kinit.c (buffer inits and
+ * symbols) and config_launches.c (its `launch.NAME` lines).
  * Must not be included outside src/config/. */
 #ifndef GL_CONFIG_INT_H
 #define GL_CONFIG_INT_H
@@ -105,4 +106,14 @@ int cfg_is_symbol_key(const char *key);
  * config's folder (k->config_dir, which the -I folders are found from). 0, or
  * -1 (cfg_err). */
 int cfg_kernel_compile_keys(struct ctx *x, const struct block *b, struct gl_kernel *k);
+/* config_launches.c: a kernel section's launch.NAME lines (src/core/launches.h).
+ * cfg_has_launches: 1 when b has any. cfg_kernel_launch_variants: the one
+ * variant of a section with launch lines and no `variants` (named like the
+ * section). cfg_kernel_launches: the lines into k->seq, after the buffers and
+ * variants are read; what they read is added to sc. 0, or -1 (cfg_err). */
+int cfg_has_launches(const struct block *b);
+int cfg_kernel_launch_variants(struct ctx *x, const struct block *b, struct gl_section *s,
+                               struct gl_kernel *k);
+int cfg_kernel_launches(struct ctx *x, const struct block *b, struct gl_section *s,
+                        struct gl_kernel *k, struct gl_expr_scope *sc);
 #endif

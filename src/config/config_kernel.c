@@ -2,7 +2,8 @@
  * struct gl_kernel and one struct gl_kernel_variant per item of `variants`
  * (src/core/kernel.h), owned by the section. Keys: source, family, variants,
  * defines, buffer.NAME, args, grid, block, smem, verify, verify_reads,
- * tolerance, flops, bytes, the built-in parameters, where, zip, metrics and the timing keys; any
+ * tolerance, flops, bytes, the built-in parameters, where, zip, metrics and the timing keys
+ * (launch.NAME lines instead of args, grid, block and smem: config_launches.c); any
  * other identifier is a named parameter (integer values, lists and ranges as
  * usual) - unless it is a near miss of a known key (a typo), or nothing reads
  * it; `options` and `compiler` are config_options.c's. The source file is read
@@ -29,7 +30,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
-static const char *const function_names[] = { "ceil", "cdiv", "div", "min", "max", NULL };
+static const char *const function_names[] = { "ceil", "cdiv", "div", "min", "max", "log2", "pow",
+                                              NULL };
 
 /* What reading one kernel section gathers. */
 struct kread {
@@ -380,6 +382,8 @@ static int section_variants(struct kread *r)
 {
     const struct entry *e = cfg_find(r->b, "variants");
     struct gl_section *s = r->s;
+    if (!e && cfg_has_launches(r->b))   /* one variant: the launch lines' kernels */
+        return cfg_kernel_launch_variants(r->x, r->b, s, r->k);
     if (!e)
         return cfg_err(r->x, r->b->line, "kernel section [%s] has no 'variants' (the __global__ "
                        "functions of %s to run, or NAME = f<TILE>)", s->name, r->k->source);
@@ -987,9 +991,12 @@ int cfg_kernel_section(struct ctx *x, const struct block *b, const struct block 
             return -1;
     struct gl_kernel *k = r.k;
     unsigned reads = 0;
-    if (section_variants(&r) != 0 || section_defines(&r) != 0 || section_args(&r) != 0 ||
-        shape(&r, "grid", k->grid, &k->ngrid) != 0 ||
-        shape(&r, "block", k->block, &k->nblock) != 0 || optional_expr(&r, "smem", k->smem) != 0 ||
+    int seq = cfg_has_launches(b);   /* launch.NAME lines instead of args, grid, block, smem */
+    if (section_variants(&r) != 0 || section_defines(&r) != 0 ||
+        (seq && cfg_kernel_launches(x, b, s, k, &r.sc) != 0) ||
+        (!seq && (section_args(&r) != 0 || shape(&r, "grid", k->grid, &k->ngrid) != 0 ||
+                  shape(&r, "block", k->block, &k->nblock) != 0 ||
+                  optional_expr(&r, "smem", k->smem) != 0)) ||
         optional_expr(&r, "flops", k->flops) != 0 || optional_expr(&r, "bytes", k->bytes) != 0 ||
         section_verify(&r) != 0 || section_verify_reads(&r) != 0 ||
         builtin_params(&r, top, use) != 0 ||
@@ -1006,8 +1013,10 @@ int cfg_kernel_section(struct ctx *x, const struct block *b, const struct block 
 
 void cfg_kernel_free(struct gl_section *s)
 {
-    if (s->kernel)
+    if (s->kernel) {
         free(s->kernel->text);
+        free(s->kernel->seq);
+    }
     free(s->kernel);
     free(s->kvs);
     s->kernel = NULL;

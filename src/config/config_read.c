@@ -134,7 +134,8 @@ static int is_ident(const char *s)
 
 int cfg_is_kernel_key(const char *k)
 {
-    return in_list(cfg_kernel_keys, k) || strncmp(k, "buffer.", 7) == 0 || cfg_is_symbol_key(k);
+    return in_list(cfg_kernel_keys, k) || strncmp(k, "buffer.", 7) == 0 || cfg_is_symbol_key(k) ||
+           strncmp(k, "launch.", 7) == 0;
 }
 
 /* Closest known key or parameter; *is_param says which it is (ties: parameter). */
@@ -318,7 +319,8 @@ int cfg_read_blocks(struct ctx *x, char *text, struct block **out, int *nout)
                            "before the first section", key);
         /* in a section, an identifier may be a kernel section's named parameter */
         int maybe = nb > 1 && (is_ident(key) || (strncmp(key, "buffer.", 7) == 0 && is_ident(key + 7)) ||
-                                cfg_is_symbol_key(key));
+                                cfg_is_symbol_key(key) ||
+                               (strncmp(key, "launch.", 7) == 0 && is_ident(key + 7)));
         if (!known_key(key) && !maybe)
             return unknown_key(x, key, line);
         if (!*val)

@@ -1,7 +1,7 @@
 /* expr.c - the expression language of configs (see expr.h): 64-bit
  * integers, parameter names (built-in and named), "strings", + - * / % << >>,
  * comparisons, && || !, parentheses, with C precedence, and the functions ceil,
- * cdiv, div, min and max. One recursive-descent parser serves both the
+ * cdiv, div, min, max, log2 (floor) and pow. One recursive-descent parser serves both the
  * parse-time check (syntax, names, types) and evaluation against a point of the
  * sweep; && and || short-circuit, so `BS != 0 && N % BS == 0` is safe. The
  * nesting depth is bounded (GL_EXPR_MAX_DEPTH), so no text overflows the stack.
@@ -114,7 +114,8 @@ static long long div_round(long long a, long long b, int up)
     return q;
 }
 
-static const char *const functions[] = { "ceil", "cdiv", "div", "min", "max", NULL };
+static const char *const functions[] = { "ceil", "cdiv", "div", "min", "max", "log2", "pow",
+                                         NULL };
 
 /* A call of a function: name and '(' are consumed. */
 static int parse_call(struct ex *x, const char *name, struct val *v, int live)
@@ -131,7 +132,8 @@ static int parse_call(struct ex *x, const char *name, struct val *v, int live)
             gl_nearest_offer(&near, functions[i]);
         if (near.best)
             return fail(x, "unknown function '%s' (did you mean '%s'?)", name, near.best);
-        return fail(x, "unknown function '%s' (functions: ceil, cdiv, div, min, max)", name);
+        return fail(x, "unknown function '%s' (functions: ceil, cdiv, div, min, max, log2, "
+                    "pow)", name);
     }
     if (enter(x) != 0)
         return -1;
@@ -145,6 +147,24 @@ static int parse_call(struct ex *x, const char *name, struct val *v, int live)
             v->i = div_round(v->num, v->den, 1);
         v->divided = 0;
         leave(x);
+        return 0;
+    }
+    if (f == 5) {   /* log2(a): floor of the base-2 logarithm, a >= 1 */
+        if (!accept(x, ")", NULL))
+            return fail(x, "log2 takes one argument: expected ')' %s", where_at(x, at, sizeof at));
+        leave(x);
+        v->divided = 0;
+        v->param = -1;
+        if (!live || !x->eval) {
+            v->i = 0;
+            return 0;
+        }
+        if (v->i < 1)
+            return fail(x, "log2(%lld): the argument must be at least 1", v->i);
+        long long e = 0;
+        for (long long a = v->i; a > 1; a >>= 1)
+            e++;
+        v->i = e;
         return 0;
     }
     if (!accept(x, ",", NULL))
@@ -166,6 +186,19 @@ static int parse_call(struct ex *x, const char *name, struct val *v, int live)
         if (v->i == INT64_MIN && b.i == -1)
             return fail(x, "integer overflow in %s(%lld, -1)", name, v->i);
         v->i = div_round(v->i, b.i, f == 1);
+    } else if (f == 6) {   /* pow(a, b): a to the power b >= 0, overflow checked */
+        if (b.i < 0)
+            return fail(x, "pow(%lld, %lld): the exponent must be 0 or more", v->i, b.i);
+        long long r = 1;
+        if (v->i == 0 || v->i == 1)
+            r = b.i == 0 ? 1 : v->i;
+        else if (v->i == -1)
+            r = b.i % 2 ? -1 : 1;
+        else   /* |a| >= 2: overflows within 63 steps */
+            for (long long k = 0; k < b.i; k++)
+                if (__builtin_mul_overflow(r, v->i, &r))
+                    return fail(x, "integer overflow in pow(%lld, %lld)", v->i, b.i);
+        v->i = r;
     } else if (f == 3) {
         v->i = v->i < b.i ? v->i : b.i;
     } else {

@@ -4,7 +4,7 @@
  * read from gl_params.user), "strings", + - * / % << >>, comparisons, && || !,
  * parentheses, with C precedence, and the functions ceil(a/b) (ceiling division
  * when its argument is a division, else the value), cdiv(a,b) (ceiling), div(a,b)
- * (floor), min(a,b), max(a,b). Nesting is limited to GL_EXPR_MAX_DEPTH levels. Shared by the driver (parse-time checks,
+ * (floor), min(a,b), max(a,b), log2(a) (floor, a >= 1), pow(a,b) (b >= 0). Nesting is limited to GL_EXPR_MAX_DEPTH levels. Shared by the driver (parse-time checks,
  * expansion, plan-time checks) and the GPU plugin (a user kernel's launch).
  * Must not know about files, sections or variants: callers add file:line. */
 #ifndef GL_EXPR_H

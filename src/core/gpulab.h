@@ -24,6 +24,9 @@
  * in src/params.c: the config parser, the store and the docs all read it. */
 #define GL_MAX_UPARAMS 16     /* named parameters of one kernel section */
 #define GL_UPARAM_NAME 32     /* a named parameter's name and its NUL */
+#define GL_MAX_LAUNCHES 256   /* launches of one run of a launch sequence (kernel sections) */
+#define GL_MAX_LAUNCH_PROFILED 64   /* ... of which get counters of their own */
+#define GL_LAUNCH_ITEMS 16    /* launch.NAME lines of a sequence (GL_KSEQ_MAX) */
 
 /* A parameter a user's kernel section names (TILE = 16, 32) and its value. */
 struct gl_uparam {
@@ -113,6 +116,19 @@ enum gl_phase {
     GL_PHASES
 };
 
+/* A launch sequence's launch line (gl_result.launch_item) and one launch of
+ * the run (gl_result.launch). */
+struct gl_launch_item {
+    char label[64];                /* NAME of launch.NAME */
+    char kernel[256];              /* its kernel as compiled: reduce_pass<256> */
+};
+struct gl_launch_row {
+    int item;                      /* index into launch_item */
+    int iter;                      /* the loop variable's value (0 without a loop) */
+    int grid[3], block[3];
+    int dynamic_smem;
+};
+
 /* What a worker sends back for one run (fixed size: written whole to a pipe). */
 struct gl_result {
     int status;                    /* enum gl_status */
@@ -153,6 +169,19 @@ struct gl_result {
      * and its build it called ("OpenBLAS 0.3.21 ... Haswell ..."); empty: not
      * recorded (GPU kernels, users' plugins) */
     char code_path[GL_REASON_MAX];
+    /* A kernel section's launch sequence (launches.h): each launch of the run
+     * in order (nlaunch of them; 0: not a sequence), the launch.NAME line it
+     * comes from (item: its label and kernel as compiled), its pass of that
+     * line's loop and its shape; and the counters of launches 0 ..
+     * nlaunch_profiled - 1 measured one by one (launch_values[i][m]: the value
+     * of metrics[m] for launch i, NaN where not measured), or why not. */
+    int nlaunch;
+    int nlaunch_items;
+    struct gl_launch_item launch_item[GL_LAUNCH_ITEMS];
+    struct gl_launch_row launch[GL_MAX_LAUNCHES];
+    int nlaunch_profiled;
+    char launch_reason[GL_REASON_MAX];   /* why launches have no counters of their own */
+    double launch_values[GL_MAX_LAUNCH_PROFILED][GL_MAX_METRICS];
 };
 
 /* A device description: the CPU for baselines, or a GPU. Fields that do not

@@ -37,6 +37,8 @@ enum gl_kcompiler {
  * (enum gl_kinit) are in plugin.h: users' plugins describe buffers with them too.
  * Their config names and sizes are ktype.h's. */
 
+struct gl_kseq;   /* a launch sequence: launches.h */
+
 struct gl_kbuffer {
     char name[GL_KNAME];
     enum gl_ktype type;
@@ -132,6 +134,8 @@ struct gl_kernel {
     char config_dir[1024];        /* the config's folder, absolute: user headers are named
                                      relative to it in hash and in the cache key ("" = the
                                      source's folder) */
+    struct gl_kseq *seq;          /* `launch.NAME` lines (launches.h), owned; NULL: one
+                                     launch of grid, block, smem and args */
 };
 
 /* A C reference (`verify = c:FILE:FUNC`): from the inputs, the expected

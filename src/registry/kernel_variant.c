@@ -8,6 +8,8 @@
 #include "kernel_variant.h"
 #include "kinit.h"
 #include "expr.h"
+#include "kernel_launches.h"
+#include "launches.h"
 #include "registry.h"
 
 #include <stdint.h>
@@ -93,6 +95,8 @@ static const char *kv_check(const struct gl_variant *v, const struct gl_params *
     long long g[3], b[3], smem, n;
     const char *why;
     static const char axis[3] = { 'x', 'y', 'z' };
+    if (k->seq && (why = gl_kseq_check(kv, p, dev, buf, len)))   /* launch.NAME lines */
+        return why;
     if ((why = shape(k, p, g, b, &smem, buf, len)))
         return why;
     for (int i = 0; i < 3; i++) {
@@ -209,7 +213,7 @@ void gl_kernel_variant_init(struct gl_kernel_variant *kv)
     v->family = kv->family;
     v->name = kv->name;
     v->device = "gpu";
-    v->desc = kv->expr;
+    v->desc = !kv->expr[0] && kv->k && kv->k->seq ? kv->k->seq->desc : kv->expr;
     v->check = kv_check;
     v->flops = kv_flops;
     v->min_bytes = kv_bytes;
@@ -344,8 +348,10 @@ int gl_kernel_program_key(const struct gl_kernel_variant *kv, const struct gl_pa
 int gl_kernel_compile_key(const struct gl_kernel_variant *kv, const struct gl_params *p, char *buf,
                           size_t len)
 {
-    char name[1024], prog[3500];
-    if (gl_kernel_name_expr(kv, p, name, sizeof name) != 0 ||
+    char name[4096], prog[3500];
+    int rc = kv->k->seq ? gl_kseq_name_exprs(kv, p, name, sizeof name)   /* every launch's */
+                        : gl_kernel_name_expr(kv, p, name, sizeof name);
+    if (rc != 0 ||
         gl_kernel_program_key(kv, p, prog, sizeof prog) != 0)
         return -1;
     int w = snprintf(buf, len, "%s|%s", prog, name);

@@ -32,6 +32,8 @@ struct gl_store {
     sqlite3_stmt *param_insert;
     sqlite3_stmt *sample_insert;
     sqlite3_stmt *metric_insert;
+    sqlite3_stmt *launch_insert;         /* a launch sequence's launches (store_launch.c) */
+    sqlite3_stmt *launch_metric_insert;
     sqlite3_stmt *device_insert;
     sqlite3_stmt *device_select;
     int claims;                 /* this handle may hold run claims (store_claim.c) */
@@ -120,6 +122,12 @@ int store_claim_key(gl_store *s, const struct gl_run_key *k, char out[65]);
 int store_ran_since(gl_store *s, const struct gl_run_key *k, long long after);
 /* Delete this process's claim of key, if any (inside the caller's transaction). */
 int store_claim_drop(gl_store *s, const char *key);
+
+/* ---- a launch sequence's launches and their counters (store_launch.c) ---- */
+
+/* r's launch rows and per-launch counter rows for run run_id (none for a run
+ * that is not a launch sequence), inside the caller's transaction. 0, or -1. */
+int store_launches(gl_store *s, long long run_id, const struct gl_result *r);
 
 /* ---- SQL generated from the C tables and the data (store_sql.c) ---- */
 

@@ -595,6 +595,8 @@ void gl_store_close(gl_store *s)
     sqlite3_finalize(s->param_insert);
     sqlite3_finalize(s->sample_insert);
     sqlite3_finalize(s->metric_insert);
+    sqlite3_finalize(s->launch_insert);
+    sqlite3_finalize(s->launch_metric_insert);
     sqlite3_finalize(s->device_insert);
     sqlite3_finalize(s->device_select);
     sqlite3_close(s->db);

@@ -107,6 +107,7 @@ static int insert_run(gl_store *s, const struct gl_run_key *k, const char *upara
     row_int_nz(&w, "passes", r->passes);
     row_textn(&w, "metrics_reason", r->metrics_reason, sizeof r->metrics_reason);
     row_textn(&w, "smem_excess_reason", r->smem_reason, sizeof r->smem_reason);
+    row_textn(&w, "launch_reason", r->launch_reason, sizeof r->launch_reason);
     char started[40];
     if (ri->started > 0) {
         time_t sec = (time_t)ri->started;
@@ -216,7 +217,7 @@ long long gl_store_result(gl_store *s, const struct gl_run_key *k, const struct 
     if (insert_run(s, k, uparams, ri, r, &sum) == 0) {
         id = sqlite3_last_insert_rowid(s->db);
         if (insert_params(s, id, k->p) != 0 || insert_samples(s, id, r) != 0 ||
-            insert_metrics(s, id, r) != 0 || (s->claims && store_claim_drop(s, claim) != 0))
+            insert_metrics(s, id, r) != 0 || store_launches(s, id, r) != 0 || (s->claims && store_claim_drop(s, claim) != 0))
             id = -1;
     }
     if (id < 0 || store_exec(s, "COMMIT", "committing a result") != 0) {

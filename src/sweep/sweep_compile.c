@@ -15,6 +15,8 @@
  * how far it is, about once a second.
  * Must not print (the command's watch does), nor load or run a kernel. */
 #include "cref_build.h"
+#include "kernel_launches.h"
+#include "launches.h"
 #include "kernel_variant.h"
 #include "registry.h"
 #include "sweep.h"
@@ -401,6 +403,35 @@ static int run_pool(const struct gl_device_ops *ops, struct pool *pl, int arch, 
     return rc;
 }
 
+/* A launch line's repeat count out of range at some point of the sweep: the
+ * config's file:line error (the plan refuses it before anything compiles). */
+static int kseq_sweep_counts(const struct gl_sweep *sw, char *err, size_t errlen)
+{
+    for (int ci = 0; ci < sw->nconfigs; ci++) {
+        const struct gl_expansion *e = &sw->exps[ci];
+        for (int ji = 0; ji < e->njobs; ji++) {
+            const struct gl_job *j = &e->jobs[ji];
+            const struct gl_kernel_variant *kv = gl_kernel_variant_of(j->v);
+            if (!kv || !kv->k->seq)
+                continue;
+            for (int i = 0; i < kv->k->seq->n; i++) {
+                const struct gl_klaunch *l = &kv->k->seq->l[i];
+                long long n;
+                char msg[200], params[256];
+                if (!l->count[0] || gl_expr_value(l->count, &j->p, &n, msg, sizeof msg) != 0 ||
+                    (n >= 0 && n <= GL_KSEQ_MAX_REPEAT))
+                    continue;   /* fine, or a point the check skips with the reason */
+                gl_params_format(&j->p, params, sizeof params);
+                snprintf(err, errlen, "%s:%d: launch.%s: repeat count %s = %lld at %s (must be 0 "
+                         "to %d)", sw->configs[ci].path, l->line, l->label, l->count, n, params,
+                         GL_KSEQ_MAX_REPEAT);
+                return -1;
+            }
+        }
+    }
+    return 0;
+}
+
 /* ---- the sweep's kernels ---------------------------------------------------------------- */
 
 int gl_sweep_compile(struct gl_sweep *sw, const struct gl_sweep_watch *watch, char *err,
@@ -416,6 +447,8 @@ int gl_sweep_compile(struct gl_sweep *sw, const struct gl_sweep_watch *watch, ch
         sw->arch = 90;
     int jobs = jobs_allowed(err, errlen);
     if (jobs < 0)
+        return 2;
+    if (kseq_sweep_counts(sw, err, errlen) != 0)   /* a launch line's count out of range */
         return 2;
     /* the C references, once each (they need no GPU plugin) */
     for (int ci = 0; ci < sw->nconfigs && rc == 0; ci++)

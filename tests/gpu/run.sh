@@ -38,7 +38,8 @@ done
 # smem: exact shared-memory conflicts: the transposes, matmul/shared, the metric lists
 # shard: shards of the smoke sweep and their merge: the runs of the whole sweep, counters included
 # symbols: __constant__ and __device__ symbols, inputs restored before every run and pass, the new inits
-for s in kernels plugins gpus smem shard symbols; do
+# launches: launch sequences: the collection's histogram and multi-pass reduction, counters per launch
+for s in kernels plugins gpus smem shard symbols launches; do
     sh tests/gpu/$s.sh >"$log" 2>&1; rc=$?
     cat "$log"
     add_up tests/gpu/$s.sh "$s-gpu" $rc

@@ -243,6 +243,15 @@ struct gh_job {
     size_t ctx_size;              /* ... its size: plain values, copied when the run is
                                      parked for a profiling batch (<= GH_CTX_MAX) */
     char lib_err[128];            /* set by enqueue on a library (non-CUDA) failure */
+    /* A launch sequence (a kernel section's launch.NAME lines): enqueue is its
+     * `launches` launches and enqueue_launch(j, k) enqueues launch k alone, for
+     * the counters of each launch (the profiler replays the run launch by launch
+     * too: cupti/profiler.h); NULL for any other job. release, when set, is
+     * called once when the run's buffers are freed (at the end of gh_execute,
+     * or after its batch is profiled when it was parked), with the parked copy's
+     * ctx: it frees what ctx points to. */
+    cudaError_t (*enqueue_launch)(struct gh_job *j, int k);
+    void (*release)(struct gh_job *j);
     /* set by the harness */
     struct gh_buf in[GH_MAX_IN];
     struct gh_buf out[GH_MAX_OUT];

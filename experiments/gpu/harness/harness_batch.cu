@@ -6,6 +6,7 @@
  * Must not time or verify: a run is parked only once it is timed and right. */
 #include "harness_int.cuh"
 
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -34,6 +35,14 @@ static void replay_restore(void *c)
 {
     struct replay_ctx *x = (struct replay_ctx *)c;
     cudaError_t e = gh_restore_enqueue(x->j);
+    if (e != cudaSuccess && x->err == cudaSuccess)
+        x->err = e;
+}
+
+static void replay_launch(void *c, int k)
+{
+    struct replay_ctx *x = (struct replay_ctx *)c;
+    cudaError_t e = x->j->enqueue_launch(x->j, k);
     if (e != cudaSuccess && x->err == cudaSuccess)
         x->err = e;
 }
@@ -130,12 +139,22 @@ void gh_profile_jobs(struct gh_job *const *jobs, int n)
         const char *skip = smem_skip(jobs[i], why, sizeof why);
         rp[i].smem = skip == NULL;
         rp[i].smem_ms = &smem_ms[i];
+        /* a launch sequence: measured launch by launch too */
+        rp[i].nlaunches = jobs[i]->enqueue_launch ? jobs[i]->launches : 0;
+        rp[i].run_launch = jobs[i]->enqueue_launch ? replay_launch : NULL;
         snprintf(jobs[i]->r->smem_reason, sizeof jobs[i]->r->smem_reason, "%s", skip ? skip : "");
         rpp[i] = &rp[i];
         rs[i] = jobs[i]->r;
     }
     double t0 = gh_now_s();
     (void)glc_profile_batch(rpp, rs, n);
+    for (int i = 0; i < n; i++)   /* a sequence of one launch at this point: it is the whole */
+        if (jobs[i]->enqueue_launch && jobs[i]->launches == 1 && rs[i]->nmetrics > 0) {
+            for (int m = 0; m < GL_MAX_METRICS; m++)
+                rs[i]->launch_values[0][m] = m < rs[i]->nmetrics ? rs[i]->metrics[m].value : NAN;
+            rs[i]->nlaunch_profiled = 1;
+            rs[i]->launch_reason[0] = '\0';
+        }
     attribute_replays(rs, n, (gh_now_s() - t0) * 1e3, smem_ms);
     int culprit = -1;
     for (int i = 0; i < n && culprit < 0; i++)
@@ -184,6 +203,8 @@ void gh_spacer_free(struct gh_job *j)
 
 static void job_free(struct gh_job *j)
 {
+    if (j->release)
+        j->release(j);
     for (int i = 0; i < j->nout; i++)
         gh_buf_free(&j->out[i], j->mem);
     for (int i = 0; i < j->nin; i++)

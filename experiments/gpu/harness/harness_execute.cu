@@ -208,6 +208,8 @@ out:
         gh_buf_free(&j->in[i], j->mem);
     if (!parked)
         gh_spacer_free(j);
+    if (!parked && j->release)
+        j->release(j);
     if (j->typed)
         gh_typed_release(j);
     if (r->status != GL_OK && r->nmetrics == 0 && r->metrics_reason[0] == '\0')

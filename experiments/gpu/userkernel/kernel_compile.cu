@@ -31,6 +31,7 @@
 extern "C" {
 #include "deps.h"
 #include "expr.h"
+#include "launches.h"
 #include "fileutil.h"
 #include "sha256.h"
 }
@@ -538,17 +539,9 @@ int gk_build(const struct gl_kernel_variant *kv, const struct gl_params *p, int 
     return rc != 0 ? rc : res;
 }
 
-int gk_kernel_compile(const struct gl_kernel_variant *kv, const struct gl_params *p, int arch,
-                      char *log, size_t loglen)
-{
-    struct gk_built b;
-    int rc = gk_build(kv, p, arch, &b, log, loglen);
-    return rc < 0 ? -1 : rc;
-}
-
-/* Then each kernel's symbols against its cubin (kernel_symbols.cu): a
+/* Built, then each kernel's symbols against its cubin (kernel_symbols.cu): a
  * mismatch is -3 with the log "LINE: message", LINE the symbol's config line. */
-int gk_kernel_compile_many(const struct gl_kernel_variant *const *kvs,
+static int compile_checked(const struct gl_kernel_variant *const *kvs,
                            const struct gl_params *const *ps, int n, int arch, int *res,
                            char *log, size_t loglen)
 {
@@ -575,4 +568,72 @@ int gk_kernel_compile_many(const struct gl_kernel_variant *const *kvs,
     }
     free(built);
     return rc;
+}
+
+/* A launch sequence (launches.h) compiles the kernel of each of its launch
+ * lines: the variants are expanded into one variant per launch line (its
+ * kernel as the expression) before the grouping into programs, and each
+ * variant's result is its launches' (failed if one failed, compiled now if
+ * one was, else from the cache). */
+int gk_kernel_compile_many(const struct gl_kernel_variant *const *kvs,
+                           const struct gl_params *const *ps, int n, int arch, int *res,
+                           char *log, size_t loglen)
+{
+    int m = 0, rc, seqs = 0;
+    for (int i = 0; i < n; i++) {
+        int is_seq = kvs[i] && kvs[i]->k && kvs[i]->k->seq;
+        m += is_seq ? kvs[i]->k->seq->n : 1;
+        seqs += is_seq;
+    }
+    if (seqs == 0)
+        return compile_checked(kvs, ps, n, arch, res, log, loglen);
+    struct gl_kernel_variant *own = (struct gl_kernel_variant *)calloc((size_t)m, sizeof *own);
+    const struct gl_kernel_variant **ek =
+        (const struct gl_kernel_variant **)calloc((size_t)m, sizeof *ek);
+    const struct gl_params **ep = (const struct gl_params **)calloc((size_t)m, sizeof *ep);
+    int *eres = (int *)calloc((size_t)m, sizeof *eres), *of = (int *)calloc((size_t)m, sizeof *of);
+    if (!own || !ek || !ep || !eres || !of) {
+        gl_say(log, loglen, "out of memory");
+        rc = -1;
+        goto out;
+    }
+    m = 0;
+    for (int i = 0; i < n; i++) {
+        const struct gl_kseq *q = kvs[i] && kvs[i]->k ? kvs[i]->k->seq : NULL;
+        for (int l = 0; l < (q ? q->n : 1); l++) {
+            ek[m] = kvs[i];
+            if (q) {
+                own[m] = *kvs[i];
+                snprintf(own[m].expr, sizeof own[m].expr, "%s", gl_klaunch_kernel(kvs[i], &q->l[l]));
+                ek[m] = &own[m];
+            }
+            ep[m] = ps[i];
+            of[m++] = i;
+        }
+    }
+    rc = gk_build_many(ek, ep, m, arch, eres, log, loglen);
+    for (int i = 0; i < n; i++)
+        res[i] = 1;
+    for (int e = 0; e < m; e++) {
+        int *r = &res[of[e]];
+        if (eres[e] < 0 || *r < 0)
+            *r = -1;
+        else if (eres[e] == 0)
+            *r = 0;
+    }
+out:
+    free(own);
+    free(ek);
+    free(ep);
+    free(eres);
+    free(of);
+    return rc;
+}
+
+int gk_kernel_compile(const struct gl_kernel_variant *kv, const struct gl_params *p, int arch,
+                      char *log, size_t loglen)
+{
+    int res = -1;
+    int rc = gk_kernel_compile_many(&kv, &p, 1, arch, &res, log, loglen);
+    return rc < 0 ? -1 : res;
 }

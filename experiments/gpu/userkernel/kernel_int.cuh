@@ -1,7 +1,7 @@
 /* kernel_int.cuh - what the files of users' kernels share (kernel_compile.cu:
  * keys, groups and the kernel cache; kernel_nvrtc.cu and kernel_nvcc.cu: the
  * two compilers; kernel_elf.cu: a cubin's kernels; kernel_run.cu: loading,
- * launching and verifying): a kernel as compiled for one point (its cache
+ * launching and verifying; kernel_sequence.cu: launch sequences): a kernel as compiled for one point (its cache
  * files and lowered name), one compilation of several name expressions, and
  * the integer value of a config expression at a point.
  * Must not be included by a built-in family or by the harness's own files. */
@@ -107,5 +107,33 @@ int gk_symbols_check(const struct gl_kernel *k, const struct gl_params *p, const
 /* The integer value of a config expression (expr.h) at p: 0, or -1 with err. */
 int gk_value(const char *expr, const struct gl_params *p, long long *out, char *err,
              size_t errlen);
+
+/* kernel_run.cu, for kernel_sequence.cu: kv's kernel at p compiled (or taken
+ * from the cache) and loaded, its name expression as compiled in expr; a
+ * scalar argument's value converted to its type, as bytes. 1, or 0 with r
+ * failed or skipped. */
+int gk_kernel_load(struct gl_result *r, const struct gl_kernel_variant *kv,
+                   const struct gl_params *p, const void **kernel, char *expr, size_t len);
+int gk_scalar_bytes(struct gl_result *r, int i, enum gl_ktype t, long long v,
+                    unsigned long long *out);
+
+/* kernel_sequence.cu: a launch sequence (launches.h) as a job. gk_seq_prepare
+ * makes every launch of kv's sequence at j->p (kernels loaded, shapes checked,
+ * arguments evaluated; buffers as T lays them out), into *out (freed with
+ * gk_seq_free, also when it fails), and sets j's kernel, shape and launches
+ * (the first launch's shape; all of them); gk_seq_reference the reference
+ * variant ref's kernels for the launches that run `variant`; gk_seq_enqueue
+ * enqueues every launch (ref: with those), gk_seq_enqueue_one launch k alone.
+ * 1, or 0 with j->r skipped or failed. */
+struct gh_job;
+struct gh_typed;
+struct gk_seq;
+int gk_seq_prepare(struct gh_job *j, const struct gl_kernel_variant *kv, const struct gh_typed *T,
+                   struct gk_seq **out);
+int gk_seq_reference(struct gh_job *j, const struct gl_kernel_variant *kv,
+                     const struct gl_kernel_variant *ref, struct gk_seq *q);
+cudaError_t gk_seq_enqueue(struct gh_job *j, const struct gk_seq *q, int ref);
+cudaError_t gk_seq_enqueue_one(struct gh_job *j, const struct gk_seq *q, int k);
+void gk_seq_free(struct gk_seq *q);
 
 #endif

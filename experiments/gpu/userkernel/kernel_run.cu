@@ -14,6 +14,8 @@
  * The runtime takes a cudaKernel_t wherever it takes `const void *func`
  * (cudaLaunchKernel, cudaFuncGetAttributes, cudaFuncSetAttribute, occupancy):
  * the harness uses the handle as it uses a built-in kernel's address.
+ * A launch sequence (launch.NAME lines) is made by kernel_sequence.cu into the
+ * same job: its ctx holds the launches, enqueued in order as one run.
  * Must not link or call libcuda directly, time or profile anything itself, or
  * decide which variants exist (the config does). */
 #include "fileutil.h"
@@ -179,6 +181,8 @@ struct gk_ctx {
     const void *kernel;                       /* cudaKernel_t */
     const void *ref_kernel;                   /* the reference's, or NULL */
     gl_kernel_cref_fn cref;                   /* the C reference, or NULL */
+    struct gk_seq *seq;                       /* a launch sequence (kernel_sequence.cu), or
+                                                 NULL: one launch of kernel with args */
     int nargs;
     struct gk_arg args[GL_KERNEL_MAX_ARGS];
     /* symbols: each one's variable in the reference kernel's library, where
@@ -205,7 +209,20 @@ static cudaError_t launch(struct gh_job *j, const void *kernel)
 
 static cudaError_t enqueue_kernel(struct gh_job *j)
 {
-    return launch(j, ((const struct gk_ctx *)j->ctx)->kernel);
+    const struct gk_ctx *x = (const struct gk_ctx *)j->ctx;
+    return x->seq ? gk_seq_enqueue(j, x->seq, 0) : launch(j, x->kernel);
+}
+
+/* A launch sequence's launch k alone (the profiler's launch-by-launch replay). */
+static cudaError_t enqueue_one(struct gh_job *j, int k)
+{
+    return gk_seq_enqueue_one(j, ((const struct gk_ctx *)j->ctx)->seq, k);
+}
+
+/* Free a launch sequence's launches with the run (or its parked copy). */
+static void release_seq(struct gh_job *j)
+{
+    gk_seq_free(((const struct gk_ctx *)j->ctx)->seq);
 }
 
 /* ---- references (struct gh_typed.reference) ----------------------------------------- */
@@ -239,7 +256,7 @@ static int kernel_reference(struct gh_job *j)
     char what[GL_KNAME + 48];
     snprintf(what, sizeof what, "reference kernel '%s'", x->ref_kv->name);
     return gh_typed_prepare_outputs(j) && gh_ok(j->r, ref_symbols(j, 1), what) &&
-           gh_ok(j->r, launch(j, x->ref_kernel), what) &&
+           gh_ok(j->r, x->seq ? gk_seq_enqueue(j, x->seq, 1) : launch(j, x->ref_kernel), what) &&
            gh_ok(j->r, ref_symbols(j, 0), what) &&
            gh_ok(j->r, cudaDeviceSynchronize(), what) && gh_typed_keep_outputs(j);
 }
@@ -363,7 +380,7 @@ static int kernel_at(struct gl_result *r, const struct gl_kernel_variant *kv,
         if (!kv->k->buffers[i].symbol)
             continue;
         char what[GL_KEXPR + 40];
-        snprintf(what, sizeof what, "cudaLibraryGetGlobal(%s)", elf[i]);
+        snprintf(what, sizeof what, "cudaLibraryGetGlobal(%.*s)", GL_KEXPR, elf[i]);
         if (!gh_ok(r, cudaLibraryGetGlobal(&sym[i], &sym_bytes[i], lib, elf[i]), what))
             return 0;
     }
@@ -409,9 +426,12 @@ static int prepare(struct gh_job *j, struct gk_ctx *x, struct gh_typed *T, char 
     }
     if (!gh_typed_layout(j, T))
         return 0;
+    /* launch.NAME lines: every launch made by kernel_sequence.cu instead */
+    if (k->seq && !gk_seq_prepare(j, kv, T, &x->seq))
+        return 0;
 
-    x->nargs = k->nargs;
-    for (int i = 0; i < k->nargs; i++) {
+    x->nargs = k->seq ? 0 : k->nargs;
+    for (int i = 0; i < x->nargs; i++) {
         const struct gl_karg *a = &k->args[i];
         x->args[i].buf = (signed char)a->buffer;
         if (a->buffer >= 0) {
@@ -426,25 +446,26 @@ static int prepare(struct gh_job *j, struct gk_ctx *x, struct gh_typed *T, char 
         if (!scalar(r, i, a->type, v, &x->args[i]))
             return 0;
     }
-    if (!dims(r, "grid", k->ngrid, k->grid, p, &j->grid) ||
-        !dims(r, "block", k->nblock, k->block, p, &j->block))
+    if (!k->seq && (!dims(r, "grid", k->ngrid, k->grid, p, &j->grid) ||
+                    !dims(r, "block", k->nblock, k->block, p, &j->block)))
         return 0;
     v = 0;
-    if (k->smem[0] && gk_value(k->smem, p, &v, err, sizeof err) != 0)
+    if (!k->seq && k->smem[0] && gk_value(k->smem, p, &v, err, sizeof err) != 0)
         return gh_skip(r, "smem '%s': %s", k->smem, err);
     if (v < 0 || v > INT_MAX)
         return gh_skip(r, "smem = %lld bytes", v);
-    j->dyn_smem = (size_t)v;
+    if (!k->seq)
+        j->dyn_smem = (size_t)v;
 
     void *sym[GL_KERNEL_MAX_BUFFERS] = {}, *rsym[GL_KERNEL_MAX_BUFFERS] = {};
     size_t sym_bytes[GL_KERNEL_MAX_BUFFERS] = {}, rsym_bytes[GL_KERNEL_MAX_BUFFERS] = {};
-    if (!kernel_at(r, kv, p, &kern, sym, sym_bytes))
+    if (!k->seq && !kernel_at(r, kv, p, &kern, sym, sym_bytes))
         return 0;
     for (int b = 0; b < k->nbuffers; b++) {
         T->b[b].sym = sym[b];
         T->b[b].sym_bytes = sym_bytes[b];
     }
-    x->kernel = (const void *)kern;
+    x->kernel = k->seq ? j->kernel : (const void *)kern;
     T->tol = k->tolerance > 0 ? k->tolerance : 0.0;   /* 0: each output type's default */
     if (k->verify_c_func[0]) {
         if (!load_cref(r, k, &x->cref))
@@ -456,21 +477,25 @@ static int prepare(struct gh_job *j, struct gk_ctx *x, struct gh_typed *T, char 
         snprintf(ref_name, ref_len, "'c:%s'", k->verify_c_func);
     } else if (kv->reference && kv->reference != kv && kv->reference->k) {
         x->ref_kv = kv->reference;
-        if (!kernel_at(r, kv->reference, p, &ref, rsym, rsym_bytes))
+        if (k->seq ? !gk_seq_reference(j, kv, kv->reference, x->seq)
+                   : !kernel_at(r, kv->reference, p, &ref, rsym, rsym_bytes))
             return 0;
         for (int b = 0; b < k->nbuffers; b++)   /* the reference's own variables */
             x->ref_sym[b] = rsym[b] != sym[b] ? rsym[b] : NULL;
         x->ref_kernel = (const void *)ref;
         /* the reference launches with the same shape: it must fit too (and gets
          * its dynamic shared memory limit raised) */
-        if (!gh_check_launch(r, x->ref_kernel, j->grid, j->block, j->dyn_smem))
+        if (!k->seq && !gh_check_launch(r, x->ref_kernel, j->grid, j->block, j->dyn_smem))
             return 0;
         T->reference = kernel_reference;
         snprintf(ref_name, ref_len, "'%s'", kv->reference->name);
     }
     T->ref_name = ref_name;
     j->kernel = x->kernel;
-    j->launches = 1;
+    if (!k->seq)
+        j->launches = 1;
+    j->enqueue_launch = k->seq ? enqueue_one : NULL;
+    j->release = k->seq ? release_seq : NULL;
     j->tol_len = 1;
     j->enqueue = enqueue_kernel;
     j->ctx = x;
@@ -500,11 +525,46 @@ int gk_kernel_run(const struct gl_kernel_variant *kv, const struct gl_params *p,
     j.p = p;
     j.t = t;
     j.r = r;
-    if (!prepare(&j, &x, &T, ref_name, sizeof ref_name, key, sizeof key, kv))
+    if (!prepare(&j, &x, &T, ref_name, sizeof ref_name, key, sizeof key, kv)) {
+        gk_seq_free(x.seq);   /* gh_execute did not get it */
         rc = gh_context_lost() ? -1 : 0;
-    else
+    } else
         rc = gh_execute(&j);
     if (r->status != GL_OK && r->nmetrics == 0 && r->metrics_reason[0] == '\0')
         snprintf(r->metrics_reason, sizeof r->metrics_reason, "not profiled: run was not ok");
     return rc;
+}
+
+/* ---- for kernel_sequence.cu ---------------------------------------------------------------- */
+
+int gk_kernel_load(struct gl_result *r, const struct gl_kernel_variant *kv,
+                   const struct gl_params *p, const void **kernel, char *expr, size_t len)
+{
+    const struct gl_device *d = gh_device();
+    static char log[16384];
+    char line[200];
+    struct gk_built b;
+    cudaKernel_t k = NULL;
+    cudaLibrary_t lib = NULL;
+    if (gk_build(kv, p, d->cc_major * 10 + d->cc_minor, &b, log, sizeof log) < 0) {
+        first_line(log, line, sizeof line);
+        return gh_fail(r, "compile %s (%s): %s", kv->name, kv->expr, line);
+    }
+    snprintf(expr, len, "%s", b.expr);
+    if (!load_kernel(r, &b, &k, &lib))
+        return 0;
+    *kernel = (const void *)k;
+    return 1;
+}
+
+int gk_scalar_bytes(struct gl_result *r, int i, enum gl_ktype t, long long v,
+                    unsigned long long *out)
+{
+    struct gk_arg a;
+    memset(&a, 0, sizeof a);
+    if (!scalar(r, i, t, v, &a))
+        return 0;
+    *out = 0;
+    memcpy(out, &a.v, sizeof a.v < sizeof *out ? sizeof a.v : sizeof *out);
+    return 1;
 }
