@@ -104,7 +104,10 @@ static int substitute(const char *expr, const struct gl_params *p, char *out, si
             snprintf(name, sizeof name, "%.*s", (int)plen, expr + s);
             long v;
             if (is_name_start(name[0]) && param_value(p, name, &v)) {
-                snprintf(piece, sizeof piece, "%ld", v);
+                if (gl_ktype_of_param(v) >= 0)   /* a type parameter: saxpy<float> */
+                    snprintf(piece, sizeof piece, "%s", gl_ktype_cname(gl_ktype_of_param(v)));
+                else
+                    snprintf(piece, sizeof piece, "%ld", v);
                 plen = strlen(piece);
                 if (o + plen >= len)
                     goto too_long;
@@ -143,8 +146,9 @@ static int define_list(const struct gl_kernel *k, const struct gl_params *p,
             if (!d->is_text && gl_params_get(p, d->id) != GL_UNSET)
                 snprintf(defs[n++], GK_DEF_LEN, "-D%s=%ld", d->name, gl_params_get(p, d->id));
         }
-        for (int i = 0; i < p->nuser && i < GL_MAX_UPARAMS; i++)
-            snprintf(defs[n++], GK_DEF_LEN, "-D%s=%ld", p->user[i].name, p->user[i].v);
+        for (int i = 0; i < p->nuser && i < GL_MAX_UPARAMS; i++)   /* type parameters: no -D */
+            if (gl_ktype_of_param(p->user[i].v) < 0)
+                snprintf(defs[n++], GK_DEF_LEN, "-D%s=%ld", p->user[i].name, p->user[i].v);
         return n;
     }
     for (int i = 0; i < k->ndefines && i < GL_KERNEL_MAX_DEFINES; i++) {
