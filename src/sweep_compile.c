@@ -15,6 +15,7 @@
  * how far it is, about once a second.
  * Must not print (the command's watch does), nor load or run a kernel. */
 #include "cref_build.h"
+#include "kernel_sig.h"
 #include "kernel_variant.h"
 #include "registry.h"
 #include "sweep.h"
@@ -509,7 +510,11 @@ int gl_sweep_compile(struct gl_sweep *sw, const struct gl_sweep_watch *watch, ch
             const struct gl_kernel_variant *kv = gl_kernel_variant_of(t->jobs[i]->v);
             char params[256];
             gl_params_format(&t->jobs[i]->p, params, sizeof params);
-            if (t->rc == -2 && kv->k->options_line > 0)
+            if (strncmp(log, GL_KSIG_LOG_MARK, strlen(GL_KSIG_LOG_MARK)) == 0)
+                snprintf(err, errlen, "%s:%d: %s (variant %s = %s at %s)", t->cfg->path,
+                         kv->k->args_line, log + strlen(GL_KSIG_LOG_MARK), kv->name, kv->expr,
+                         params);
+            else if (t->rc == -2 && kv->k->options_line > 0)
                 snprintf(err, errlen, "%s:%d: options: the compiler refused an option of '%s' "
                          "(variant %s = %s at %s, sm_%d):\n%s", t->cfg->path,
                          kv->k->options_line, kv->k->options_text, kv->name, kv->expr, params,

@@ -32,6 +32,7 @@ extern "C" {
 #include "deps.h"
 #include "expr.h"
 #include "fileutil.h"
+#include "kernel_sig.h"
 #include "sha256.h"
 }
 
@@ -521,6 +522,18 @@ static int build(const struct gl_kernel_variant *const *kvs, const struct gl_par
             gl_say(log, loglen, "kernel cache %s: the record of %s vanished", dir, items[i].expr);
             rc = -1;
         }
+    /* the section's args against each kernel's parameters, as its lowered name
+     * says them (kernel_sig.h): a mismatch fails the variant, its log marked */
+    for (int i = 0; i < n && rc == 0; i++) {
+        char cubin[GK_PATH], lowered[GK_LOWERED], msg[1500];
+        if (res[i] < 0 || !lookup(dir, items[i].key, cubin, sizeof cubin, lowered, sizeof lowered))
+            continue;
+        if (gl_ksig_check_lowered(kvs[i]->k, ps[i], items[i].expr, lowered, msg, sizeof msg) != 0) {
+            gl_say(log, loglen, "%s%s", GL_KSIG_LOG_MARK, msg);
+            res[i] = -1;
+            rc = -1;
+        }
+    }
 out:
     free(items);
     free(group);
