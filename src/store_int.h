@@ -25,6 +25,7 @@ struct gl_store {
     sqlite3_stmt *has_ok;
     sqlite3_stmt *run_insert;
     sqlite3_stmt *param_insert;
+    sqlite3_stmt *scalar_insert;
     sqlite3_stmt *sample_insert;
     sqlite3_stmt *metric_insert;
     sqlite3_stmt *device_insert;
