@@ -146,7 +146,7 @@ static int template_args(struct dm *d, struct ty *out, int *nout, char *text, si
             if (neg)
                 d->pos++;
             size_t s = d->pos;
-            while (isalnum((unsigned char)peek(d)))
+            while (isdigit((unsigned char)peek(d)))
                 d->pos++;
             if (peek(d) != 'E' || d->pos == s)
                 return -1;
