@@ -101,6 +101,40 @@ static void test_names(void)
     CHECK(gl_ksig_names(src, "sq", 1, names) == 0);      /* not __global__ */
 }
 
+/* The names of the collection's kernels (tests/collection/, files with main(),
+ * macros and templates), as the store records them for their scalars. */
+static void test_collection_names(void)
+{
+    static const struct { const char *file, *func; int n; const char *want; } k[] = {
+        { "sgemm.cu", "sgemm_naive", 8, "M N K alpha A B beta C" },
+        { "sgemm.cu", "sgemm_tiled", 8, "M N K alpha A B beta C" },
+        { "adamw.cu", "adamw_step", 11,
+          "param grad exp_avg exp_avg_sq lr beta1 beta2 eps weight_decay step n" },
+        { "adamw.cu", "adamw_step_vec4", 11,
+          "param grad exp_avg exp_avg_sq lr beta1 beta2 eps weight_decay step n" },
+        { "gelu_bf16.cu", "bias_gelu_bf16x2", 6, "y x bias alpha rows cols" },
+        { "axpby.cu", "axpby", 5, "n a x b y" },
+        { "axpby.cu", "axpby_gs", 5, "n a x b y" },
+    };
+    for (size_t i = 0; i < sizeof k / sizeof k[0]; i++) {
+        char path[256], text[65536], names[GL_KSIG_MAX][GL_KSIG_NAME], got[512] = "";
+        snprintf(path, sizeof path, "tests/collection/%s", k[i].file);
+        FILE *f = fopen(path, "r");
+        size_t len = f ? fread(text, 1, sizeof text - 1, f) : 0;
+        if (f)
+            fclose(f);
+        text[len] = '\0';
+        if (!CHECK(len > 0 && gl_ksig_names(text, k[i].func, k[i].n, names) == 1)) {
+            printf("  %s in %s\n", k[i].func, path);
+            continue;
+        }
+        for (int j = 0; j < k[i].n; j++)
+            snprintf(got + strlen(got), sizeof got - strlen(got), "%s%s", j ? " " : "", names[j]);
+        if (!CHECK(strcmp(got, k[i].want) == 0))
+            printf("  %s: %s\n", k[i].func, got);
+    }
+}
+
 /* A kernel section's args: y, x (float buffers), then the scalars given. */
 static void setup(struct gl_kernel *k, const char *scalars[][2], int n)
 {
@@ -220,6 +254,7 @@ int main(void)
 {
     test_parse();
     test_names();
+    test_collection_names();
     test_check();
     return t_done("test_ksig");
 }
