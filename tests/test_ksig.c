@@ -139,6 +139,7 @@ static void test_collection_names(void)
 static void setup(struct gl_kernel *k, const char *scalars[][2], int n)
 {
     memset(k, 0, sizeof *k);
+    k->args_line = 7;   /* as a config's: checked */
     k->nbuffers = 2;
     snprintf(k->buffers[0].name, GL_KNAME, "y");
     snprintf(k->buffers[1].name, GL_KNAME, "x");
@@ -248,6 +249,9 @@ static void test_check(void)
     /* extern "C" or unreadable: not checked */
     setup(&k, ok, 1);
     CHECK_STR(check(&k, "saxpy", "saxpy"), "");
+    /* a kernel without an args line (built without a config): not checked */
+    k.args_line = 0;
+    CHECK_STR(check(&k, "_Z5saxpyPfPKffi", "saxpy"), "");
 }
 
 int main(void)

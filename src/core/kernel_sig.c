@@ -636,6 +636,8 @@ int gl_ksig_check_lowered(const struct gl_kernel *k, const struct gl_params *p,
 {
     static struct gl_ksig sig;
     static char names[GL_KSIG_MAX][GL_KSIG_NAME];
+    if (k->args_line <= 0)
+        return 0;   /* no `args` line: a kernel built without a config, nothing to check */
     if (gl_ksig_parse(lowered, &sig) != 0)
         return 0;   /* extern "C", or a name this reader does not know: not checked */
     const char *base = strrchr(sig.name, ':');

@@ -59,8 +59,9 @@ int gl_ksig_check(const struct gl_kernel *k, const struct gl_params *p, const ch
                   const struct gl_ksig *sig, char names[][GL_KSIG_NAME], char *msg,
                   size_t len);
 
-/* All three for kv's kernel compiled as `lowered` at p: 0 (matches, or cannot
- * be checked), or -1 with msg. */
+/* All three for k's kernel compiled as `lowered` at p: 0 (matches, or cannot
+ * be checked: an unreadable name, or a kernel without an `args` line,
+ * k->args_line 0), or -1 with msg. */
 int gl_ksig_check_lowered(const struct gl_kernel *k, const struct gl_params *p,
                           const char *display, const char *lowered, char *msg, size_t len);
 
