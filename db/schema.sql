@@ -63,7 +63,9 @@
 --          smem_excess_reason: why a profiled run has no exact shared-memory
 --          conflicts (gpulab__smem_excess_* metrics), NULL when it has them.
 -- run_param the named parameters of a run again, one row each (name, integer
---          value), written with the run: the params and results_<study> views read them.
+--          value; a type parameter's type in text), written with the run: the params
+--          and results_<study> views read them.
+-- run_scalar the scalar arguments of a user kernel's run, one row each (below).
 -- sample   every timed sample of a run, in the order taken (idx from 0).
 -- claim    one row per run a live process has claimed and not yet stored: the run
 --          key's SHA-256 (src/store/store_claim.c), the claimer's host, boot id, pid and
@@ -251,7 +253,22 @@ CREATE TABLE run_param (
     run_id INTEGER NOT NULL REFERENCES run (id) ON DELETE CASCADE,
     name   TEXT NOT NULL,
     value  INTEGER NOT NULL,
+    text   TEXT,            -- a type parameter's type (T = float, double): 'float'; else NULL
     PRIMARY KEY (run_id, name)
+) STRICT, WITHOUT ROWID;
+
+-- The scalar arguments a run of a user's kernel passed (`args = ..., float 1/sqrt(N)`):
+-- position in args (from 1), the kernel's parameter name (NULL when the source does not
+-- say it), type, the expression as written, and its value at the point rounded to its
+-- type (REAL for floating types, INTEGER for integer ones).
+CREATE TABLE run_scalar (
+    run_id INTEGER NOT NULL REFERENCES run (id) ON DELETE CASCADE,
+    idx    INTEGER NOT NULL,
+    name   TEXT,
+    type   TEXT NOT NULL,
+    expr   TEXT NOT NULL,
+    value  ANY NOT NULL,
+    PRIMARY KEY (run_id, idx)
 ) STRICT, WITHOUT ROWID;
 
 CREATE TABLE sample (

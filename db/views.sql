@@ -81,6 +81,7 @@ DROP VIEW IF EXISTS metrics;
 DROP VIEW IF EXISTS devices;
 DROP VIEW IF EXISTS params;
 DROP VIEW IF EXISTS launch_metrics;
+DROP VIEW IF EXISTS scalars;
 
 -- The device model of every device row: the first row of the same kind, name,
 -- cores, SM count and compute capability. Two H100s of one kind are one model;
@@ -152,9 +153,10 @@ CREATE VIEW metrics AS
 SELECT m.run_id, r.study, r.family, r.variant, m.name, m.value, m.unit
 FROM metric m JOIN run r ON r.id = m.run_id;
 
--- The named parameters of users' kernels, one row per run and name.
+-- The named parameters of users' kernels, one row per run and name: an integer, or
+-- a type parameter's type ('float').
 CREATE VIEW params AS
-SELECT p.run_id, r.study, r.family, r.variant, p.name, p.value
+SELECT p.run_id, r.study, r.family, r.variant, p.name, coalesce(p.text, p.value) AS value
 FROM run_param p JOIN run r ON r.id = p.run_id;
 
 -- Launch sequences (kernel sections with launch.NAME lines): each launch's counters,
@@ -168,6 +170,14 @@ SELECT l.run_id, r.study, r.family, r.variant, l.idx AS launch, l.name AS launch
 FROM launch l
 JOIN launch_metric m ON m.run_id = l.run_id AND m.idx = l.idx
 JOIN run r ON r.id = l.run_id;
+
+-- The scalar arguments of users' kernels, one row per run and argument: its position
+-- in args (from 1), the kernel's parameter name (NULL when the source does not say
+-- it), its type, the expression as written and its value at the run's point, rounded
+-- to its type.
+CREATE VIEW scalars AS
+SELECT s.run_id, r.study, r.family, r.variant, s.idx, s.name, s.type, s.expr, s.value
+FROM run_scalar s JOIN run r ON r.id = s.run_id;
 
 CREATE VIEW devices AS
 SELECT d.id AS device_id, d.kind, d.name, d.ident,

@@ -8,6 +8,7 @@
 
 #include "expr.h"
 #include "ktype.h"
+#include "scalar.h"
 
 void gl_cref_params(const struct gl_kernel *k, const struct gl_params *p, struct gl_params *q)
 {
@@ -30,6 +31,10 @@ void gl_cref_params(const struct gl_kernel *k, const struct gl_params *p, struct
         if (up)
             (void)gl_params_user_set(q, up->name, up->v);
     }
+    /* the types of its buffers: a type parameter is always handed over */
+    for (int u = 0; u < p->nuser; u++)
+        if (gl_ktype_of_param(p->user[u].v) >= 0)
+            (void)gl_params_user_set(q, p->user[u].name, p->user[u].v);
 }
 
 /* Append to the key; 0, or -1 once it no longer fits. */
@@ -97,8 +102,8 @@ int gl_cref_key(const struct gl_kernel *k, const struct gl_params *p, char *buf,
         }
         /* an input without init is random, as the harness makes it */
         enum gl_kinit init = !kb->output && kb->init == GL_KI_POISON ? GL_KI_RANDOM : kb->init;
-        bad |= add(buf, len, &used, " %s=%s[%lld] %s", kb->name, gl_ktype_name(kb->type), n,
-                   init_name(init));
+        bad |= add(buf, len, &used, " %s=%s[%lld] %s", kb->name,
+                   gl_ktype_name(gl_ktype_at(kb->type, kb->tparam, p)), n, init_name(init));
         if (init == GL_KI_CONST)
             bad |= add(buf, len, &used, "(%a)", kb->value);
         double va = kb->value, vb = kb->value2;

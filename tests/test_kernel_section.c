@@ -732,7 +732,7 @@ static void test_16bit(void)
     CHECK(v->check(v, &p, NULL, buf, sizeof buf) == NULL);   /* half 16000 fits */
     gl_params_user_set(&p, "TILE", 66);
     const char *why = v->check(v, &p, NULL, buf, sizeof buf);
-    CHECK(why && strstr(why, "args: half TILE*1000 = 66000 does not fit in half"));
+    CHECK(why && strstr(why, "args: half TILE*1000 = 66000 is out of range for half"));
     gl_config_free(&cfg);
     FAILS(with(10, "buffer.in = hlf[N*N] random", NULL), 10, "unknown type 'hlf'",
           "did you mean 'half'?");

@@ -29,6 +29,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "ktype.h"
 #include "db_sql.h"
 #include "metric_sets.h"
 #include "params.h"
@@ -218,7 +219,7 @@ static long long store_run_in(gl_store *s, const char *study, long long session,
                               double flops, double bytes)
 {
     struct gl_run_key k = { dev, family, variant, p, study, NULL, NULL };
-    struct gl_run_info ri = { session, study, "sec", &timing, flops, bytes, 0, NULL, NULL };
+    struct gl_run_info ri = { session, study, "sec", &timing, flops, bytes, 0, NULL, NULL, 0, NULL };
     long long id = gl_store_result(s, &k, &ri, &res);
     if (id < 0 && !expect_refusal)
         printf("gl_store_result: %s\n", gl_store_errmsg(s));
@@ -276,18 +277,18 @@ static void test_create(void)
         printf("open: %s\n", err);
         return;
     }
-    /* the version is 1 + the migrations: 001..010 (010 the launch sequences') */
-    CHECK(gl_nmigrations == 10 && gl_schema_version == 1 + gl_nmigrations);
+    /* the version is 1 + the migrations: 001..011 (010 the launch sequences', 011 the scalars') */
+    CHECK(gl_nmigrations == 11 && gl_schema_version == 1 + gl_nmigrations);
     for (int i = 0; i < gl_nmigrations; i++)
         CHECK(gl_sql_migrations[i] != NULL);
     CHECK(gl_sql_migrations[gl_nmigrations] == NULL);
     sqlite3 *db = raw_open(path);
-    CHECK(qi(db, "PRAGMA user_version") == 11);
+    CHECK(qi(db, "PRAGMA user_version") == 12);
     CHECK_STR(q(db, "PRAGMA journal_mode").s, "wal");
     CHECK_STR(q(db, "SELECT value FROM meta WHERE key = 'application'").s, "gpulab");
     const char *objs[] = { "table:meta", "table:device", "table:session", "table:run",
                            "table:sample", "table:metric", "table:run_param", "table:claim", "view:results",
-                           "view:metrics", "view:params", "view:devices", "index:run_key" };
+                           "table:run_scalar", "view:scalars", "view:metrics", "view:params", "view:devices", "index:run_key" };
     for (size_t i = 0; i < sizeof objs / sizeof objs[0]; i++) {
         char sql[256], type[16];
         const char *colon = strchr(objs[i], ':');
@@ -1559,8 +1560,11 @@ static long long store_user(gl_store *s, const char *study, long long session, l
                             const char *hash, double ms)
 {
     struct gl_run_key k = { dev, "transpose", variant, p, study, uparams, hash };
+    static const struct gl_run_scalar sc[2] = { { 3, "alpha", "float", "1/sqrt(N)", 1, 0,
+                                                  0.03125 },
+                                                { 4, NULL, "int", "N", 0, 1024, 0 } };
     struct gl_run_info ri = { session, study, "transpose", &timing, -1, 8.0 * 1024 * 1024, 0,
-                              "nvrtc", strcmp(variant, "tiled") == 0 ? "-I inc" : "" };
+                              "nvrtc", strcmp(variant, "tiled") == 0 ? "-I inc" : "", 2, sc };
     reset_result(GL_OK);
     res.nsamples = 1;
     res.samples_ms[0] = ms;
@@ -1622,6 +1626,27 @@ static void test_named(void)
     snprintf(sql, sizeof sql, "SELECT run_id - %lld, name, value FROM run_param ORDER BY 1, 2", a);
     rows_of(db, sql, row, sizeof row);
     CHECK_STR(row, "0|BLOCK_ROWS|8;0|TILE|16;1|BLOCK_ROWS|8;1|TILE|32");
+    /* its scalar arguments: one row each, the value in its type (REAL or INTEGER) */
+    snprintf(sql, sizeof sql, "SELECT idx, coalesce(name, '-'), type, expr, value, typeof(value) "
+                              "FROM scalars WHERE run_id = %lld ORDER BY idx", a);
+    rows_of(db, sql, row, sizeof row);
+    CHECK_STR(row, "3|alpha|float|1/sqrt(N)|0.03125|real;4|-|int|N|1024|integer");
+    /* a type parameter: its type's name in uparams, run_param.text and the views */
+    struct gl_params pt = p16;
+    CHECK(gl_params_user_set(&pt, "T", GL_KT_PARAM_BASE + GL_KT_DOUBLE) == 0);
+    long long tid = store_user(s, "transpose", sid, dev, "tiled", &pt, NULL, "hashA", 2.5);
+    CHECK(tid > b);
+    snprintf(sql, sizeof sql, "SELECT r.uparams, p.value, p.text, v.value FROM run r JOIN "
+                              "run_param p ON p.run_id = r.id AND p.name = 'T' JOIN params v ON "
+                              "v.run_id = r.id AND v.name = 'T' WHERE r.id = %lld", tid);
+    rows_of(db, sql, row, sizeof row);
+    CHECK_STR(row, "BLOCK_ROWS=8 T=double TILE=16|1|double|double");
+    CHECK(has_ok_user(s, dev, "transpose", "tiled", &pt, "BLOCK_ROWS=8 T=double TILE=16",
+                      "hashA") == 1);
+    snprintf(sql, sizeof sql, "DELETE FROM run_scalar WHERE run_id = %lld; DELETE FROM "
+                              "run_param WHERE run_id = %lld; DELETE FROM sample WHERE run_id = "
+                              "%lld; DELETE FROM run WHERE id = %lld", tid, tid, tid, tid);
+    raw_exec(db, sql);
 
     /* The resume key: named parameters and hash count, NULL matching only NULL. */
     CHECK(has_ok_user(s, dev, "transpose", "tiled", &p16, NULL, "hashA") == 1);
@@ -1996,6 +2021,7 @@ static void test_readonly(void)
     /* An older schema version: migrated in memory, the file left as it was. */
     db = raw_open(path);
     raw_exec(db, "DROP INDEX IF EXISTS run_key; DROP VIEW IF EXISTS params; "
+                 "DROP VIEW IF EXISTS scalars; DROP TABLE run_scalar; "
                  "DROP TABLE run_param; ALTER TABLE run DROP COLUMN uparams; "
                  "ALTER TABLE run DROP COLUMN code_hash; DROP TABLE claim; DROP VIEW results; "
                  "ALTER TABLE run DROP COLUMN started_at; ALTER TABLE session DROP COLUMN load1; "
@@ -2023,7 +2049,9 @@ static void test_readonly(void)
                  "shard_count; ALTER TABLE run DROP COLUMN smem_excess_reason; "
                  "ALTER TABLE run DROP COLUMN code_path; DROP VIEW IF EXISTS launch_metrics; "
                  "DROP TABLE launch; DROP TABLE launch_metric; "
-                 "ALTER TABLE run DROP COLUMN launch_reason; PRAGMA user_version = 2;");
+                 "ALTER TABLE run DROP COLUMN launch_reason; DROP VIEW IF EXISTS scalars; "
+                 "DROP TABLE run_scalar; ALTER TABLE run_param DROP COLUMN text; "
+                 "PRAGMA user_version = 2;");
     sqlite3_close(db);
     before = slurp(path, &len0);
     if (CHECK(gl_store_open_readonly(path, &s, err, sizeof err) == 0)) {

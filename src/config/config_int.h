@@ -116,4 +116,28 @@ int cfg_kernel_launch_variants(struct ctx *x, const struct block *b, struct gl_s
                                struct gl_kernel *k);
 int cfg_kernel_launches(struct ctx *x, const struct block *b, struct gl_section *s,
                         struct gl_kernel *k, struct gl_expr_scope *sc);
+/* config_scalar.c: types and scalars of a kernel section. */
+/* `NAME = float, double`: 1 with vals (the types, ktype.h's encoding) when the
+ * values are types, 0 when they are not (an integer parameter), -1 (cfg_err)
+ * for a mix or a misspelt type. */
+int cfg_type_param(struct ctx *x, const struct entry *e, struct gl_values *vals);
+/* An integer parameter's values must not be the encoding of a type. 0, or -1. */
+int cfg_check_not_type_value(struct ctx *x, const struct entry *e, const struct gl_values *vals);
+/* Named parameter u of s is a type parameter: 1, else 0; the mask of them all. */
+int cfg_is_type_param(const struct gl_section *s, int u);
+unsigned cfg_type_params(const struct gl_section *s);
+/* A buffer's or scalar's type word: a type's name (*t, tparam "") or a type
+ * parameter of s (*t its first type, tparam its name, its bit in *used_names).
+ * 0, or -1 (cfg_err with the nearest type). */
+int cfg_kernel_type(struct ctx *x, int line, const char *what, const struct gl_section *s,
+                    const char *word, enum gl_ktype *t, char *tparam, unsigned *used_names);
+/* The named parameters an expression added to used_names (before -> after)
+ * include a type parameter: -1 (cfg_err naming it), else 0. */
+int cfg_kernel_no_types(struct ctx *x, int line, const char *what, const struct gl_section *s,
+                        unsigned before, unsigned after);
+/* A scalar argument `WORD EXPR` into a (type, tparam, expr): checked for each
+ * type it may take, and evaluated now when it names no parameter. 0, or -1. */
+int cfg_kernel_scalar(struct ctx *x, int line, const struct gl_section *s,
+                      struct gl_expr_scope *sc, const char *word, const char *expr,
+                      struct gl_karg *a);
 #endif

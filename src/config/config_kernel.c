@@ -74,23 +74,6 @@ static int in_list(const char *const *list, const char *s)
     return 0;
 }
 
-static int list_index(const char *const *list, const char *s)
-{
-    for (int i = 0; list[i]; i++)
-        if (strcmp(list[i], s) == 0)
-            return i;
-    return -1;
-}
-
-static const char *nearest_in(const char *const *list, const char *s)
-{
-    struct gl_nearest near;
-    gl_nearest_init(&near, s);
-    for (; *list; list++)
-        gl_nearest_offer(&near, *list);
-    return near.best;
-}
-
 /* Append ", item" (or "item" first) to the list in buf, as far as it fits. */
 static void add_to_list(char *buf, size_t len, const char *item)
 {
@@ -172,8 +155,15 @@ static int check_expr(struct kread *r, int line, const char *what, const char *e
     if (strlen(e) >= GL_KEXPR)
         return cfg_err(r->x, line, "%s: expression '%.40s...' is longer than %d characters", what,
                        e, GL_KEXPR - 1);
-    if (gl_expr_check_scope(e, &r->sc, msg, sizeof msg) != 0)
+    struct gl_expr_scope one = r->sc;   /* what this expression names, alone */
+    one.used_params = one.used_names = 0;
+    int bad = gl_expr_check_scope(e, &one, msg, sizeof msg);
+    r->sc.used_params |= one.used_params;
+    r->sc.used_names |= one.used_names;
+    if (bad != 0)
         return cfg_err(r->x, line, "%s '%s': %s", what, e, msg);
+    if (cfg_kernel_no_types(r->x, line, what, r->s, 0, one.used_names) != 0)
+        return -1;
     if (out)
         snprintf(out, GL_KEXPR, "%s", e);
     return 0;
@@ -255,7 +245,9 @@ static int named_params(struct kread *r)
         int u = s->nuser++;
         snprintf(s->uname[u], sizeof s->uname[u], "%s", e->key);
         r->uline[u] = e->line;
-        if (cfg_parse_values(r->x, &d, e, &s->uvalues[u]) != 0)
+        int types = cfg_type_param(r->x, e, &s->uvalues[u]);   /* T = float, double */
+        if (types < 0 || (types == 0 && (cfg_parse_values(r->x, &d, e, &s->uvalues[u]) != 0 ||
+                                         cfg_check_not_type_value(r->x, e, &s->uvalues[u]) != 0)))
             return -1;
     }
     return 0;
@@ -474,6 +466,9 @@ static int section_defines(struct kread *r)
             return cfg_err(r->x, e->line, "defines: '%s' is not an integer parameter of section "
                            "[%s]%s", name, r->s->name, sug);
         }
+        if (cfg_is_type_param(r->s, u))
+            return cfg_err(r->x, e->line, "defines: '%s' is a type parameter: it stands in a "
+                           "buffer's or a scalar's type or a template argument, not in -D", name);
         for (int i = 0; i < k->ndefines; i++)
             if (strcmp(k->defines[i], name) == 0)
                 return cfg_err(r->x, e->line, "defines: '%s' is named twice", name);
@@ -486,31 +481,6 @@ static int section_defines(struct kread *r)
             r->sc.used_names |= 1u << u;
     }
     return 0;
-}
-
-/* Every element type's name (ktype.h), NULL-terminated, and as a list for messages. */
-static const char *const *type_names(void)
-{
-    static const char *names[GL_KT_COUNT + 1];
-    for (int i = 0; i < GL_KT_COUNT; i++)
-        names[i] = gl_ktype_name(i);
-    names[GL_KT_COUNT] = NULL;
-    return names;
-}
-
-static int parse_type(struct kread *r, int line, const char *what, const char *word,
-                      enum gl_ktype *t)
-{
-    int i = list_index(type_names(), word);
-    if (i >= 0) {
-        *t = (enum gl_ktype)i;
-        return 0;
-    }
-    char sug[96], list[256] = "";
-    suggest(sug, sizeof sug, nearest_in(type_names(), word));
-    for (int k = 0; k < GL_KT_COUNT; k++)
-        add_to_list(list, sizeof list, gl_ktype_name(k));
-    return cfg_err(r->x, line, "%s: unknown type '%s'%s (types: %s)", what, word, sug, list);
 }
 
 /* buffer.NAME = TYPE[COUNT] [INIT] [output], or symbol.NAME = ... (config_kinit.c) */
@@ -545,7 +515,8 @@ static int parse_buffer(struct kread *r, const struct entry *e, int *nrandom)
     memset(bf, 0, sizeof *bf);
     snprintf(bf->name, sizeof bf->name, "%s", name);
     bf->line = e->line;
-    if (parse_type(r, e->line, what, cfg_trim(val), &bf->type) != 0 ||
+    if (cfg_kernel_type(r->x, e->line, what, r->s, cfg_trim(val), &bf->type, bf->tparam,
+                        &r->sc.used_names) != 0 ||
         check_expr(r, e->line, what, cfg_trim(lb + 1), bf->count) != 0)
         return -1;
     bf->symbol = strncmp(e->key, "symbol.", 7) == 0;
@@ -581,6 +552,7 @@ static int section_args(struct kread *r)
     for (int i = 0; i < k->nbuffers; i++)
         add_to_list(list, sizeof list, k->buffers[i].name);
     int passed[GL_KERNEL_MAX_BUFFERS] = { 0 };
+    k->args_line = e->line;
     for (char *p = buf; p;) {
         char *item = next_item(&p, 0);
         if (!*item)
@@ -614,10 +586,7 @@ static int section_args(struct kread *r)
                            "EXPR'%s", item, list[0] ? list : "none", sug);
         }
         item[w] = '\0';
-        char what[64];
-        snprintf(what, sizeof what, "args: '%s %s'", item, cfg_trim(item + w + 1));
-        if (parse_type(r, e->line, what, item, &a->type) != 0 ||
-            check_expr(r, e->line, what, cfg_trim(item + w + 1), a->expr) != 0)
+        if (cfg_kernel_scalar(r->x, e->line, r->s, &r->sc, item, cfg_trim(item + w + 1), a) != 0)
             return -1;
         k->nargs++;
     }
@@ -966,6 +935,19 @@ static int kernel_hash(struct kread *r)
 
 /* ---- the section ----------------------------------------------------------- */
 
+/* where lines (config.c), where a type parameter has no place. */
+static int section_where(struct kread *r, const struct block *top, struct top_use *use)
+{
+    struct gl_expr_scope one = r->sc;   /* what the where lines name, alone */
+    one.used_params = one.used_names = 0;
+    if (cfg_section_where(r->x, r->b, top, use, r->s, &one) != 0)
+        return -1;
+    r->sc.used_params |= one.used_params;
+    r->sc.used_names |= one.used_names;
+    const struct entry *e = cfg_find(r->b, "where");
+    return cfg_kernel_no_types(r->x, e ? e->line : r->b->line, "where", r->s, 0, one.used_names);
+}
+
 int cfg_kernel_section(struct ctx *x, const struct block *b, const struct block *top,
                        struct top_use *use, struct gl_section *s)
 {
@@ -1000,7 +982,7 @@ int cfg_kernel_section(struct ctx *x, const struct block *b, const struct block 
         optional_expr(&r, "flops", k->flops) != 0 || optional_expr(&r, "bytes", k->bytes) != 0 ||
         section_verify(&r) != 0 || section_verify_reads(&r) != 0 ||
         builtin_params(&r, top, use) != 0 ||
-        cfg_section_zip(x, b, top, use, s) != 0 || cfg_section_where(x, b, top, use, s, &r.sc) != 0 ||
+        cfg_section_zip(x, b, top, use, s) != 0 || section_where(&r, top, use) != 0 ||
         unused_params(&r, &reads) != 0 || kernel_hash(&r) != 0 ||
         cfg_section_timing(x, b, top, s) != 0)
         return -1;

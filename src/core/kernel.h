@@ -68,12 +68,16 @@ struct gl_kbuffer {
      * read back to be verified). Its size must be the variable's (checked when
      * plan compiles: experiments/gpu/kernel_symbols.cu). */
     int symbol;
+    char tparam[GL_UPARAM_NAME];  /* its type is this type parameter's at the point ("" =
+                                     type); read it with gl_ktype_at (scalar.h) */
 };
 
 struct gl_karg {
     int buffer;                   /* index into buffers, or -1 for a scalar */
     enum gl_ktype type;           /* the scalar's type */
-    char expr[GL_KEXPR];          /* the scalar's value */
+    char expr[GL_KEXPR];          /* the scalar's value (scalar.h: C's floating expressions
+                                     for a floating type, the integer language else) */
+    char tparam[GL_UPARAM_NAME];  /* as gl_kbuffer's: a type parameter's name, or "" */
 };
 
 struct gl_kernel {
@@ -90,6 +94,7 @@ struct gl_kernel {
     struct gl_kbuffer buffers[GL_KERNEL_MAX_BUFFERS];
     int nargs;
     struct gl_karg args[GL_KERNEL_MAX_ARGS];
+    int args_line;                /* the config line of `args` (its plan-time check's errors) */
     int ngrid, nblock;            /* 1..3 expressions each */
     char grid[3][GL_KEXPR], block[3][GL_KEXPR];
     char smem[GL_KEXPR];          /* dynamic shared memory bytes ("" = 0) */

@@ -59,6 +59,33 @@ static inline const char *gl_ktype_name(int t)
     return t >= 0 && t < GL_KT_COUNT ? names[t] : "?";
 }
 
+/* The type's name in C++ source, as a template argument (`saxpy<T>` at T =
+ * half is saxpy<__half>), "?" for an unknown one. */
+static inline const char *gl_ktype_cname(int t)
+{
+    static const char *const names[GL_KT_COUNT] = {
+        "float", "double", "int", "unsigned int", "long long", "unsigned long long", "__half",
+        "__nv_bfloat16"
+    };
+    return t >= 0 && t < GL_KT_COUNT ? names[t] : "?";
+}
+
+/* ---- type parameters ------------------------------------------------------------ */
+
+/* A kernel section's type parameter (`T = float, double`) is a named parameter
+ * (gl_params.user) whose value stands for an element type: GL_KT_PARAM_BASE +
+ * the type (enum gl_ktype). No integer parameter takes these values (the config
+ * reader refuses them), so a C reference or a plugin reads T's type at a point
+ * with gl_ktype_of_param(gl_param_value(p, "T")). */
+#define GL_KT_PARAM_BASE (-0x7f00000000000000L)
+
+/* The type a named parameter's value v stands for, or -1 when v is a number. */
+GL_KT_FN int gl_ktype_of_param(long v)
+{
+    return v >= GL_KT_PARAM_BASE && v < GL_KT_PARAM_BASE + GL_KT_COUNT
+               ? (int)(v - GL_KT_PARAM_BASE) : -1;
+}
+
 /* ---- 16-bit floats ------------------------------------------------------------ */
 
 /* Exponent and fraction bits of the 16-bit float types. */

@@ -3,6 +3,7 @@
  * every plugin.
  * Must not know about configs, variants, storage or CUDA. */
 #include "params.h"
+#include "ktype.h"
 #include "nearest.h"
 
 #include <stdio.h>
@@ -195,8 +196,11 @@ const struct gl_uparam *gl_params_user_find(const struct gl_params *p, const cha
 static void user_append(const struct gl_params *p, char *buf, size_t len, size_t *used)
 {
     for (int i = 0; i < p->nuser && *used < len; i++) {
-        int w = snprintf(buf + *used, len - *used, "%s%s=%ld", *used ? " " : "", p->user[i].name,
-                         p->user[i].v);
+        int t = gl_ktype_of_param(p->user[i].v);   /* a type parameter: T=float */
+        int w = t >= 0 ? snprintf(buf + *used, len - *used, "%s%s=%s", *used ? " " : "",
+                                  p->user[i].name, gl_ktype_name(t))
+                       : snprintf(buf + *used, len - *used, "%s%s=%ld", *used ? " " : "",
+                                  p->user[i].name, p->user[i].v);
         if (w < 0 || (size_t)w >= len - *used)
             return;   /* truncated: snprintf left a terminated prefix */
         *used += (size_t)w;

@@ -11,6 +11,7 @@
 #include "kernel_launches.h"
 #include "launches.h"
 #include "registry.h"
+#include "scalar.h"
 
 #include <stdint.h>
 #include <stdio.h>
@@ -134,16 +135,22 @@ static const char *kv_check(const struct gl_variant *v, const struct gl_params *
                      bf->count, n);
             return buf;
         }
+        int t = gl_ktype_at(bf->type, bf->tparam, p);
+        if (t < 0) {
+            snprintf(buf, len, "buffer.%s: type parameter %s has no type here", bf->name,
+                     bf->tparam);
+            return buf;
+        }
         double lo, hi;
         if (gl_kbuffer_values(bf, p, &lo, &hi, buf, len) != 0)
             return buf;
-        if (bf->init == GL_KI_FILE && n * (long long)gl_ktype_size(bf->type) != bf->file_bytes) {
+        if (bf->init == GL_KI_FILE && n * (long long)gl_ktype_size(t) != bf->file_bytes) {
             snprintf(buf, len, "buffer.%s: %s = %lld elements (%lld bytes), but file %s holds "
                      "%lld bytes", bf->name, bf->count, n,
-                     n * (long long)gl_ktype_size(bf->type), bf->file, bf->file_bytes);
+                     n * (long long)gl_ktype_size(t), bf->file, bf->file_bytes);
             return buf;
         }
-        total += (double)n * (double)gl_ktype_size(bf->type);
+        total += (double)n * (double)gl_ktype_size(t);
     }
     if (dev && dev->mem_bytes > 0 && total > (double)dev->mem_bytes) {
         snprintf(buf, len, "the buffers take %.0f MiB, more than the GPU's %lld MiB",
@@ -154,16 +161,12 @@ static const char *kv_check(const struct gl_variant *v, const struct gl_params *
         const struct gl_karg *a = &k->args[i];
         if (a->buffer >= 0)
             continue;
-        if ((why = value("args", a->expr, p, &n, buf, len)))
-            return why;
-        /* half: beyond its largest finite value, 65504, it would be infinite */
-        int bad = (a->type == GL_KT_INT && (n < INT32_MIN || n > INT32_MAX)) ||
-                  (a->type == GL_KT_UINT && (n < 0 || n > (long long)UINT32_MAX)) ||
-                  (a->type == GL_KT_UINT64 && n < 0) ||
-                  (a->type == GL_KT_HALF && (n < -65504 || n > 65504));
-        if (bad) {
-            snprintf(buf, len, "args: %s %s = %lld does not fit in %s", gl_ktype_name(a->type),
-                     a->expr, n, gl_ktype_name(a->type));
+        /* the value in its type: out of range, not a number, or rounding to 0 skips */
+        struct gl_scalar sv;
+        char msg[300];
+        int t = gl_ktype_at(a->type, a->tparam, p);
+        if (t < 0 || gl_scalar_eval(t, a->expr, p, &sv, msg, sizeof msg) != 0) {
+            snprintf(buf, len, "args: %s", t < 0 ? "a type parameter has no type here" : msg);
             return buf;
         }
     }
@@ -289,7 +292,10 @@ int gl_kernel_name_expr(const struct gl_kernel_variant *kv, const struct gl_para
         long v;
         snprintf(name, sizeof name, "%.*s", (int)(e - s), s);
         if (param_value(p, name, &v)) {
-            snprintf(num, sizeof num, "%ld", v);
+            if (gl_ktype_of_param(v) >= 0)   /* a type parameter: saxpy<float> */
+                snprintf(num, sizeof num, "%s", gl_ktype_cname(gl_ktype_of_param(v)));
+            else
+                snprintf(num, sizeof num, "%ld", v);
             if (append(buf, len, &n, num, strlen(num)) != 0)
                 return -1;
         } else if (append(buf, len, &n, s, (size_t)(e - s)) != 0) {
@@ -322,8 +328,9 @@ int gl_kernel_defines(const struct gl_kernel_variant *kv, const struct gl_params
             if (!d->is_text && param_value(p, d->name, &v) && define(buf, len, &n, d->name, v) != 0)
                 return -1;
         }
-        for (int i = 0; i < p->nuser; i++)
-            if (define(buf, len, &n, p->user[i].name, p->user[i].v) != 0)
+        for (int i = 0; i < p->nuser; i++)   /* type parameters are no -D */
+            if (gl_ktype_of_param(p->user[i].v) < 0 &&
+                define(buf, len, &n, p->user[i].name, p->user[i].v) != 0)
                 return -1;
         return 0;
     }

@@ -138,6 +138,17 @@ double gl_store_run_cost(gl_store *s, const struct gl_run_key *k);
  * launch rejected by check() is recorded as skipped once, not on every re-run). */
 int gl_store_has_status(gl_store *s, const struct gl_run_key *k, const char *status);
 
+/* One scalar argument of a user kernel's run (run_scalar's row). */
+struct gl_run_scalar {
+    int idx;                   /* its position in args, from 1 */
+    const char *name;          /* the kernel's parameter name; NULL: not known */
+    const char *type;          /* "float", "int", ... */
+    const char *expr;          /* as the config wrote it */
+    int is_real;               /* 1: d holds the value (floating types), else i */
+    long long i;
+    double d;
+};
+
 struct gl_run_info {
     long long session_id;
     const char *study;
@@ -151,6 +162,10 @@ struct gl_run_info {
      * built-in variant (stored as NULL). */
     const char *compiler;
     const char *compile_options;
+    /* A user kernel's scalar arguments at the run's point (table run_scalar), none
+     * for a built-in variant. */
+    int nscalars;
+    const struct gl_run_scalar *scalars;
 };
 /* Store one result (run row, one run_param row per named parameter, samples,
  * metrics, launch info) in one transaction, which also deletes this process's

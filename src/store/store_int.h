@@ -30,6 +30,7 @@ struct gl_store {
     sqlite3_stmt *has_ok;
     sqlite3_stmt *run_insert;
     sqlite3_stmt *param_insert;
+    sqlite3_stmt *scalar_insert;
     sqlite3_stmt *sample_insert;
     sqlite3_stmt *metric_insert;
     sqlite3_stmt *launch_insert;         /* a launch sequence's launches (store_launch.c) */

@@ -593,6 +593,7 @@ void gl_store_close(gl_store *s)
     sqlite3_finalize(s->has_ok);
     sqlite3_finalize(s->run_insert);
     sqlite3_finalize(s->param_insert);
+    sqlite3_finalize(s->scalar_insert);
     sqlite3_finalize(s->sample_insert);
     sqlite3_finalize(s->metric_insert);
     sqlite3_finalize(s->launch_insert);

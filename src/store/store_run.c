@@ -12,6 +12,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "ktype.h"
 #include "stats.h"
 
 static const char *status_text(int st)
@@ -133,8 +134,33 @@ static int insert_params(gl_store *s, long long run_id, const struct gl_params *
         row_init(&w);
         row_int(&w, "run_id", run_id);
         row_textn(&w, "name", p->user[i].name, sizeof p->user[i].name);
-        row_int(&w, "value", p->user[i].v);
+        int t = gl_ktype_of_param(p->user[i].v);   /* a type parameter: its type's name */
+        row_int(&w, "value", t >= 0 ? t : p->user[i].v);
+        row_text(&w, "text", t >= 0 ? gl_ktype_name(t) : NULL);
         if (row_insert(s, &s->param_insert, "run_param", &w, "", "storing a named parameter") != 0)
+            return -1;
+    }
+    return 0;
+}
+
+/* One row per scalar argument of a user kernel's run. */
+static int insert_scalars(gl_store *s, long long run_id, const struct gl_run_info *ri)
+{
+    for (int i = 0; i < ri->nscalars; i++) {
+        const struct gl_run_scalar *sc = &ri->scalars[i];
+        struct row w;
+        row_init(&w);
+        row_int(&w, "run_id", run_id);
+        row_int(&w, "idx", sc->idx);
+        row_text(&w, "name", sc->name && sc->name[0] ? sc->name : NULL);
+        row_text(&w, "type", sc->type);
+        row_text(&w, "expr", sc->expr);
+        if (sc->is_real)
+            row_real(&w, "value", sc->d);
+        else
+            row_int(&w, "value", sc->i);
+        if (row_insert(s, &s->scalar_insert, "run_scalar", &w, "", "storing a scalar argument") !=
+            0)
             return -1;
     }
     return 0;
@@ -216,8 +242,9 @@ long long gl_store_result(gl_store *s, const struct gl_run_key *k, const struct 
     long long id = -1;
     if (insert_run(s, k, uparams, ri, r, &sum) == 0) {
         id = sqlite3_last_insert_rowid(s->db);
-        if (insert_params(s, id, k->p) != 0 || insert_samples(s, id, r) != 0 ||
-            insert_metrics(s, id, r) != 0 || store_launches(s, id, r) != 0 || (s->claims && store_claim_drop(s, claim) != 0))
+        if (insert_params(s, id, k->p) != 0 || insert_scalars(s, id, ri) != 0 ||
+            insert_samples(s, id, r) != 0 || insert_metrics(s, id, r) != 0 ||
+            store_launches(s, id, r) != 0 || (s->claims && store_claim_drop(s, claim) != 0))
             id = -1;
     }
     if (id < 0 || store_exec(s, "COMMIT", "committing a result") != 0) {

@@ -375,8 +375,8 @@ char *store_sql_study_views(gl_store *s)
         sqlite3_free(base);
         if (!col)
             goto oom;
-        sqlite3_str_appendf(o, ",\n    (SELECT value FROM run_param WHERE run_id = r.run_id AND "
-                               "name = %Q) AS \"%w\"", name, col);
+        sqlite3_str_appendf(o, ",\n    (SELECT coalesce(text, value) FROM run_param "
+                               "WHERE run_id = r.run_id AND name = %Q) AS \"%w\"", name, col);
     }
     if (step != SQLITE_DONE) {
         store_db_err(s, "making the results_<study> views");

@@ -2,6 +2,7 @@
  * the summary. */
 #include "run_loop.h"
 #include "interrupt.h"
+#include "kernel_scalars.h"
 #include "kernel_variant.h"
 #include "metric_sets.h"
 #include "stats.h"
@@ -166,11 +167,15 @@ static void report_lost(struct gl_run_loop *rl, const struct gl_job *job,
  * built-in variant: NULL). */
 static void compile_info(const struct gl_job *job, struct gl_run_info *ri)
 {
+    static struct gl_kernel_scalars sc;   /* read by the store before the next call */
     const struct gl_kernel_variant *kv = gl_kernel_variant_of(job->v);
     if (!kv)
         return;
     ri->compiler = kv->k->compiler == GL_KC_NVCC ? "nvcc" : "nvrtc";
     ri->compile_options = kv->k->options_text;
+    gl_kernel_scalars(kv, &job->p, &sc);   /* its scalar arguments (run_scalar) */
+    ri->nscalars = sc.n;
+    ri->scalars = sc.row;
 }
 
 /* Store a result (under the device of worker slot for a GPU run), trying a
@@ -185,7 +190,7 @@ static int finish_job(struct gl_run_loop *rl, const struct gl_job *job, int slot
     struct gl_run_info ri = { rl->session, rl->c->study, rl->c->sections[job->section].name,
                               &job->t, job->v->flops ? job->v->flops(job->v, &job->p) : -1,
                               job->v->min_bytes ? job->v->min_bytes(job->v, &job->p) : -1,
-                              rl->unit_wall[slot], NULL, NULL };
+                              rl->unit_wall[slot], NULL, NULL, 0, NULL };
     compile_info(job, &ri);
     /* A run the harness skipped (threads over the limit, a size it refuses) is
      * stored once: a rerun skips it again and adds no second row. */
@@ -263,7 +268,7 @@ static int store_rejected(struct gl_run_loop *rl, const struct gl_job *job, int 
     struct gl_run_info ri = { rl->session, rl->c->study, rl->c->sections[job->section].name,
                               &job->t, job->v->flops ? job->v->flops(job->v, &job->p) : -1,
                               job->v->min_bytes ? job->v->min_bytes(job->v, &job->p) : -1, 0,
-                              NULL, NULL };
+                              NULL, NULL, 0, NULL };
     compile_info(job, &ri);
     memset(&res, 0, sizeof res);
     res.status = GL_SKIPPED;

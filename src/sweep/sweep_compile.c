@@ -17,6 +17,7 @@
 #include "cref_build.h"
 #include "kernel_launches.h"
 #include "launches.h"
+#include "kernel_sig.h"
 #include "kernel_variant.h"
 #include "registry.h"
 #include "sweep.h"
@@ -545,6 +546,10 @@ int gl_sweep_compile(struct gl_sweep *sw, const struct gl_sweep_watch *watch, ch
             if (t->rc == -3)   /* a symbol: the log is "LINE: message" (kernel_compile_many) */
                 snprintf(err, errlen, "%s:%s (variant %s = %s at %s, sm_%d)", t->cfg->path, log,
                          kv->name, kv->expr, params, sw->arch);
+            else if (strncmp(log, GL_KSIG_LOG_MARK, strlen(GL_KSIG_LOG_MARK)) == 0)
+                snprintf(err, errlen, "%s:%d: %s (variant %s = %s at %s)", t->cfg->path,
+                         kv->k->args_line, log + strlen(GL_KSIG_LOG_MARK), kv->name, kv->expr,
+                         params);
             else if (t->rc == -2 && kv->k->options_line > 0)
                 snprintf(err, errlen, "%s:%d: options: the compiler refused an option of '%s' "
                          "(variant %s = %s at %s, sm_%d):\n%s", t->cfg->path,

@@ -12,6 +12,7 @@
 #include "sweep.h"
 #include "expr.h"
 #include "kernel_variant.h"
+#include "scalar.h"
 #include "stats.h"
 
 #include <stdlib.h>
@@ -45,8 +46,8 @@ static double buffer_bytes(const struct gl_job *job)
         char msg[200];
         if (gl_expr_value(b->count, &job->p, &n, msg, sizeof msg) != 0 || n <= 0)
             continue;
-        int size = b->type == GL_KT_DOUBLE || b->type == GL_KT_INT64 || b->type == GL_KT_UINT64
-                       ? 8 : 4;
+        int t = gl_ktype_at(b->type, b->tparam, &job->p);
+        int size = t == GL_KT_DOUBLE || t == GL_KT_INT64 || t == GL_KT_UINT64 ? 8 : 4;
         sum = (sum < 0 ? 0 : sum) + (double)n * size;
     }
     return sum;

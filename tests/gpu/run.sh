@@ -2,7 +2,8 @@
 # tests/gpu/run.sh - the GPU suite (make test-gpu), run on a machine with a GPU
 # against an already built tree: every GPU test program, users' kernels and
 # plugins (kernels.sh, plugins.sh), several GPUs (gpus.sh), the exact bank conflicts
-# (smem.sh), shards and merge (shard.sh), then the smoke configs
+# (smem.sh), shards and merge (shard.sh), the collection of kernels as users write
+# them (collection.sh: tests/collection/*.conf), then the smoke configs
 # through the driver, failing on any wrong or failed result, on missing counters,
 # SM clocks or per-level bytes, on zero-copy runs not placed on the host link, and on
 # missing or unordered memory ceilings. Ends with "N passed, N failed". Must not
@@ -39,7 +40,8 @@ done
 # shard: shards of the smoke sweep and their merge: the runs of the whole sweep, counters included
 # symbols: __constant__ and __device__ symbols, inputs restored before every run and pass, the new inits
 # launches: launch sequences: the collection's histogram and multi-pass reduction, counters per launch
-for s in kernels plugins gpus smem shard symbols launches; do
+# collection: every config of tests/collection/ ok, verified and profiled
+for s in kernels plugins gpus smem shard symbols launches collection; do
     sh tests/gpu/$s.sh >"$log" 2>&1; rc=$?
     cat "$log"
     add_up tests/gpu/$s.sh "$s-gpu" $rc

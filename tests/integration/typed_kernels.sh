@@ -78,7 +78,7 @@ else
 fi
 sed 's/^args = .*/args = out, a, b, int N, half 70000/' "$T/axpy.conf" >"$T/big.conf"
 $G plan "$T/big.conf" --db "$T/r.db" >"$T/plan" 2>&1
-check 'grep -q "half 70000 = 70000 does not fit in half" "$T/plan"' "a half scalar beyond 65504: $(head -5 "$T/plan")"
+check 'grep -q "big.conf:10: args: half 70000 = 70000 is out of range for half (largest 65504)" "$T/plan"' "a half scalar beyond 65504 is the config's error: $(head -5 "$T/plan")"
 
 # --- a C reference reading a named parameter: no `where` needed -------------------
 sed 's/^verify = f$/verify = c:k\/axpy16_ref.c:axpy_ref/; s/^args = .*/args = out, a, b, int N, half SCALE/' \

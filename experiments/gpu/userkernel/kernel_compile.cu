@@ -33,6 +33,7 @@ extern "C" {
 #include "expr.h"
 #include "launches.h"
 #include "fileutil.h"
+#include "kernel_sig.h"
 #include "sha256.h"
 }
 
@@ -105,7 +106,10 @@ static int substitute(const char *expr, const struct gl_params *p, char *out, si
             snprintf(name, sizeof name, "%.*s", (int)plen, expr + s);
             long v;
             if (is_name_start(name[0]) && param_value(p, name, &v)) {
-                snprintf(piece, sizeof piece, "%ld", v);
+                if (gl_ktype_of_param(v) >= 0)   /* a type parameter: saxpy<float> */
+                    snprintf(piece, sizeof piece, "%s", gl_ktype_cname(gl_ktype_of_param(v)));
+                else
+                    snprintf(piece, sizeof piece, "%ld", v);
                 plen = strlen(piece);
                 if (o + plen >= len)
                     goto too_long;
@@ -144,8 +148,9 @@ static int define_list(const struct gl_kernel *k, const struct gl_params *p,
             if (!d->is_text && gl_params_get(p, d->id) != GL_UNSET)
                 snprintf(defs[n++], GK_DEF_LEN, "-D%s=%ld", d->name, gl_params_get(p, d->id));
         }
-        for (int i = 0; i < p->nuser && i < GL_MAX_UPARAMS; i++)
-            snprintf(defs[n++], GK_DEF_LEN, "-D%s=%ld", p->user[i].name, p->user[i].v);
+        for (int i = 0; i < p->nuser && i < GL_MAX_UPARAMS; i++)   /* type parameters: no -D */
+            if (gl_ktype_of_param(p->user[i].v) < 0)
+                snprintf(defs[n++], GK_DEF_LEN, "-D%s=%ld", p->user[i].name, p->user[i].v);
         return n;
     }
     for (int i = 0; i < k->ndefines && i < GL_KERNEL_MAX_DEFINES; i++) {
@@ -518,6 +523,18 @@ static int build(const struct gl_kernel_variant *const *kvs, const struct gl_par
             gl_say(log, loglen, "kernel cache %s: the record of %s vanished", dir, items[i].expr);
             rc = -1;
         }
+    /* the section's args against each kernel's parameters, as its lowered name
+     * says them (kernel_sig.h): a mismatch fails the variant, its log marked */
+    for (int i = 0; i < n && rc == 0; i++) {
+        char cubin[GK_PATH], lowered[GK_LOWERED], msg[1500];
+        if (res[i] < 0 || !lookup(dir, items[i].key, cubin, sizeof cubin, lowered, sizeof lowered))
+            continue;
+        if (gl_ksig_check_lowered(kvs[i]->k, ps[i], items[i].expr, lowered, msg, sizeof msg) != 0) {
+            gl_say(log, loglen, "%s%s", GL_KSIG_LOG_MARK, msg);
+            res[i] = -1;
+            rc = -1;
+        }
+    }
 out:
     free(items);
     free(group);

@@ -114,8 +114,8 @@ int gk_value(const char *expr, const struct gl_params *p, long long *out, char *
  * failed or skipped. */
 int gk_kernel_load(struct gl_result *r, const struct gl_kernel_variant *kv,
                    const struct gl_params *p, const void **kernel, char *expr, size_t len);
-int gk_scalar_bytes(struct gl_result *r, int i, enum gl_ktype t, long long v,
-                    unsigned long long *out);
+int gk_scalar_bytes(struct gl_result *r, int i, const struct gl_karg *ka,
+                    const struct gl_params *p, unsigned long long *out);
 
 /* kernel_sequence.cu: a launch sequence (launches.h) as a job. gk_seq_prepare
  * makes every launch of kv's sequence at j->p (kernels loaded, shapes checked,

@@ -33,6 +33,7 @@
 extern "C" {
 #include "cref.h"
 #include "kinit.h"
+#include "scalar.h"
 #include "typed.h"
 }
 
@@ -285,45 +286,22 @@ static int c_reference(struct gh_job *j)
 
 /* ---- setting the job up at the point -------------------------------------------------- */
 
-/* A scalar argument's value converted to its type; 0 + r when out of range. */
-static int scalar(struct gl_result *r, int i, enum gl_ktype t, long long v, struct gk_arg *a)
+/* A scalar argument at p in the bytes the kernel receives (scalar.h); 0 + r
+ * skipped when it has no value of its type here. */
+static int scalar(struct gl_result *r, int i, const struct gl_karg *ka, const struct gl_params *p,
+                  struct gk_arg *a)
 {
-    a->size = (unsigned char)gl_ty_esize(t);
-    switch (t) {
-    case GL_KT_INT:
-        if (v < INT_MIN || v > INT_MAX)
-            break;
-        a->v.i = (int)v;
-        return 1;
-    case GL_KT_UINT:
-        if (v < 0 || v > (long long)UINT_MAX)
-            break;
-        a->v.u = (unsigned)v;
-        return 1;
-    case GL_KT_INT64:
-        a->v.ll = v;
-        return 1;
-    case GL_KT_UINT64:
-        if (v < 0)
-            break;
-        a->v.ull = (unsigned long long)v;
-        return 1;
-    case GL_KT_FLOAT:
-        a->v.f = (float)v;
-        return 1;
-    case GL_KT_DOUBLE:
-        a->v.d = (double)v;
-        return 1;
-    case GL_KT_HALF:
-        if (v < -65504 || v > 65504)   /* beyond half's largest finite value */
-            break;
-        a->v.h = gl_to_half((double)v);
-        return 1;
-    case GL_KT_BF16:
-        a->v.h = gl_to_bf16((double)v);
-        return 1;
-    }
-    return gh_skip(r, "argument %d: %lld is out of range for %s", i + 1, v, gl_ktype_name(t));
+    struct gl_scalar s;
+    char err[GL_REASON_MAX - 32];
+    int t = gl_ktype_at(ka->type, ka->tparam, p);
+    if (t < 0)
+        return gh_skip(r, "argument %d: type parameter %s has no type here", i + 1, ka->tparam);
+    if (gl_scalar_eval(t, ka->expr, p, &s, err, sizeof err) != 0)
+        return gh_skip(r, "argument %d: %s", i + 1, err);
+    a->size = (unsigned char)s.size;
+    memset(&a->v, 0, sizeof a->v);
+    memcpy(&a->v, s.bytes, s.size);
+    return 1;
 }
 
 /* Evaluate a launch dimension list (1..3 expressions, others 1). */
@@ -411,10 +389,14 @@ static int prepare(struct gh_job *j, struct gk_ctx *x, struct gh_typed *T, char 
         struct gh_tbuf *tb = &T->b[b];
         if (gk_value(kb->count, p, &v, err, sizeof err) != 0)
             return gh_skip(r, "buffer %s count '%s': %s", kb->name, kb->count, err);
-        if (v < 1 || (unsigned long long)v > ((unsigned long long)1 << 40) / gl_ty_esize(kb->type))
+        int type = gl_ktype_at(kb->type, kb->tparam, p);
+        if (type < 0)
+            return gh_skip(r, "buffer %s: type parameter %s has no type here", kb->name,
+                           kb->tparam);
+        if (v < 1 || (unsigned long long)v > ((unsigned long long)1 << 40) / gl_ty_esize(type))
             return gh_skip(r, "buffer %s: %lld elements", kb->name, v);
         tb->name = kb->name;
-        tb->type = kb->type;
+        tb->type = type;
         tb->init = kb->init;
         if (gl_kbuffer_values(kb, p, &tb->value, &tb->value2, err, sizeof err) != 0)
             return gh_skip(r, "%s", err);
@@ -441,9 +423,7 @@ static int prepare(struct gh_job *j, struct gk_ctx *x, struct gh_typed *T, char 
             x->args[i].idx = (signed char)T->b[a->buffer].idx;
             continue;
         }
-        if (gk_value(a->expr, p, &v, err, sizeof err) != 0)
-            return gh_skip(r, "argument %d '%s': %s", i + 1, a->expr, err);
-        if (!scalar(r, i, a->type, v, &x->args[i]))
+        if (!scalar(r, i, a, p, &x->args[i]))
             return 0;
     }
     if (!k->seq && (!dims(r, "grid", k->ngrid, k->grid, p, &j->grid) ||
@@ -557,12 +537,12 @@ int gk_kernel_load(struct gl_result *r, const struct gl_kernel_variant *kv,
     return 1;
 }
 
-int gk_scalar_bytes(struct gl_result *r, int i, enum gl_ktype t, long long v,
-                    unsigned long long *out)
+int gk_scalar_bytes(struct gl_result *r, int i, const struct gl_karg *ka,
+                    const struct gl_params *p, unsigned long long *out)
 {
     struct gk_arg a;
     memset(&a, 0, sizeof a);
-    if (!scalar(r, i, t, v, &a))
+    if (!scalar(r, i, ka, p, &a))
         return 0;
     *out = 0;
     memcpy(out, &a.v, sizeof a.v < sizeof *out ? sizeof a.v : sizeof *out);

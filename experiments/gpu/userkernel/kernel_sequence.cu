@@ -67,7 +67,6 @@ static int dims(struct gl_result *r, const char *label, const char *what, int n,
 static int args(struct gl_result *r, const struct gl_klaunch *l, const struct gh_typed *T,
                 const struct gl_params *q, struct gk_seq_launch *L)
 {
-    char err[GL_REASON_MAX];
     L->nargs = l->nargs;
     for (int i = 0; i < l->nargs; i++) {
         const struct gl_karg *a = &l->args[i];
@@ -80,10 +79,7 @@ static int args(struct gl_result *r, const struct gl_klaunch *l, const struct gh
             L->idx[i] = (signed char)T->b[a->buffer].idx;
             continue;
         }
-        long long v;
-        if (gk_value(a->expr, q, &v, err, sizeof err) != 0)
-            return gh_skip(r, "launch.%s: argument %d '%s': %s", l->label, i + 1, a->expr, err);
-        if (!gk_scalar_bytes(r, i, a->type, v, &L->val[i]))
+        if (!gk_scalar_bytes(r, i, a, q, &L->val[i]))   /* skipped with the reason */
             return 0;
     }
     return 1;
