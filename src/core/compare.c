@@ -6,6 +6,7 @@
 #include "compare.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -244,4 +245,77 @@ int gl_geomean_ci(const double *ratios, const double *reps, int np, int resample
     interval(g, resamples, out);
     free(g);
     return 0;
+}
+
+const struct gl_cmp_counter gl_cmp_counters[GL_CMP_NCOUNTERS] = {
+    [GL_CMPC_DRAM] = { "dram_bytes", "DRAM bytes", 0 },
+    [GL_CMPC_L1HIT] = { "l1_hit_pct", "L1 hit", 1 },
+    [GL_CMPC_L2HIT] = { "l2_hit_pct", "L2 hit", 1 },
+    [GL_CMPC_OCC] = { "achieved_occupancy_pct", "occupancy", 1 },
+    [GL_CMPC_EXCESS] = { "excess_wavefronts", "excess wavefronts", 0 },
+    [GL_CMPC_INST] = { "inst_executed", "instructions", 0 },
+    [GL_CMPC_ENERGY] = { "energy_j", "energy", 0 },
+};
+
+void gl_cmp_why(const double *ca, const double *cb, char *buf, size_t len)
+{
+    size_t n = 0;
+    int known = 0;
+    buf[0] = '\0';
+    for (int i = 0; i < GL_CMP_NCOUNTERS; i++) {
+        double a = ca[i], b = cb[i];
+        if (isnan(a) || isnan(b))
+            continue;
+        known++;
+        const struct gl_cmp_counter *c = &gl_cmp_counters[i];
+        char item[96];
+        if (c->points) {
+            if (fabs(b - a) < 0.5)
+                continue;
+            snprintf(item, sizeof item, "%s %+.1f pp", c->label, b - a);
+        } else if (a == 0.0) {
+            if (b == 0.0)
+                continue;
+            snprintf(item, sizeof item, "%s 0 -> %.4g", c->label, b);
+        } else {
+            double rel = (b - a) / fabs(a) * 100.0;
+            if (fabs(rel) < 0.5)
+                continue;
+            snprintf(item, sizeof item, "%s %+.1f %%", c->label, rel);
+        }
+        int w = snprintf(buf + n, n < len ? len - n : 0, "%s%s", n ? "; " : "", item);
+        if (w > 0)
+            n += (size_t)w;
+        if (n >= len) {
+            buf[len - 1] = '\0';
+            return;
+        }
+    }
+    if (n == 0 && known)
+        snprintf(buf, len, "counters unchanged");
+}
+
+void gl_cmp_result_free(struct gl_cmp_result *r)
+{
+    if (!r)
+        return;
+    for (int i = 0; i < r->npoints; i++) {
+        free(r->points[i].key);
+        free(r->points[i].label);
+    }
+    for (int i = 0; i < r->nonly_a; i++)
+        free(r->only_a[i]);
+    for (int i = 0; i < r->nonly_b; i++)
+        free(r->only_b[i]);
+    free(r->points);
+    free(r->only_a);
+    free(r->only_b);
+    free(r->a_spec);
+    free(r->b_spec);
+    free(r->a_db);
+    free(r->b_db);
+    free(r->notes);
+    free(r->created_at);
+    free(r->tool);
+    memset(r, 0, sizeof *r);
 }

@@ -78,6 +78,59 @@ const char *gl_verdict_name(enum gl_verdict v);
 int gl_geomean_ci(const double *ratios, const double *reps, int np, int resamples,
                   struct gl_ratio_ci *out);
 
+/* ---- what a comparison found (src/cli/cmd_compare.c fills it, the store saves
+ * and loads it, one renderer prints it) ---- */
+
+/* The counters whose change is shown beside a ratio, B against A: bytes,
+ * instructions, wavefronts and joules as a relative change, percentages as a
+ * difference in points. */
+enum { GL_CMPC_DRAM, GL_CMPC_L1HIT, GL_CMPC_L2HIT, GL_CMPC_OCC, GL_CMPC_EXCESS, GL_CMPC_INST,
+       GL_CMPC_ENERGY, GL_CMP_NCOUNTERS };
+struct gl_cmp_counter {
+    const char *name;     /* column of the saved comparison and of --csv (_a, _b) */
+    const char *label;    /* in the `why` text */
+    int points;           /* 1: a percentage, its change in points; 0: relative change */
+};
+extern const struct gl_cmp_counter gl_cmp_counters[GL_CMP_NCOUNTERS];
+/* The `why` text of a point: each counter known on both sides that moved by at
+ * least 0.5 % (or 0.5 points), "DRAM bytes -48.0 %; L2 hit +12.1 pp"; "counters
+ * unchanged" when none moved; "" when no counter is known on both sides. */
+void gl_cmp_why(const double *ca, const double *cb, char *buf, size_t len);
+
+struct gl_cmp_point {
+    char *key;              /* every dimension of the point: "study=s variant=v n=1024" */
+    char *label;            /* the dimensions that differ between points */
+    long long run_a, run_b;
+    int na, nb;             /* samples */
+    double med_a, med_b;    /* ms */
+    struct gl_ratio_ci ci;  /* median(B) / median(A) */
+    double clock_a, clock_b;      /* MHz, NaN unknown */
+    struct gl_ratio_ci clk;       /* the ratio of cycles (ci * clock_b / clock_a); NaN
+                                     unless both clocks are known */
+    enum gl_verdict verdict;
+    char note[96];          /* why there is no verdict ("fewer than 4 samples"), else "" */
+    double ca[GL_CMP_NCOUNTERS], cb[GL_CMP_NCOUNTERS];   /* NaN unknown */
+};
+
+struct gl_cmp_result {
+    char *a_spec, *b_spec, *a_db, *b_db;   /* the sides as given, and their files */
+    int a_runs, b_runs;                    /* ok runs each side selected */
+    double threshold;                      /* relative (0.01 = 1 %) */
+    char threshold_src[200];               /* where it came from */
+    int resamples;
+    unsigned long long seed;
+    int by_clock;                          /* verdicts on the ratio of cycles */
+    struct gl_ratio_ci geo;                /* geometric mean of the verdicts' ratios */
+    int counts[4];                         /* per enum gl_verdict */
+    int npoints;
+    struct gl_cmp_point *points;           /* sorted: B/A largest first */
+    int nonly_a, nonly_b;
+    char **only_a, **only_b;               /* keys of points one side lacks */
+    char *notes;                           /* lines for the reader ("" none) */
+    char *created_at, *tool;
+};
+void gl_cmp_result_free(struct gl_cmp_result *r);
+
 #ifdef __cplusplus
 }
 #endif
