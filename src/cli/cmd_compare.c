@@ -833,7 +833,7 @@ static int points_table(const struct gl_cmp_result *r, enum gl_format fmt, struc
         static const char *const base[] = {
             "rank", "key", "label", "run_a", "run_b", "samples_a", "samples_b", "median_a_ms",
             "median_b_ms", "ratio", "lo", "hi", "clock_a_mhz", "clock_b_mhz", "ratio_clk",
-            "lo_clk", "hi_clk", "verdict", "note", "why",
+            "lo_clk", "hi_clk", "verdict", "threshold", "note", "why",
         };
         static char cn[GL_CMP_NCOUNTERS * 2][64];
         for (size_t i = 0; i < sizeof base / sizeof base[0]; i++)
@@ -885,6 +885,7 @@ static int points_table(const struct gl_cmp_result *r, enum gl_format fmt, struc
             bad |= add_real(t, pt->clk.lo);
             bad |= add_real(t, pt->clk.hi);
             bad |= add_text(t, gl_verdict_name(pt->verdict));
+            bad |= add_real(t, r->threshold);
             bad |= add_text(t, pt->note);
             gl_cmp_why(pt->ca, pt->cb, why, sizeof why);
             bad |= add_text(t, why);
