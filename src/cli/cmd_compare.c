@@ -756,7 +756,7 @@ static int compare_sides(struct side *sa, struct side *sb, const struct ignore *
     if (make_labels(r, pa, np) != 0)
         goto out;
     if (clocks_apart)
-        note(nf, "%d points ran at SM clocks more than 1 %% apart: B/A per clock is the ratio of "
+        note(nf, "%d point(s) ran at SM clocks more than 1 %% apart: B/A per clock is the ratio of "
                  "cycles (time x SM clock); --clock-normalise bases the verdicts on it",
              clocks_apart);
     if (o->by_clock)

@@ -89,7 +89,7 @@ chk '[ "$(field "$T/t3.csv" "variant=seq .*n=4096 " clock_b_mhz)" = 1755 ] &&
      [ "$(field "$T/t3.csv" "variant=seq .*n=4096 " ratio_clk)" = "$(awk "BEGIN { printf \"%.6f\", 1755 / 1980 }" | sed 's/0*$//')" ] ||
      awk -v r="$(field "$T/t3.csv" "variant=seq .*n=4096 " ratio_clk)" "BEGIN { exit !(r > 0.88636 && r < 0.88637) }"' \
     "the ratio of cycles of seq N=4096 (1755 vs 1980 MHz) is not 0.8864"
-chk 'grep -q "1 points ran at SM clocks more than 1 % apart" "$T/t3.err"' "no note on the clocks that differ"
+chk 'grep -q "1 point(s) ran at SM clocks more than 1 % apart" "$T/t3.err"' "no note on the clocks that differ"
 chk '[ -n "$(col "$T/t3.csv" energy_j_a)" ] && [ -z "$(field "$T/t3.csv" "n=1024 " energy_j_a | tr -d "\n")" ]' \
     "no energy_j column, or one that is not empty where nothing recorded it"
 # --clock-normalise: the same point, 11 % fewer cycles, is faster
@@ -173,6 +173,20 @@ chk '[ "$(sqlite3 "$T/cmp.db" "select value from meta where key = '"'application
 "$G" compare --db "$T/a.db" --db "$T/b.db" --resamples 400 >"$T/t.txt" 2>&1
 chk 'grep -q "^point  *A ms  *B ms  *B/A  *95 % CI" "$T/t.txt" && grep -q "^geometric mean of B/A: " "$T/t.txt"' \
     "the default (text) output has no table or no summary"
+
+# ---- the report's section and figure from the saved comparison ------------------------
+make -s report DB="$T/a.db" COMPARE="$T/cmp.db" REPORT_OUT="$T/rep" >"$T/rep.log" 2>&1
+rc=$?
+chk '[ $rc -eq 0 ] && grep -q "^## Comparison" "$T/rep/report.md" &&
+     grep -q "^| variant=seq n=1024 .*\*\*slower\*\*" "$T/rep/report.md" &&
+     grep -q "^- verdicts: 1 slower, 1 faster, 1 same, 1 unsure" "$T/rep/report.md"' \
+    "make report COMPARE=FILE has no Comparison section with its table (exit $rc): $(tail -n 5 "$T/rep.log")"
+chk '[ -s "$T/rep/figures/compare_ratio.svg" ] && [ -s "$T/rep/figures/compare_ratio.png" ] &&
+     grep -q "figures/compare_ratio.svg" "$T/rep/report.md" && [ "$(wc -l <"$T/rep/data/compare_ratio.csv")" -eq 5 ]' \
+    "the comparison's figure or its 4 rows of data are missing"
+make -s report DB="$T/a.db" REPORT_OUT="$T/rep" >"$T/rep2.log" 2>&1
+chk '[ $? -eq 0 ] && ! grep -q "^## Comparison" "$T/rep/report.md" && [ "$(wc -l <"$T/rep/data/compare_ratio.csv")" -eq 1 ]' \
+    "without COMPARE the report still has a Comparison section or the figure data"
 
 # ---- exit 0: nothing slower ----------------------------------------------------------
 "$G" compare --db "$T/a.db" --db "$T/b.db" "n=4096" "n=4096" --threshold 3% --resamples 400 >"$T/z.txt" 2>&1
