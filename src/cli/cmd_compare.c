@@ -565,6 +565,10 @@ static int compare_sides(struct side *sa, struct side *sb, const struct ignore *
     int ka = dedupe(ea, na, &old_a), kb = dedupe(eb, nb, &old_b);
     na = ka;
     nb = kb;
+    if (sa->sel.contaminated)
+        note(nf, "side A: %d runs marked contaminated were left out", sa->sel.contaminated);
+    if (sb->sel.contaminated)
+        note(nf, "side B: %d runs marked contaminated were left out", sb->sel.contaminated);
     if (old_a)
         note(nf, "side A: %d older runs of points it selects more than once were left out "
                  "(each point's newest run is compared)", old_a);

@@ -277,10 +277,14 @@ struct gl_selection {
     struct gl_sel_run *runs;   /* by run id */
     int ncounters;
     int *present;              /* counter i is a column of this file's results view */
+    int contaminated;          /* ok runs it left out: marked contaminated (the column
+                                  `contaminated` of results, where the file has it) */
 };
 /* The ok runs of the results view (alias r) for which `where` (SQL, its ?s bound
  * to b[0..nb) in order; NULL or "" for all) holds, with the counters (results
- * columns; one the view lacks is NaN everywhere, present[i] 0) and samples.
+ * columns; one the view lacks is NaN everywhere, present[i] 0) and samples;
+ * a run whose `contaminated` (where the view has that column) is not NULL is
+ * left out and counted.
  * 0, or -1 with SQLite's or the store's message in err (a malformed or
  * writing clause included). gl_selection_free frees it. */
 int gl_store_select(gl_store *s, const char *where, const struct gl_sel_bind *b, int nb,

@@ -161,8 +161,15 @@ int gl_store_select(gl_store *s, const char *where, const struct gl_sel_bind *b,
         else
             sqlite3_str_appendall(q, ", NULL");
     }
-    sqlite3_str_appendf(q, " FROM results r WHERE r.status = 'ok' AND (%s) ORDER BY r.run_id",
-                        where && *where ? where : "1");
+    /* runs marked contaminated (a column a later gpulab adds) are left out, and counted */
+    int marks = gl_store_has_column(s, "results", "contaminated");
+    if (marks < 0) {
+        sqlite3_free(sqlite3_str_finish(q));
+        snprintf(err, errlen, "%s", s->err);
+        return -1;
+    }
+    sqlite3_str_appendf(q, ", %s FROM results r WHERE r.status = 'ok' AND (%s) ORDER BY r.run_id",
+                        marks ? "r.contaminated" : "NULL", where && *where ? where : "1");
     char *sql = sqlite3_str_finish(q);
     if (!sql) {
         snprintf(err, errlen, "out of memory");
@@ -192,8 +199,12 @@ int gl_store_select(gl_store *s, const char *where, const struct gl_sel_bind *b,
             sqlite3_bind_text(st, i + 1, b[i].t, -1, SQLITE_TRANSIENT);
     }
     int cap = 0;
-    const int c0 = 2, cu = 2 + GL_SEL_NDIMS, cc = cu + 3;
+    const int c0 = 2, cu = 2 + GL_SEL_NDIMS, cc = cu + 3, cm = cc + ncounters;
     while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+        if (sqlite3_column_type(st, cm) != SQLITE_NULL) {
+            out->contaminated++;
+            continue;
+        }
         if (out->nruns == cap) {
             cap = cap ? 2 * cap : 64;
             struct gl_sel_run *p = realloc(out->runs, (size_t)cap * sizeof *p);

@@ -2,7 +2,8 @@
 # tests/gpu/run.sh - the GPU suite (make test-gpu), run on a machine with a GPU
 # against an already built tree: every GPU test program, users' kernels and
 # plugins (kernels.sh, plugins.sh), several GPUs (gpus.sh), the exact bank conflicts
-# (smem.sh), shards and merge (shard.sh), then the smoke configs
+# (smem.sh), shards and merge (shard.sh), `compare`'s A/A and planted slowdowns
+# (compare.sh), then the smoke configs
 # through the driver, failing on any wrong or failed result, on missing counters,
 # SM clocks or per-level bytes, on zero-copy runs not placed on the host link, and on
 # missing or unordered memory ceilings. Ends with "N passed, N failed". Must not
@@ -37,7 +38,8 @@ done
 # gpus: several GPUs (run --gpus) and the counters a later run's crash took
 # smem: exact shared-memory conflicts: the transposes, matmul/shared, the metric lists
 # shard: shards of the smoke sweep and their merge: the runs of the whole sweep, counters included
-for s in kernels plugins gpus smem shard; do
+# compare: gpulab compare's targets: an A/A of S2's GPU section, planted 3 % and 1 % slowdowns
+for s in kernels plugins gpus smem shard compare; do
     sh tests/gpu/$s.sh >"$log" 2>&1; rc=$?
     cat "$log"
     add_up tests/gpu/$s.sh "$s-gpu" $rc
