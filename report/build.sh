@@ -416,6 +416,26 @@ section() {
     [ "$s_par" -eq 0 ] || printf '\n' >> "$MD"
 }
 
+# comparison: the section of a saved comparison, $COMPARE (`gpulab compare A B --save
+# FILE`): its summary and table as `gpulab compare --load --md` prints them (made in
+# the first pass; exit 1 only says a point is slower), and its figure.
+comparison() {
+    cmp_md="$OUT/tables/compare.md"
+    if [ "$PASS" = list ]; then
+        rc=0
+        "$GPULAB" compare --load "$COMPARE" --md > "$cmp_md.tmp" 2> "$OUT/sql/compare.err" || rc=$?
+        [ "$rc" -le 1 ] || die "gpulab compare --load $COMPARE failed: $(cat "$OUT/sql/compare.err")"
+        mv "$cmp_md.tmp" "$cmp_md"
+        return 0
+    fi
+    [ -f "$cmp_md" ] || die "the comparison's table was not made by the first pass"
+    say "## Comparison"
+    say "The saved comparison \`$COMPARE\` (\`gpulab compare\`, its method in docs/cli.md): for each point, the ratio of the median times of B and A with its 95 % bootstrap interval and a verdict against the threshold; the counter changes say why."
+    cat "$cmp_md" >> "$MD"
+    printf '\n' >> "$MD"
+    figure compare_ratio "B against A: the ratio median(B) / median(A) of every point with its 95 % interval, sorted, coloured by verdict; the dashed lines bound the band of \"same\" (the threshold), the solid line is 1."
+}
+
 # ---- the report, in two passes (see the top): front, the studies, back -----------
 # front: the title and the devices
 front() {
@@ -521,6 +541,11 @@ back() {
         done
     done
     GENERATED=0
+
+    # ---- a saved comparison (make report COMPARE=FILE) --------------------------------
+    if [ -n "${COMPARE:-}" ]; then
+        comparison
+    fi
 
     # ---- smoke ----------------------------------------------------------------------
     say "## Smoke sweep"

@@ -46,6 +46,15 @@ REPORT_PATH  := $(REPORT_OUT)/db/path
 REPORT_STAMP := $(REPORT_OUT)/db/stamp
 REPORT_FILES := $(REPORT_OUT)/db/files
 
+# A saved comparison (`gpulab compare A B --save FILE`): COMPARE=FILE adds its
+# section (build.sh) and figure, plots/compare_ratio.gp, whose data is not a query
+# of the database but `gpulab compare --load FILE --csv`; without COMPARE the figure
+# is its no-data page and there is no section. $(REPORT_CMP_PATH) holds the path,
+# rewritten only when it changes.
+COMPARE ?=
+REPORT_CMP_PATH := $(REPORT_OUT)/db/compare
+REPORT_CMP_FILE := $(if $(strip $(COMPARE)),$(COMPARE))
+
 .PHONY: report report-md figures
 
 # (a make of its own with -j, unless this one already runs parallel: a jobserver;
@@ -76,6 +85,20 @@ $(REPORT_FILES): FORCE
 	@mkdir -p $(dir $@)
 	@echo '$(sort $(REPORT_SQL) $(REPORT_TEXT) $(REPORT_FIGS))' > $@.tmp
 	@cmp -s $@.tmp $@ && rm -f $@.tmp || mv $@.tmp $@
+
+$(REPORT_CMP_PATH): FORCE
+	@mkdir -p $(dir $@)
+	@echo '$(COMPARE)' > $@.tmp
+	@cmp -s $@.tmp $@ && rm -f $@.tmp || mv $@.tmp $@
+
+# (exit 1 of --load says a point is slower: the data is written all the same)
+$(REPORT_OUT)/data/compare_ratio.csv: $(REPORT_CMP_PATH) $(REPORT_CMP_FILE) | $(B)/gpulab
+	@mkdir -p $(dir $@)
+	@if [ -n '$(REPORT_CMP_FILE)' ]; then \
+	    rc=0; $(REPORT_GPULAB) compare --load '$(REPORT_CMP_FILE)' --csv > $@.tmp 2>/dev/null || rc=$$?; \
+	    if [ $$rc -gt 1 ]; then echo "make report: $(REPORT_CMP_FILE) is not a saved comparison (gpulab compare --save)" >&2; exit 1; fi; \
+	else echo 'rank,label,ratio,lo,hi,verdict,threshold' > $@.tmp; fi
+	@mv $@.tmp $@
 
 $(REPORT_DB): $(DB) $(wildcard $(DB)-wal) $(REPORT_PATH)
 	@mkdir -p $(dir $@)
@@ -110,11 +133,12 @@ $(REPORT_OUT)/figures/%.svg $(REPORT_OUT)/figures/%.png: plots/%.gp $(REPORT_OUT
 # sections' figures, with this make's jobserver)
 REPORT_QUERIED := $(REPORT_OUT)/db/queried
 REPORT_ENV = DB=$(REPORT_DB) DB_NAME='$(DB)' GPULAB='$(REPORT_GPULAB)' OUT=$(REPORT_OUT) \
-    GNUPLOT='$(GNUPLOT)' MAKE='$(MAKE)' JOBS='$(REPORT_JOBS)'
+    GNUPLOT='$(GNUPLOT)' MAKE='$(MAKE)' JOBS='$(REPORT_JOBS)' COMPARE='$(REPORT_CMP_FILE)'
 
 # (plots/roofline.gp: the generated sections' rooflines load it)
 $(REPORT_QUERIED): report/build.sh $(REPORT_GEN) $(REPORT_SQL) $(REPORT_TEXT) $(REPORT_FILES) \
-                   $(REPORT_STAMP) $(REPORT_PATH) plots/style.gp plots/roofline.gp | $(REPORT_DB) $(B)/gpulab deps
+                   $(REPORT_STAMP) $(REPORT_PATH) plots/style.gp plots/roofline.gp \
+                   $(REPORT_CMP_PATH) $(REPORT_CMP_FILE) | $(REPORT_DB) $(B)/gpulab deps
 	+$(REPORT_ENV) sh report/build.sh queries
 	@touch $@
 

@@ -1,8 +1,8 @@
 /* commands.h - the subcommands behind main(): each parses nothing itself (main
  * does) and returns the process exit code: 0 ok, 1 runs failed or were wrong,
  * 2 usage or config error, 3 storage error, 4 a device is busy (run --no-wait),
- * 5 and 6 merge's (below), 7 run: nothing could run (GL_EXIT_NOTHING_RAN).
- * Must not call exit(). */
+ * 5 and 6 merge's (below), 7 run: nothing could run (GL_EXIT_NOTHING_RAN); compare's 1
+ * is a slower point. Must not call exit(). */
 #ifndef GL_COMMANDS_H
 #define GL_COMMANDS_H
 
@@ -46,5 +46,22 @@ int gl_cmd_merge(const char *out, int nin, char **in, const struct gl_merge_opts
  * the file's kernels. 0, 1 a config that does not read (a bug), 2 usage or no
  * kernel, 3 cannot write OUT. */
 int gl_cmd_init(const char *cu, const char *out, int force);
+
+/* `gpulab compare A B` (cmd_compare.c): exit 0, 1 a point is slower beyond the
+ * threshold, 2 bad input (nothing written), 3 the saved comparison could not be
+ * written. */
+struct gl_compare_opts {
+    const char *a, *b;           /* the sides' selections ("all" when not given) */
+    const char *db_a, *db_b;     /* their databases */
+    double threshold;            /* relative; < 0: the measured noise floor */
+    int resamples;
+    unsigned long long seed;
+    const char *ignore;          /* --ignore NAME,...: dimensions left out of the match */
+    int by_clock;                /* --clock-normalise: verdicts on the ratio of cycles */
+    enum gl_format fmt;
+    const char *save;            /* --save FILE: the comparison, for --load and make report */
+    const char *load;            /* --load FILE: print a saved comparison instead */
+};
+int gl_cmd_compare(const struct gl_compare_opts *o);
 
 #endif

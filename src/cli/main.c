@@ -5,6 +5,7 @@
  * 130/143 interrupted (SIGINT/SIGTERM).
  * Must not do any subcommand's work itself. */
 #include "commands.h"
+#include "compare.h"
 #include "fileutil.h"
 #include "nearest.h"
 #include "registry.h"
@@ -28,6 +29,8 @@ static const char *usage_main =
     "                     (--csv --tsv --md --latex --json)\n"
     "  merge OUT IN...    merge the databases of shards (run --shard) into OUT\n"
     "  init FILE.cu       write a starter config for a kernel file's __global__ functions\n"
+    "  compare A B        did B make it faster than A, and why: per point the ratio of\n"
+    "                     medians with its 95 % CI, a verdict, the counter changes\n"
     "  device             describe the CPU and GPU, and store the description\n"
     "  metrics [PATTERN]  the hardware counter metrics this GPU supports\n"
     "\n"
@@ -37,6 +40,7 @@ static const char *usage_main =
     "            5 merge conflicts, 6 merge inputs of different configs,\n"
     "            7 run: nothing could run here (no GPU, every point skipped) and\n"
     "              nothing was done before,\n"
+    "            (compare: 1 a point is slower beyond the threshold)\n"
     "            130 interrupted (SIGINT), 143 (SIGTERM)\n"
     "documentation: README.md; docs/cli.md (commands), docs/configs.md (configs),\n"
     "               docs/kernels.md (your own kernels), docs/database.md (the results view),\n"
@@ -135,6 +139,38 @@ static const char *usage_init =
     HELP_HELP
     "  exit 0 written, 2 usage, no kernel or OUT exists, 3 cannot write OUT\n";
 
+static const char *usage_compare =
+    "usage: gpulab compare [A [B]] [--db PATH [--db PATH]] [--threshold T] [--ignore NAME,...]\n"
+    "                      [--clock-normalise] [--resamples R] [--seed S] [--md|--csv]\n"
+    "                      [--save FILE] | --load FILE [--md|--csv]\n"
+    "  B against A, per point (runs matched on study, family, variant, device model and\n"
+    "  every parameter, less what a side names): the ratio median(B)/median(A) of the raw\n"
+    "  samples with its 95 % percentile-bootstrap interval, a verdict, the ratio of cycles\n"
+    "  where the SM clocks are known, and the counter changes (DRAM bytes, L1/L2 hit,\n"
+    "  occupancy, excess wavefronts, instructions, energy); then the geometric mean.\n"
+    "  A, B       a selection of ok runs: terms joined by commas, default all:\n"
+    "             all | session=ID|latest|latest-N | study= | family= | variant= |\n"
+    "             device=MODEL-ID|cpu|gpu|NAME|GLOB | code=HASH-PREFIX | n=, bs=, ... (a\n"
+    "             parameter) | TILE= (a named parameter) | where=SQL on the results view\n"
+    "             (last: it takes the rest)\n"
+    "  --db PATH  once: both sides' database; twice: A's, then B's (default " DEFAULT_DB ");\n"
+    "             opened read-only, never written\n"
+    "  --threshold T  same within [1/(1+T), 1+T]: 2% or 0.02; default noise: the noise floor,\n"
+    "             the 95th percentile of each run's second-half/first-half interval\n"
+    "  --ignore NAMES  leave these dimensions out of the match (e.g. variant,device)\n"
+    "  --clock-normalise  verdicts on the ratio of cycles (time x SM clock) where known\n"
+    "  --resamples R  bootstrap resamples (default 2000)\n"
+    "  --seed S   the bootstrap's seed (default 1): the same inputs print the same numbers\n"
+    "  --md       the summary as a list, then the table, in Markdown\n"
+    "  --csv      one row per point, every column at full precision (summary on stderr)\n"
+    "  --save FILE  also write the comparison to FILE (a SQLite file of its own) for\n"
+    "             --load and `make report COMPARE=FILE`\n"
+    "  --load FILE  print a saved comparison again (same table, same exit code)\n"
+    HELP_HELP
+    "  verdicts: slower (interval above 1+T), faster (below 1/(1+T)), same (within),\n"
+    "            unsure (across a bound, or fewer than 4 samples on a side)\n"
+    "  exit 0, 1 a point is slower, 2 bad input (nothing written), 3 --save failed\n";
+
 static const char *usage_query =
     "usage: gpulab query SQL | -f FILE [--db PATH] [--csv|--tsv|--md|--latex|--json] [--write]\n"
     "  prints the rows of the last statement; the `results` view is the documented surface\n"
@@ -186,7 +222,8 @@ static int usage_error(const char *usage, const char *msg, const char *arg)
 
 /* The commands, for "did you mean" (main() dispatches on the same names). */
 static const char *const commands[] = {
-    "run", "plan", "list", "query", "merge", "init", "device", "metrics", "help", "version", NULL
+    "run", "plan", "list", "query", "merge", "init", "compare", "device", "metrics", "help",
+    "version", NULL
 };
 
 /* An unknown command: the nearest known one when there is one, the usage; 2. */
@@ -270,6 +307,101 @@ static int parse_run_opts(int argc, char **argv, const char *usage, struct gl_ru
     if (*npaths == 0)
         return usage_error(usage, "no config given", NULL);
     return 0;
+}
+
+/* --threshold: noise, N% or a fraction; -1 for the noise floor, -2 malformed. */
+static double parse_threshold(const char *v)
+{
+    if (strcmp(v, "noise") == 0)
+        return -1;
+    char *end;
+    double t = strtod(v, &end);
+    if (end == v || t != t)
+        return -2;
+    if (*end == '%' && end[1] == '\0')
+        t /= 100.0;
+    else if (*end != '\0')
+        return -2;
+    return t >= 0 && t < 1 ? t : -2;
+}
+
+static int cmd_compare(int argc, char **argv)
+{
+    struct gl_compare_opts o = { .a = NULL, .b = NULL, .threshold = -1,
+                                 .resamples = GL_CMP_RESAMPLES, .seed = 1, .fmt = GL_FMT_TABLE };
+    const char *dbs[2] = { NULL, NULL };
+    int ndb = 0;
+    for (int i = 0; i < argc; i++) {
+        const char *a = argv[i];
+        if (strcmp(a, "--db") == 0 || strcmp(a, "--threshold") == 0 || strcmp(a, "--ignore") == 0 ||
+            strcmp(a, "--resamples") == 0 || strcmp(a, "--seed") == 0 || strcmp(a, "--save") == 0 ||
+            strcmp(a, "--load") == 0) {
+            if (i + 1 >= argc)
+                return usage_error(usage_compare, "missing value after", a);
+            const char *v = argv[++i];
+            if (strcmp(a, "--db") == 0) {
+                if (ndb == 2)
+                    return usage_error(usage_compare, "--db at most twice (A's, then B's):", v);
+                if (v[0] == '\0')
+                    return usage_error(usage_compare, "empty database path", NULL);
+                dbs[ndb++] = v;
+            } else if (strcmp(a, "--threshold") == 0) {
+                o.threshold = parse_threshold(v);
+                if (o.threshold == -2)
+                    return usage_error(usage_compare, "--threshold wants noise, a percentage "
+                                       "(2%) or a fraction in [0, 1) (0.02), got", v);
+            } else if (strcmp(a, "--resamples") == 0) {
+                char *end;
+                long n = strtol(v, &end, 10);
+                if (end == v || *end || n < 100 || n > 100000)
+                    return usage_error(usage_compare, "--resamples wants 100 to 100000, got", v);
+                o.resamples = (int)n;
+            } else if (strcmp(a, "--seed") == 0) {
+                char *end;
+                unsigned long long n = strtoull(v, &end, 10);
+                if (end == v || *end || v[0] == '-')
+                    return usage_error(usage_compare, "--seed wants a whole number, got", v);
+                o.seed = n;
+            } else if (strcmp(a, "--ignore") == 0) {
+                o.ignore = v;
+            } else if (v[0] == '\0') {
+                return usage_error(usage_compare, "empty file name after", a);
+            } else if (strcmp(a, "--save") == 0) {
+                o.save = v;
+            } else {
+                o.load = v;
+            }
+        } else if (strcmp(a, "--md") == 0) {
+            o.fmt = GL_FMT_MD;
+        } else if (strcmp(a, "--csv") == 0) {
+            o.fmt = GL_FMT_CSV;
+        } else if (strcmp(a, "--clock-normalise") == 0 || strcmp(a, "--clock-normalize") == 0) {
+            o.by_clock = 1;
+        } else if (a[0] == '-' && a[1] == '-') {
+            return usage_error(usage_compare, "unknown option", a);
+        } else if (!o.a) {
+            o.a = a;
+        } else if (!o.b) {
+            o.b = a;
+        } else {
+            return usage_error(usage_compare, "more than two sides:", a);
+        }
+    }
+    if (o.load) {
+        if (o.a || ndb || o.save)
+            return usage_error(usage_compare, "--load prints a saved comparison: no sides, --db "
+                               "or --save with it", NULL);
+        return gl_cmd_compare(&o);
+    }
+    if (!o.a && ndb < 2)
+        return usage_error(usage_compare, "no sides given (A and B, or --db twice)", NULL);
+    if (!o.b && ndb < 2)
+        return usage_error(usage_compare, "no side B given", NULL);
+    o.a = o.a ? o.a : "all";
+    o.b = o.b ? o.b : "all";
+    o.db_a = dbs[0] ? dbs[0] : DEFAULT_DB;
+    o.db_b = dbs[1] ? dbs[1] : o.db_a;
+    return gl_cmd_compare(&o);
 }
 
 static int cmd_query(int argc, char **argv)
@@ -392,6 +524,13 @@ int main(int argc, char **argv)
             return 0;
         }
         return cmd_query(rest, args);
+    }
+    if (strcmp(cmd, "compare") == 0) {
+        if (want_help(rest, args)) {
+            fputs(usage_compare, stdout);
+            return 0;
+        }
+        return cmd_compare(rest, args);
     }
     if (strcmp(cmd, "list") == 0) {
         const char *family = NULL;

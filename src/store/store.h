@@ -268,6 +268,71 @@ int gl_store_merge(gl_store *out, gl_store *in, int allow_conflicts,
                    void (*on_conflict)(void *arg, const struct gl_merge_conflict *c), void *arg,
                    struct gl_merge_counts *n);
 
+/* ---- the runs one side of `gpulab compare` selects (store_select.c) ---- */
+
+/* What identifies a run's point besides its named parameters: study, family,
+ * variant, device (model name), then every parameter in gl_param_table's order. */
+#define GL_SEL_FIXED 4
+#define GL_SEL_NDIMS (GL_SEL_FIXED + GL_NPARAMS)
+/* The name of dimension i (study, family, variant, device, then the parameters'
+ * columns: n, bs ...), NULL past the end. */
+const char *gl_sel_dim_name(int i);
+
+struct gl_sel_bind {   /* a value bound to the clause's next ? */
+    int is_int;
+    long long i;
+    const char *t;
+};
+struct gl_sel_run {
+    long long run_id, session_id;
+    char *dim[GL_SEL_NDIMS];   /* each dimension's value as text; NULL: NULL */
+    char *uparams;             /* "TILE=16 BLOCK_ROWS=8" or NULL */
+    char *code_hash;
+    double clock_mhz;          /* SM clock: the profiled replay's, else the one its session
+                                  locked (run --clocks base); NaN unknown */
+    double *counter;           /* the counters asked for, NaN: NULL or no such column */
+    int nsamples;
+    double *samples;           /* in the order taken */
+};
+struct gl_selection {
+    int nruns;
+    struct gl_sel_run *runs;   /* by run id */
+    int ncounters;
+    int *present;              /* counter i is a column of this file's results view */
+    int contaminated;          /* ok runs it left out: marked contaminated (the column
+                                  `contaminated` of results, where the file has it) */
+};
+/* The ok runs of the results view (alias r) for which `where` (SQL, its ?s bound
+ * to b[0..nb) in order; NULL or "" for all) holds, with the counters (results
+ * columns; one the view lacks is NaN everywhere, present[i] 0) and samples;
+ * a run whose `contaminated` (where the view has that column) is not NULL is
+ * left out and counted.
+ * 0, or -1 with SQLite's or the store's message in err (a malformed or
+ * writing clause included). gl_selection_free frees it. */
+int gl_store_select(gl_store *s, const char *where, const struct gl_sel_bind *b, int nb,
+                    const char *const *counters, int ncounters, struct gl_selection *out,
+                    char *err, size_t errlen);
+void gl_selection_free(struct gl_selection *sel);
+/* 1 when the view or table has the column, 0 when not, -1 on error. */
+int gl_store_has_column(gl_store *s, const char *view, const char *col);
+/* Every distinct named parameter of the file's runs, in name order, through fn. 0 or -1. */
+int gl_store_named_param_names(gl_store *s, void (*fn)(void *arg, const char *name), void *arg);
+
+/* ---- a saved comparison (store_cmpfile.c) ----
+ * `gpulab compare --save FILE` writes struct gl_cmp_result (compare.h) into a
+ * SQLite file of its own (meta.application 'gpulab-compare': tables
+ * comparison, point, unmatched; docs/cli.md#compare), never into a results
+ * database; `--load FILE` and `make report COMPARE=FILE` read it back. */
+struct gl_cmp_result;
+/* Write r to path through path.tmp and a rename; an existing path is replaced
+ * only when it is a saved comparison. 0, or -1 with err. */
+int gl_cmpfile_save(const char *path, const struct gl_cmp_result *r, char *err, size_t errlen);
+/* 1 when path is a saved comparison, 0 when it is another file, -1 when there
+ * is no such file. */
+int gl_cmpfile_is(const char *path);
+/* Read a saved comparison into r (gl_cmp_result_free frees it). 0, or -1 with err. */
+int gl_cmpfile_load(const char *path, struct gl_cmp_result *r, char *err, size_t errlen);
+
 enum gl_format { GL_FMT_TABLE, GL_FMT_CSV, GL_FMT_TSV, GL_FMT_MD, GL_FMT_LATEX, GL_FMT_JSON };
 /* Run sql (one or more statements; the last one's rows are printed) in fmt to out.
  * NULL is printed as empty (csv/tsv/md/table/latex) or null (json). 0 or -1 + err.
