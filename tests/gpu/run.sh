@@ -37,7 +37,8 @@ done
 # gpus: several GPUs (run --gpus) and the counters a later run's crash took
 # smem: exact shared-memory conflicts: the transposes, matmul/shared, the metric lists
 # shard: shards of the smoke sweep and their merge: the runs of the whole sweep, counters included
-for s in kernels plugins gpus smem shard; do
+# integrity: a kernel that computes once and returns early is wrong; energy of vecadd runs
+for s in kernels plugins gpus smem shard integrity; do
     sh tests/gpu/$s.sh >"$log" 2>&1; rc=$?
     cat "$log"
     add_up tests/gpu/$s.sh "$s-gpu" $rc
