@@ -152,7 +152,11 @@ static void child_run_job(struct child_state *cs, const struct gl_job *job, stru
     if (strcmp(v->device, "cpu") == 0) {
         long cpus = sysconf(_SC_NPROCESSORS_ONLN);
         double t0 = gl_now();
-        gl_run_watch_start(&watch, job->p.threads > 0 ? (int)job->p.threads : (int)cpus, NULL);
+        /* the CPUs it keeps busy: its threads (0: every CPU), one when it reads none */
+        int cores = !(v->params & GL_PBIT(GL_P_THREADS)) ? 1
+                    : job->p.threads > 0                 ? (int)job->p.threads
+                                                         : (int)cpus;
+        gl_run_watch_start(&watch, cores, NULL);
         v->run(v, &job->p, &job->t, r);
         gl_run_watch_stop(&watch, r);
         r->phase_ms[GL_PH_RUN] = (gl_now() - t0) * 1e3;
