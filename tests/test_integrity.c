@@ -61,7 +61,7 @@ static void test_energy_sim(void)
 {
     struct sim s = { 0.013, 0.02, 350.0, 1.7e-4, 0, 0, 0 };
     struct gl_energy_io io = { &s, sim_read, sim_launch, sim_now, sim_pause };
-    struct gl_energy_policy pol = { 0, 5, 3.0 };
+    struct gl_energy_policy pol = { 0, 5, 0.1, 3.0 };
     struct gl_energy e;
     char why[256] = "";
     double period = 0;
@@ -73,6 +73,12 @@ static void test_energy_sim(void)
         printf("  power %.3f W\n", e.avg_power_w);
     CHECK(e.energy_j > 350.0 * 1.7e-4 * 0.99 && e.energy_j < 350.0 * 1.7e-4 * 1.01);
     CHECK(e.window_s >= 5 * period && e.launches > 0);
+
+    /* a counter that steps every 0.5 ms: the window still lasts the policy's 0.1 s */
+    struct sim q = { 0.0, 0.0005, 300.0, 1e-5, 0, 0, 0 };
+    io.ctx = &q;
+    CHECK(gl_energy_measure(&io, 0.0005, q.launch_s, &pol, &e, why, sizeof why) == 0);
+    CHECK(e.window_s >= 0.1 && e.avg_power_w > 297 && e.avg_power_w < 303);
 
     /* a long launch: one launch a batch, still within the policy */
     struct sim l = { 0.0, 0.02, 200.0, 0.05, 0, 0, 0 };
@@ -101,7 +107,7 @@ static void test_energy_sim(void)
     CHECK(gl_energy_measure(&io, 0.02, f.launch_s, &pol, &e, why, sizeof why) == -1);
 
     /* GPULAB_ENERGY=off */
-    struct gl_energy_policy off = { 1, 5, 3.0 };
+    struct gl_energy_policy off = { 1, 5, 0.1, 3.0 };
     io.ctx = &s;
     CHECK(gl_energy_measure(&io, 0.02, s.launch_s, &off, &e, why, sizeof why) == 1);
     CHECK(strstr(why, "GPULAB_ENERGY=off") != NULL);

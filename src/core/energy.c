@@ -13,6 +13,7 @@ int gl_energy_policy_env(struct gl_energy_policy *pol, char *why, size_t len)
 {
     pol->off = 0;
     pol->k = GL_ENERGY_K_DEFAULT;
+    pol->min_window_s = 0.1;
     pol->max_window_s = GL_ENERGY_MAX_S_DEFAULT;
     const char *e = getenv("GPULAB_ENERGY");
     if (e && (strcmp(e, "off") == 0 || strcmp(e, "0") == 0)) {
@@ -121,13 +122,16 @@ int gl_energy_measure(const struct gl_energy_io *io, double period_s, double lau
         return 1;
     }
     double target = pol->k * period_s;
-    /* the preroll (one period), the window, and up to a period and a launch
-     * waiting for each of the two steps */
-    double need = period_s + target + 2 * (period_s + launch_s);
+    if (target < pol->min_window_s)
+        target = pol->min_window_s;
+    double preroll = period_s > target / 2 ? period_s : target / 2;
+    /* the preroll, the window, and up to a period and a launch waiting for each
+     * of the two steps */
+    double need = preroll + target + 2 * (period_s + launch_s);
     if (need > pol->max_window_s) {
-        snprintf(why, len, "the counter steps every %.0f ms: a window of %d steps would take "
-                 "%.2f s, over GPULAB_ENERGY_MAX_S = %.2f s", period_s * 1e3, pol->k, need,
-                 pol->max_window_s);
+        snprintf(why, len, "the counter steps every %.0f ms and one run takes %.3g s: its energy "
+                 "window would take %.2f s, over GPULAB_ENERGY_MAX_S = %.2f s", period_s * 1e3,
+                 launch_s, need, pol->max_window_s);
         return 1;
     }
     /* batches short against a period and the window, so that a step is seen
@@ -145,7 +149,7 @@ int gl_energy_measure(const struct gl_energy_io *io, double period_s, double lau
     if (io->read(io->ctx, &last, why, len) != 0)
         return 1;
     /* preroll: a period of launches, then the first step starts the window */
-    int rc = launch_to_step(io, batch, start, period_s, deadline, &last, &e0, &t0, &n, why, len);
+    int rc = launch_to_step(io, batch, start, preroll, deadline, &last, &e0, &t0, &n, why, len);
     if (rc != 0)
         return rc;
     n = 0;

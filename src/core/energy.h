@@ -30,12 +30,15 @@ struct gl_energy_io {
     void (*pause)(void *ctx);    /* a short wait between reads of an idle counter */
 };
 
-/* How long gpulab may measure. Defaults (gl_energy_policy_env): k = 5, at most
- * 3 s per run; GPULAB_ENERGY_K and GPULAB_ENERGY_MAX_S change them,
- * GPULAB_ENERGY=off measures nothing. */
+/* How long gpulab may measure. Defaults (gl_energy_policy_env): k = 5, at least
+ * 0.1 s, at most 3 s per run; GPULAB_ENERGY_K and GPULAB_ENERGY_MAX_S change
+ * them, GPULAB_ENERGY=off measures nothing. */
 struct gl_energy_policy {
     int off;               /* 1: not measured ("GPULAB_ENERGY=off") */
-    int k;                 /* the window lasts at least k counter periods */
+    int k;                 /* the window lasts at least k counter periods ... */
+    double min_window_s;   /* ... and at least this long (a counter that steps very
+                              often still averages the board's power over its own
+                              sampling: the preroll lasts at least half of it) */
     double max_window_s;   /* the longest window (preroll and waits for steps included) */
 };
 
