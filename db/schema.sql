@@ -1,4 +1,4 @@
--- db/schema.sql - the gpulab results database, current version (8; the store sets
+-- db/schema.sql - the gpulab results database, current version (11; the store sets
 -- PRAGMA user_version, db/migrations/ bring older files here). Compiled into the
 -- binary by db/embed.sh and run by src/store/store_open.c on a new file, inside one
 -- transaction, once src/store/store_sql.c has expanded its @params: ...@ list from the C
@@ -62,6 +62,11 @@
 --          passes: profiler passes (NULL = not profiled; metrics_reason says why);
 --          smem_excess_reason: why a profiled run has no exact shared-memory
 --          conflicts (gpulab__smem_excess_* metrics), NULL when it has them.
+--          energy_j: joules per launch and avg_power_w: the board's average watts,
+--          from NVML's total-energy counter over a window of back-to-back launches
+--          (NULL with energy_reason when not measured); integrity: the checks the
+--          timing was made under; contaminated: why the timing may be disturbed
+--          (NULL: nothing seen). docs/measurement.md says what each means.
 -- run_param the named parameters of a run again, one row each (name, integer
 --          value; a type parameter's type in text), written with the run: the params
 --          and results_<study> views read them.
@@ -238,9 +243,19 @@ CREATE TABLE run (
     -- what ran beneath the variant: a built-in CPU baseline's instruction-set
     -- level, or the library it called and its build; NULL: not recorded
     code_path          TEXT,
-    -- why a profiled launch sequence has no counters per launch (NULL: it has, or
-    -- the run is no launch sequence)
-    launch_reason      TEXT
+    -- why a profiled launch sequence has no counters per launch (NULL when it has them
+    -- or when the run is no launch sequence)
+    launch_reason      TEXT,
+    -- energy_j: joules per launch and avg_power_w: average watts of the board from
+    -- the NVML total-energy counter (NULL with energy_reason when not measured);
+    -- integrity: the checks the timing was made under; contaminated: why the
+    -- timing may be disturbed (NULL: nothing seen). See docs/measurement.md.
+    -- (No comma in these lines: SQLite looks back for one when a column is dropped.)
+    energy_j           REAL,
+    avg_power_w        REAL,
+    energy_reason      TEXT,
+    integrity          TEXT,
+    contaminated       TEXT
 ) STRICT;
 
 -- The run_key index (the resume key: device, family, variant, study, every

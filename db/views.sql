@@ -74,6 +74,15 @@
 --                            library it called and its build ("OpenBLAS 0.3.21 ...
 --                            Haswell ... (path)"); NULL: not recorded (GPU kernels,
 --                            users' variants, runs before schema version 9)
+--   energy_j, avg_power_w    joules per launch and the board's average watts while the
+--                            run's energy window ran (NVML's total-energy counter); NULL
+--                            with energy_reason when not measured (CPU runs, no NVML, a
+--                            counter too coarse for the window)
+--   gflop_per_j              flops / energy_j (NULL when either is)
+--   integrity                the checks the timing was made under, comma-separated
+--                            (docs/measurement.md: poison-first, poison-last, ...)
+--   contaminated             why the timing may be disturbed (host busy, another gpulab
+--                            on the device, a slowed clock); NULL when nothing was seen
 
 DROP VIEW IF EXISTS results;
 DROP VIEW IF EXISTS device_model;
@@ -145,7 +154,10 @@ SELECT
          THEN 'hostlink'
          WHEN dram_read_bytes + dram_write_bytes IS NOT NULL THEN 'dram' END AS offchip_level,
     CASE WHEN newest THEN 1 ELSE 0 END AS is_latest,
-    created_at, uparams, code_hash, started_at, compiler, compile_options, code_path
+    created_at, uparams, code_hash, started_at, compiler, compile_options, code_path,
+    energy_j, avg_power_w, energy_reason,
+    CASE WHEN energy_j > 0 THEN flops / energy_j / 1e9 END AS gflop_per_j,
+    integrity, contaminated
 FROM x
 ORDER BY run_id;
 

@@ -447,7 +447,9 @@ front() {
         printf 'Only the newest run of each configuration is reported, and performance numbers come '
         printf 'only from verified (`ok`) runs; times are medians of the timed samples with their '
         printf 'spread (sample standard deviation as %% of the mean). The best value of each group is '
-        printf 'in **bold**. Runs that are wrong, failed or skipped are listed in the notes.\n\n'
+        printf 'in **bold** when its interval (median ± sd) lies wholly below the runner-up'"'"'s and the host '
+        printf 'was quiet while it ran. Runs that are wrong, failed or skipped, and runs measured on a busy '
+        printf 'host, are listed in the notes.\n\n'
     } >> "$MD"
 
     # ---- devices --------------------------------------------------------------------
@@ -474,7 +476,7 @@ front() {
         "No CPU runs in this database."
     say "### Sessions"
     table "$TABLES/sessions.sql" sessions \
-        "The \`gpulab run\` sessions whose runs are reported: config, tool version, git revision, host, date." \
+        "The \`gpulab run\` sessions whose runs are reported: config, tool version, git revision, host, date, the host's load and the GPU's clocks as each began, and how many of its runs were measured on a busy host." \
         "No sessions with runs in this database."
 
 }
@@ -581,6 +583,10 @@ back() {
     say "### Runs without a performance number"
     table "$TABLES/notes_status.sql" notes_status \
         "Wrong, failed and skipped runs, and why." "Every reported run was verified: none wrong, failed or skipped."
+    say "### Runs measured on a busy host"
+    table "$TABLES/notes_contaminated.sql" notes_contaminated \
+        "Verified runs whose timing may be disturbed (run.contaminated): the host busy while they ran, another gpulab on their GPU, or the GPU's clock slowed. Marked ‡ in the generated tables and never set in bold; measure them again on a quiet host." \
+        "No verified run was measured on a busy host, beside another gpulab or with a slowed GPU clock."
     # the GPU notes have nothing to say without GPU runs
     if [ -n "$GPUS" ]; then
         none_guide="Every verified GPU run follows the launch guidance."

@@ -249,7 +249,8 @@ static const char *const results_columns =
     "sm_throughput_pct,mem_throughput_pct,inst_executed,smem_wavefronts_ld,smem_wavefronts_st,"
     "global_ld_bytes,global_st_bytes,measured_flop_per_byte,dram_gbs,sm_clock_mhz,hostlink_bytes,"
     "l1_flop_per_byte,l2_flop_per_byte,hostlink_flop_per_byte,offchip_level,is_latest,created_at,"
-    "uparams,code_hash,started_at,compiler,compile_options,code_path";
+    "uparams,code_hash,started_at,compiler,compile_options,code_path,energy_j,avg_power_w,"
+    "energy_reason,gflop_per_j,integrity,contaminated";
 
 /* A malloc'd copy of s with add inserted after the first "after" (NULL: none). */
 static char *insert_after(const char *s, const char *after, const char *add)
@@ -277,13 +278,14 @@ static void test_create(void)
         printf("open: %s\n", err);
         return;
     }
-    /* the version is 1 + the migrations: 001..011 (010 the launch sequences', 011 the scalars') */
-    CHECK(gl_nmigrations == 11 && gl_schema_version == 1 + gl_nmigrations);
+    /* the version is 1 + the migrations: 001..012 (010 the launch sequences', 011 the
+     * scalars', 012 energy, integrity, contamination) */
+    CHECK(gl_nmigrations == 12 && gl_schema_version == 1 + gl_nmigrations);
     for (int i = 0; i < gl_nmigrations; i++)
         CHECK(gl_sql_migrations[i] != NULL);
     CHECK(gl_sql_migrations[gl_nmigrations] == NULL);
     sqlite3 *db = raw_open(path);
-    CHECK(qi(db, "PRAGMA user_version") == 12);
+    CHECK(qi(db, "PRAGMA user_version") == 13);
     CHECK_STR(q(db, "PRAGMA journal_mode").s, "wal");
     CHECK_STR(q(db, "SELECT value FROM meta WHERE key = 'application'").s, "gpulab");
     const char *objs[] = { "table:meta", "table:device", "table:session", "table:run",
@@ -779,6 +781,8 @@ static void test_fixture(void)
           qi(db, "SELECT count(*) FROM session"));
     CHECK(qi(db, "SELECT count(*) FROM results WHERE sm_clock_mhz IS NOT NULL OR l1_bytes IS NOT "
                  "NULL OR hostlink_bytes IS NOT NULL") == 0);
+    CHECK(qi(db, "SELECT count(*) FROM results WHERE energy_j IS NULL AND energy_reason LIKE "
+                 "'not recorded%' AND integrity IS NULL AND contaminated IS NULL") == runs);
     columns_of(db, "SELECT * FROM results", 0, ca, sizeof ca);
     CHECK_STR(ca, results_columns);
     /* v1's columns in their order, the later ones where they belong: the exact
@@ -803,7 +807,7 @@ static void test_fixture(void)
     char *v1_more = v1_cols ? insert_after(v1_cols, "smem_conflicts_st,", "smem_excess_ld,smem_excess_st,")
                             : NULL;
     snprintf(sql, sizeof sql, ",%.3900s,uparams,code_hash,started_at,compiler,compile_options,"
-             "code_path",
+             "code_path,energy_j,avg_power_w,energy_reason,gflop_per_j,integrity,contaminated",
              v1_more ? v1_more : cb);
     CHECK_STR(old_cols, sql);
     free(v1_cols);
@@ -2037,7 +2041,11 @@ static void test_readonly(void)
         "device ceilings_reason", "session clocks_asked", "session clocks_locked",
         "session clocks_reason", "session sm_clock_mhz", "session sm_app_clock_mhz",
         "session sm_app_default_mhz", "session sm_max_clock_mhz", "session clock_events",
-        "session nvml_reason" };
+        "session nvml_reason", "run energy_j", "run avg_power_w", "run energy_reason",
+        "run integrity", "run contaminated" };
+    /* code_path (008) before the columns after it: SQLite's DROP COLUMN of a last
+     * column looks back for a comma, and code_path's comment has one */
+    raw_exec(db, "ALTER TABLE run DROP COLUMN code_path;");
     for (size_t k = sizeof added / sizeof added[0]; k-- > 0;) {   /* the last column first */
         char drop[128];
         const char *sp = strchr(added[k], ' ');
@@ -2047,11 +2055,9 @@ static void test_readonly(void)
     }
     raw_exec(db, "ALTER TABLE session DROP COLUMN shard_index; ALTER TABLE session DROP COLUMN "
                  "shard_count; ALTER TABLE run DROP COLUMN smem_excess_reason; "
-                 "ALTER TABLE run DROP COLUMN code_path; DROP VIEW IF EXISTS launch_metrics; "
+                 "DROP VIEW IF EXISTS launch_metrics; "
                  "DROP TABLE launch; DROP TABLE launch_metric; "
-                 "ALTER TABLE run DROP COLUMN launch_reason; DROP VIEW IF EXISTS scalars; "
-                 "DROP TABLE run_scalar; ALTER TABLE run_param DROP COLUMN text; "
-                 "PRAGMA user_version = 2;");
+                 "ALTER TABLE run DROP COLUMN launch_reason; PRAGMA user_version = 2;");
     sqlite3_close(db);
     before = slurp(path, &len0);
     if (CHECK(gl_store_open_readonly(path, &s, err, sizeof err) == 0)) {

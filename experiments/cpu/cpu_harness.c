@@ -84,6 +84,9 @@ int gl_cpu_timing_loop(const struct gl_timing *t, struct gl_result *r,
     if (now_s(r, &start) != 0 || step->run(step->arg) != 0 || now_s(r, &t1) != 0)
         return -1;
     r->busy_ms += (t1 - start) * 1e3;
+    /* every run starts from poisoned (or reset) outputs, and the caller checks
+     * what the last one left (run.integrity) */
+    snprintf(r->integrity, sizeof r->integrity, "%s", GL_INTEGRITY_POISON_EVERY);
     if (t1 - start >= t->max_seconds) {
         r->samples_ms[r->nsamples++] = (t1 - start) * 1e3;
         r->phase_ms[GL_PH_SAMPLES] += (t1 - start) * 1e3;

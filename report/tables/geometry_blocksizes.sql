@@ -15,15 +15,16 @@ b AS (
 ),
 sweep AS (SELECT DISTINCT n FROM b WHERE bs <> (SELECT bs FROM m)),
 t AS (
-    SELECT b.*, rank() OVER (PARTITION BY b.device_id, b.variant, b.n ORDER BY b.median_ms) AS rk
+    SELECT b.*, rank() OVER (PARTITION BY b.device_id, b.variant, b.n ORDER BY b.median_ms) AS rk,
+           lead(b.median_ms - coalesce(b.stddev_ms, 0)) OVER (PARTITION BY b.device_id, b.variant, b.n ORDER BY b.median_ms) AS next_lo
     FROM b JOIN sweep USING (n)
 ),
 f AS (
     SELECT device_id, variant, n, bs,
-           CASE WHEN rk = 1 THEN '**' ELSE '' END
+           CASE WHEN rk = 1 AND contaminated IS NULL AND median_ms + coalesce(stddev_ms, 0) < coalesce(next_lo, 1e300) THEN '**' ELSE '' END
            || CASE WHEN median_ms >= 1000 THEN printf('%.0f', median_ms)
                    ELSE printf('%.4g', median_ms) END
-           || CASE WHEN rk = 1 THEN '**' ELSE '' END AS cell
+           || CASE WHEN rk = 1 AND contaminated IS NULL AND median_ms + coalesce(stddev_ms, 0) < coalesce(next_lo, 1e300) THEN '**' ELSE '' END AS cell
     FROM t
 )
 SELECT variant AS "memory", n AS "N",

@@ -11,17 +11,18 @@ WITH m AS (
     GROUP BY bs ORDER BY count(*) DESC, bs DESC LIMIT 1
 ),
 t AS (
-    SELECT r.*, rank() OVER (PARTITION BY r.device_id, r.n ORDER BY r.median_ms) AS rk
+    SELECT r.*, rank() OVER (PARTITION BY r.device_id, r.n ORDER BY r.median_ms) AS rk,
+           lead(r.median_ms - coalesce(r.stddev_ms, 0)) OVER (PARTITION BY r.device_id, r.n ORDER BY r.median_ms) AS next_lo
     FROM results r JOIN m ON m.bs = r.bs
     WHERE r.study = 'geometry' AND r.family = 'matmul' AND r.device_kind = 'gpu'
       AND r.variant = '@VARIANT@' AND r.k IN (1, 2) AND r.is_latest = 1 AND r.status = 'ok'
 ),
 f AS (
     SELECT device_id, n, bs, grid, k,
-           CASE WHEN rk = 1 THEN '**' ELSE '' END
+           CASE WHEN rk = 1 AND contaminated IS NULL AND median_ms + coalesce(stddev_ms, 0) < coalesce(next_lo, 1e300) THEN '**' ELSE '' END
            || CASE WHEN median_ms >= 1000 THEN printf('%.0f', median_ms)
                    ELSE printf('%.4g', median_ms) END
-           || CASE WHEN rk = 1 THEN '**' ELSE '' END AS cell
+           || CASE WHEN rk = 1 AND contaminated IS NULL AND median_ms + coalesce(stddev_ms, 0) < coalesce(next_lo, 1e300) THEN '**' ELSE '' END AS cell
     FROM t
 )
 SELECT n AS "N", bs AS "M",

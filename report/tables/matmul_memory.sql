@@ -5,7 +5,8 @@
 -- end-to-end cost is kernel + copies. Newest verified runs only.
 WITH t AS (
     SELECT *,
-           rank() OVER (PARTITION BY device_id, n, variant, bs ORDER BY median_ms) AS rk
+           rank() OVER (PARTITION BY device_id, n, variant, bs ORDER BY median_ms) AS rk,
+           lead(median_ms - coalesce(stddev_ms, 0)) OVER (PARTITION BY device_id, n, variant, bs ORDER BY median_ms) AS next_lo
     FROM results
     WHERE study = 'matmul' AND family = 'matmul' AND device_kind = 'gpu'
       AND variant IN ('global', 'shared') AND coalesce(k, 1) = 1
@@ -13,10 +14,10 @@ WITH t AS (
 ),
 f AS (
     SELECT device_id, n, variant, bs, mem,
-           CASE WHEN rk = 1 THEN '**' ELSE '' END
+           CASE WHEN rk = 1 AND contaminated IS NULL AND median_ms + coalesce(stddev_ms, 0) < coalesce(next_lo, 1e300) THEN '**' ELSE '' END
            || CASE WHEN median_ms >= 1000 THEN printf('%.0f', median_ms)
                    ELSE printf('%.4g', median_ms) END
-           || CASE WHEN rk = 1 THEN '**' ELSE '' END AS kernel,
+           || CASE WHEN rk = 1 AND contaminated IS NULL AND median_ms + coalesce(stddev_ms, 0) < coalesce(next_lo, 1e300) THEN '**' ELSE '' END AS kernel,
            CASE WHEN h2d_ms IS NULL AND d2h_ms IS NULL THEN '–'
                 ELSE CASE WHEN h2d_ms IS NOT NULL THEN printf('%.4g', h2d_ms) ELSE '–' END || ' / '
                      || CASE WHEN d2h_ms IS NOT NULL THEN printf('%.4g', d2h_ms) ELSE '–' END

@@ -20,6 +20,7 @@ cpu AS (
 x AS (
     SELECT t.*, cpu.seed_ms, cpu.best_ms,
            rank() OVER (PARTITION BY t.n ORDER BY t.median_ms) AS rk,
+           lead(t.median_ms - coalesce(t.stddev_ms, 0)) OVER (PARTITION BY t.n ORDER BY t.median_ms) AS next_lo,
            CASE WHEN t.median_ms >= 1000 THEN printf('%.0f', t.median_ms)
                 ELSE printf('%.4g', t.median_ms) END
            || CASE WHEN t.stddev_ms IS NOT NULL AND t.mean_ms > 0
@@ -33,8 +34,8 @@ SELECT n AS "N",
            || CASE WHEN device_kind = 'cpu' AND variant IN ('seq_ijk', 'omp_ijk', 'omp_ikj')
                    THEN ' (seed)' ELSE '' END AS "variant",
        coalesce(bs, '') AS "BS",
-       CASE WHEN rk = 1 THEN '**' || ms_txt || '**' ELSE ms_txt END AS "time (ms, median ± sd)",
-       CASE WHEN rk = 1 THEN '**' || gf_txt || '**' ELSE gf_txt END AS "P = 2N³/T (GFLOP/s)",
+       CASE WHEN rk = 1 AND contaminated IS NULL AND median_ms + coalesce(stddev_ms, 0) < coalesce(next_lo, 1e300) THEN '**' || ms_txt || '**' ELSE ms_txt END AS "time (ms, median ± sd)",
+       CASE WHEN rk = 1 AND contaminated IS NULL AND median_ms + coalesce(stddev_ms, 0) < coalesce(next_lo, 1e300) THEN '**' || gf_txt || '**' ELSE gf_txt END AS "P = 2N³/T (GFLOP/s)",
        CASE WHEN seed_ms IS NOT NULL THEN printf(CASE WHEN seed_ms / median_ms >= 100 THEN '%.0f×' ELSE '%.3g×' END, seed_ms / median_ms) END
            AS "speed-up vs seed CPU (omp_ikj)",
        CASE WHEN best_ms IS NOT NULL THEN printf(CASE WHEN best_ms / median_ms >= 100 THEN '%.0f×' ELSE '%.3g×' END, best_ms / median_ms) END

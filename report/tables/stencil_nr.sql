@@ -14,6 +14,7 @@ WITH t AS (
 seq AS (SELECT min(median_ms) AS ms FROM t WHERE variant = 'seq' AND device_kind = 'cpu'),
 x AS (
     SELECT t.*, seq.ms AS seq_ms, rank() OVER (ORDER BY t.median_ms) AS rk,
+           lead(t.median_ms - coalesce(t.stddev_ms, 0)) OVER (ORDER BY t.median_ms) AS next_lo,
            CASE WHEN t.median_ms >= 1000 THEN printf('%.0f', t.median_ms)
                 ELSE printf('%.4g', t.median_ms) END
            || CASE WHEN t.stddev_ms IS NOT NULL AND t.mean_ms > 0
@@ -24,8 +25,8 @@ x AS (
 )
 SELECT upper(device_kind) || ' ' || variant AS "variant",
        coalesce(bs, '') AS "BS", coalesce(k, '') AS "K",
-       CASE WHEN rk = 1 THEN '**' || ms_txt || '**' ELSE ms_txt END AS "time (ms, median ± sd)",
-       CASE WHEN rk = 1 THEN '**' || gf_txt || '**' ELSE gf_txt END AS "GFLOP/s",
+       CASE WHEN rk = 1 AND contaminated IS NULL AND median_ms + coalesce(stddev_ms, 0) < coalesce(next_lo, 1e300) THEN '**' || ms_txt || '**' ELSE ms_txt END AS "time (ms, median ± sd)",
+       CASE WHEN rk = 1 AND contaminated IS NULL AND median_ms + coalesce(stddev_ms, 0) < coalesce(next_lo, 1e300) THEN '**' || gf_txt || '**' ELSE gf_txt END AS "GFLOP/s",
        CASE WHEN seq_ms IS NOT NULL THEN printf(CASE WHEN seq_ms / median_ms >= 100 THEN '%.0f×' ELSE '%.3g×' END, seq_ms / median_ms) END
            AS "speed-up vs sequential",
        CASE WHEN measured_flop_per_byte IS NOT NULL THEN printf('%.3g', measured_flop_per_byte) END

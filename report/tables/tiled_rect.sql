@@ -22,6 +22,8 @@ x AS (
            CASE WHEN t.variant IN ('naive_rect', 'tiled_rect') THEN
                rank() OVER (PARTITION BY t.m, t.n, t.p, t.variant IN ('naive_rect', 'tiled_rect')
                             ORDER BY t.median_ms) END AS rk,
+           lead(t.median_ms - coalesce(t.stddev_ms, 0)) OVER (PARTITION BY t.m, t.n, t.p, t.variant IN ('naive_rect', 'tiled_rect')
+                            ORDER BY t.median_ms) AS next_lo,
            CASE WHEN t.median_ms >= 1000 THEN printf('%.0f', t.median_ms)
                 ELSE printf('%.4g', t.median_ms) END
            || CASE WHEN t.stddev_ms IS NOT NULL AND t.mean_ms > 0
@@ -34,8 +36,8 @@ SELECT m AS "M", n AS "N", p AS "P",
        upper(device_kind) || ' ' || variant
            || CASE WHEN variant = 'omp_rect' THEN ' (seed)' ELSE '' END AS "variant",
        coalesce(bs, '') AS "BS",
-       CASE WHEN rk = 1 THEN '**' || ms_txt || '**' ELSE ms_txt END AS "time (ms, median ± sd)",
-       CASE WHEN rk = 1 THEN '**' || gf_txt || '**' ELSE gf_txt END AS "GFLOP/s",
+       CASE WHEN rk = 1 AND contaminated IS NULL AND median_ms + coalesce(stddev_ms, 0) < coalesce(next_lo, 1e300) THEN '**' || ms_txt || '**' ELSE ms_txt END AS "time (ms, median ± sd)",
+       CASE WHEN rk = 1 AND contaminated IS NULL AND median_ms + coalesce(stddev_ms, 0) < coalesce(next_lo, 1e300) THEN '**' || gf_txt || '**' ELSE gf_txt END AS "GFLOP/s",
        CASE WHEN cublas_ms > 0 THEN printf('%.1f', 100.0 * cublas_ms / median_ms) END
            AS "% of cuBLAS",
        CASE WHEN seed_ms > 0 THEN

@@ -16,7 +16,8 @@ gpu AS (
                  AND is_latest = 1 AND status = 'ok')
 ),
 t AS (
-    SELECT b.*, rank() OVER (PARTITION BY b.n ORDER BY b.gbs DESC) AS rk
+    SELECT b.*, rank() OVER (PARTITION BY b.n ORDER BY b.gbs DESC) AS rk,
+           lead(b.median_ms - coalesce(b.stddev_ms, 0)) OVER (PARTITION BY b.n ORDER BY b.gbs DESC) AS next_lo
     FROM best b WHERE b.rb = 1
 )
 SELECT t.n AS "N", upper(t.device_kind) || ' ' || t.variant AS "variant",
@@ -28,8 +29,8 @@ SELECT t.n AS "N", upper(t.device_kind) || ' ' || t.variant AS "variant",
        || CASE WHEN t.stddev_ms IS NOT NULL AND t.mean_ms > 0
                THEN printf(' ± %.1f %%', 100.0 * t.stddev_ms / t.mean_ms) ELSE '' END
            AS "time (ms, median ± sd)",
-       CASE WHEN t.rk = 1 THEN '**' ELSE '' END || printf('%.1f', t.gbs)
-       || CASE WHEN t.rk = 1 THEN '**' ELSE '' END AS "effective BW (GB/s)",
+       CASE WHEN t.rk = 1 AND t.contaminated IS NULL AND t.median_ms + coalesce(t.stddev_ms, 0) < coalesce(t.next_lo, 1e300) THEN '**' ELSE '' END || printf('%.1f', t.gbs)
+       || CASE WHEN t.rk = 1 AND t.contaminated IS NULL AND t.median_ms + coalesce(t.stddev_ms, 0) < coalesce(t.next_lo, 1e300) THEN '**' ELSE '' END AS "effective BW (GB/s)",
        CASE WHEN t.device_kind = 'gpu' AND gpu.theo > 0 THEN printf('%.1f', 100.0 * t.gbs / gpu.theo) END
            AS "% of theoretical",
        CASE WHEN t.device_kind = 'gpu' AND gpu.copy > 0 THEN printf('%.1f', 100.0 * t.gbs / gpu.copy) END

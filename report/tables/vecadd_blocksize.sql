@@ -10,7 +10,8 @@ WITH t AS (
 ),
 ends AS (SELECT min(n) AS n FROM t UNION SELECT max(n) FROM t),
 x AS (
-    SELECT t.*, rank() OVER (PARTITION BY t.device_id, t.n ORDER BY t.gbs DESC) AS rk
+    SELECT t.*, rank() OVER (PARTITION BY t.device_id, t.n ORDER BY t.gbs DESC) AS rk,
+           lead(t.median_ms - coalesce(t.stddev_ms, 0)) OVER (PARTITION BY t.device_id, t.n ORDER BY t.gbs DESC) AS next_lo
     FROM t JOIN ends USING (n)
 )
 SELECT n AS "N", bs AS "threads / block", grid_x AS "blocks",
@@ -24,7 +25,7 @@ SELECT n AS "N", bs AS "threads / block", grid_x AS "blocks",
        CASE WHEN theo_occupancy_pct IS NOT NULL THEN printf('%.1f', theo_occupancy_pct) END
            AS "theoretical occupancy (%)",
        printf('%.4g', median_ms) AS "time (ms)",
-       CASE WHEN rk = 1 THEN '**' ELSE '' END || printf('%.1f', gbs)
-       || CASE WHEN rk = 1 THEN '**' ELSE '' END AS "effective BW (GB/s)"
+       CASE WHEN rk = 1 AND contaminated IS NULL AND median_ms + coalesce(stddev_ms, 0) < coalesce(next_lo, 1e300) THEN '**' ELSE '' END || printf('%.1f', gbs)
+       || CASE WHEN rk = 1 AND contaminated IS NULL AND median_ms + coalesce(stddev_ms, 0) < coalesce(next_lo, 1e300) THEN '**' ELSE '' END AS "effective BW (GB/s)"
 FROM x
 ORDER BY n, bs, device_id;

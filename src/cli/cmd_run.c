@@ -214,6 +214,7 @@ int gl_cmd_run(int npaths, char **paths, const struct gl_run_opts *o)
         gl_store_close(store);
         return rc == GL_DEVLOCK_BUSY ? 4 : 1;
     }
+    gl_sweep_warn_busy(&sw, stderr);
     if (o->clocks_base && sw.clocks_why[0])
         fprintf(stderr, "gpulab: GPU clocks%s %s\n", sw.clocks_gpus > 1 ? ":" : "", sw.clocks_why);
     gl_run_loop_init(&rl, &sw, store, o->db, o->profile_self ? &sp : NULL);

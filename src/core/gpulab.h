@@ -182,7 +182,32 @@ struct gl_result {
     int nlaunch_profiled;
     char launch_reason[GL_REASON_MAX];   /* why launches have no counters of their own */
     double launch_values[GL_MAX_LAUNCH_PROFILED][GL_MAX_METRICS];
+    /* the energy of one launch (J) and the board's average power while the
+     * launches of the run's energy window ran (W), from the GPU's total-energy
+     * counter (stored as run.energy_j, run.avg_power_w); 0: not measured, with
+     * energy_reason saying why (docs/measurement.md, energy) */
+    double energy_j;
+    double avg_power_w;
+    char energy_reason[GL_REASON_MAX];
+    /* the checks the timing was made under (run.integrity), GL_INTEGRITY_*
+     * tokens joined by ","; empty: none recorded (a user's plugin's own run) */
+    char integrity[GL_REASON_MAX];
+    /* why the timing may be disturbed (run.contaminated): the host busy,
+     * another gpulab on the device, a slowed clock; empty: nothing seen.
+     * Filled by the worker around the run, never by a plugin. */
+    char contaminated[GL_REASON_MAX];
 };
+
+/* The checks of gl_result.integrity (docs/measurement.md, what each means). */
+#define GL_INTEGRITY_POISON_FIRST "poison-first"  /* outputs poisoned before the first
+                                                     (verification) run, checked after it */
+#define GL_INTEGRITY_POISON_LAST "poison-last"    /* outputs poisoned again before the last
+                                                     timed sample (untimed), checked after it */
+#define GL_INTEGRITY_POISON_EVERY "poison-every"  /* outputs poisoned before every run; the
+                                                     last sample's output checked */
+#define GL_INTEGRITY_L2_FLUSH "l2-flush"          /* L2 flushed before every sample (cold) */
+#define GL_INTEGRITY_L2_PERSIST "l2-persist-reset" /* the persisting-L2 lines reset before
+                                                      every sample */
 
 /* A device description: the CPU for baselines, or a GPU. Fields that do not
  * apply or are unknown are 0 / empty and stored as NULL. */

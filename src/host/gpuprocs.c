@@ -117,3 +117,12 @@ long gl_gpu_procs(const char *proc_root, const char *uuid, const pid_t *skip, in
                  "not be)", dev, hidden);
     return count;
 }
+
+int gl_gpu_dev_file(const char *proc_root, const char *uuid, char *buf, size_t len)
+{
+    int minor = uuid && *uuid ? gpu_minor(proc_root, uuid) : -1;
+    if (minor < 0)
+        return -1;
+    snprintf(buf, len, "/dev/nvidia%d", minor);
+    return 0;
+}

@@ -18,4 +18,8 @@
 long gl_gpu_procs(const char *proc_root, const char *uuid, const pid_t *skip, int nskip,
                   char *note, size_t notelen);
 
+/* The device file of the GPU whose UUID is uuid ("/dev/nvidia3") into buf: 0,
+ * or -1 when the driver's information does not name it. */
+int gl_gpu_dev_file(const char *proc_root, const char *uuid, char *buf, size_t len);
+
 #endif

@@ -122,6 +122,22 @@ static int insert_run(gl_store *s, const struct gl_run_key *k, const char *upara
         row_null(&w, "started_at");
     }
     row_textn(&w, "code_path", r->code_path, sizeof r->code_path);
+    /* energy: both numbers or neither, and then a reason (never a bare NULL) */
+    if (r->energy_j > 0 && r->avg_power_w > 0 && isfinite(r->energy_j) &&
+        isfinite(r->avg_power_w)) {
+        row_real(&w, "energy_j", r->energy_j);
+        row_real(&w, "avg_power_w", r->avg_power_w);
+        row_null(&w, "energy_reason");
+    } else {
+        row_null(&w, "energy_j");
+        row_null(&w, "avg_power_w");
+        if (r->energy_reason[0])
+            row_textn(&w, "energy_reason", r->energy_reason, sizeof r->energy_reason);
+        else
+            row_text(&w, "energy_reason", "not measured");
+    }
+    row_textn(&w, "integrity", r->integrity, sizeof r->integrity);
+    row_textn(&w, "contaminated", r->contaminated, sizeof r->contaminated);
 
     return row_insert(s, &s->run_insert, "run", &w, "", "storing the run");
 }

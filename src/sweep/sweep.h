@@ -14,6 +14,8 @@
 #include "store.h"
 #include "worker.h"
 
+#include <stdio.h>
+
 enum gl_job_state {
     GL_JOB_RUN,        /* will run */
     GL_JOB_DONE,       /* an ok result with the same key is stored */
@@ -141,6 +143,12 @@ int gl_sweep_claim(struct gl_sweep *sw, gl_store *store, int ci, int ji);
  * The locks are released by gl_sweep_free, after the worker has stopped. */
 int gl_sweep_lock(struct gl_sweep *sw, gl_store *store, int wait, const char *cmdline,
                   volatile sig_atomic_t *stop, char *err, size_t errlen);
+/* Warn on out (at the start of `run`) when the host is busy (runnable tasks
+ * beside gpulab, or the 1-minute load, at or above the CPU count) or another
+ * gpulab process is running (with separate lock folders, its lock does not
+ * stop this one). */
+void gl_sweep_warn_busy(const struct gl_sweep *sw, FILE *out);
+
 /* sweep_lock.c: what the session records of the machine (gl_session_info's
  * facts): the load now, the time waited for the locks, the GPU check's reason,
  * and the GPU's clocks (asked, done, and NVML's readings now). */

@@ -19,6 +19,7 @@
 #include "ceilings_cache.h"
 #include "gpuclocks.h"
 #include "gpuprocs.h"
+#include "hostload.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -147,17 +148,33 @@ int gl_sweep_unlock_clocks(struct gl_sweep *sw, char *err, size_t errlen)
     return gl_clocks_reset(err, errlen) < 0 ? -1 : 0;
 }
 
-/* The 1-minute load average, or -1 when /proc/loadavg cannot be read. */
+/* The 1-minute load average, or -1 when /proc/loadavg ($GPULAB_LOADAVG_FILE)
+ * cannot be read. */
 static double load1(void)
 {
-    FILE *f = fopen("/proc/loadavg", "r");
     double v = -1;
-    if (!f)
+    int run;
+    if (gl_loadavg_read(&v, &run) != 0 && v < 0)
         return -1;
-    if (fscanf(f, "%lf", &v) != 1)
-        v = -1;
-    fclose(f);
     return v;
+}
+
+void gl_sweep_warn_busy(const struct gl_sweep *sw, FILE *out)
+{
+    long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+    int others = gl_others_running();
+    double l1 = load1();
+    pid_t pid = 0;
+    long gpulabs = gl_other_gpulabs("/proc", getpid(), getppid(), NULL, &pid);
+    (void)sw;
+    if (ncpu > 0 && (others >= ncpu || l1 >= (double)ncpu))
+        fprintf(out, "gpulab: warning: the host is busy (%d other runnable tasks now, 1-minute "
+                "load %.2f, %ld CPUs): runs measured while it stays so are stored with "
+                "`contaminated` saying so\n", others, l1, ncpu);
+    if (gpulabs > 0)
+        fprintf(out, "gpulab: warning: another gpulab is running (pid %d%s), with other lock "
+                "folders than this one's: runs it disturbs are stored with `contaminated` "
+                "saying so\n", (int)pid, gpulabs > 1 ? " and more" : "");
 }
 
 void gl_sweep_facts(const struct gl_sweep *sw, struct gl_session_info *si)

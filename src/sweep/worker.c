@@ -6,6 +6,7 @@
 #include "interrupt.h"
 #include "metric_sets.h"
 #include "registry.h"
+#include "run_watch.h"
 #include "util.h"
 
 #include <errno.h>
@@ -110,6 +111,7 @@ struct child_state {
     char current_spec[512];   /* metrics spec the profiler is configured for */
     int counters;             /* passes of the current configuration; <0 unavailable */
     char counters_why[GL_REASON_MAX];
+    char gpu_uuid[128];       /* the GPU's, for the run watch (run_watch.h) */
 };
 
 /* Configure the profiler for spec (if not already). Returns passes, -1, -2. */
@@ -146,12 +148,23 @@ static void child_run_job(struct child_state *cs, const struct gl_job *job, stru
     r->h2d_ms = r->d2h_ms = -1;
     *fatal = 0;
     const struct gl_variant *v = job->v;
+    struct gl_run_watch watch;
     if (strcmp(v->device, "cpu") == 0) {
+        long cpus = sysconf(_SC_NPROCESSORS_ONLN);
         double t0 = gl_now();
+        /* the CPUs it keeps busy: its threads (0: every CPU), one when it reads none */
+        int cores = !(v->params & GL_PBIT(GL_P_THREADS)) ? 1
+                    : job->p.threads > 0                 ? (int)job->p.threads
+                                                         : (int)cpus;
+        gl_run_watch_start(&watch, cores, NULL);
         v->run(v, &job->p, &job->t, r);
+        gl_run_watch_stop(&watch, r);
         r->phase_ms[GL_PH_RUN] = (gl_now() - t0) * 1e3;
         snprintf(r->metrics_reason, sizeof r->metrics_reason,
                  "CPU run: no hardware counters are collected");
+        if (r->energy_j <= 0 && !r->energy_reason[0])
+            snprintf(r->energy_reason, sizeof r->energy_reason,
+                     "CPU run: no energy counter is read");
         return;
     }
     if (!cs->gpu_ok) {
@@ -177,8 +190,10 @@ static void child_run_job(struct child_state *cs, const struct gl_job *job, stru
             cs->api->batch_begin();
     }
     double t0 = gl_now();
+    gl_run_watch_start(&watch, 1, cs->gpu_uuid);
     if (v->run(v, &job->p, &job->t, r) != 0)
         *fatal = 1;
+    gl_run_watch_stop(&watch, r);
     r->phase_ms[GL_PH_RUN] = (gl_now() - t0) * 1e3;
     if (!in_batch)
         child_metrics_reason(cs, r);
@@ -230,6 +245,8 @@ static void child_main(int in, int out, int want_gpu)
         snprintf(ready.why, sizeof ready.why, "GPU not needed");
     }
     cs.gpu_ok = ready.gpu_ok;
+    if (ready.gpu_ok)
+        snprintf(cs.gpu_uuid, sizeof cs.gpu_uuid, "%s", ready.gpu.ident);
     snprintf(cs.gpu_why, sizeof cs.gpu_why, "%s", ready.why);
     if (send_msg(out, MSG_READY, &ready, sizeof ready) != 0)
         _exit(2);

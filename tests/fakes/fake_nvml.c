@@ -12,12 +12,19 @@
  *   FAKE_NVML_LOCK=unsupported   ... NVML_ERROR_NOT_SUPPORTED
  *   FAKE_NVML_UUID=GPU-...   the one GPU it knows (default: any UUID, up to
  *                            FAKE_GPUS of them, each with its own clocks)
+ *   FAKE_NVML_EVENTS=0x20    the clock event reasons it reports (default: none)
+ *   FAKE_NVML_ENERGY=unsupported   TotalEnergyConsumption: NVML_ERROR_NOT_SUPPORTED
+ *   FAKE_NVML_ENERGY_PERIOD_MS=20  the energy counter steps once per period ...
+ *   FAKE_NVML_POWER_W=100          ... by period x power: millijoules, from the
+ *                            monotonic clock, so it is what a GPU drawing that
+ *                            power steadily would show with that resolution
  * Clocks: 1755 MHz now (1410, the "base", while locked), applications and
  * default applications 1755, max 1980; event reasons none (applications clocks
  * setting while locked). Must not be linked into gpulab: tests only. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 enum {
     NVML_SUCCESS = 0,
@@ -156,7 +163,26 @@ int nvmlDeviceGetCurrentClocksEventReasons(void *d, unsigned long long *reasons)
     struct fake_device *f = dev_of(d);
     if (!f || !reasons)
         return NVML_ERROR_INVALID_ARGUMENT;
-    *reasons = f->locked ? 0x2ull : 0ull;
+    const char *ev = getenv("FAKE_NVML_EVENTS");
+    *reasons = ev && *ev ? strtoull(ev, NULL, 0) : f->locked ? 0x2ull : 0ull;
+    return NVML_SUCCESS;
+}
+
+int nvmlDeviceGetTotalEnergyConsumption(void *d, unsigned long long *mj)
+{
+    if (!initialised)
+        return NVML_ERROR_UNINITIALIZED;
+    if (!dev_of(d) || !mj)
+        return NVML_ERROR_INVALID_ARGUMENT;
+    if (env_is("FAKE_NVML_ENERGY", "unsupported"))
+        return NVML_ERROR_NOT_SUPPORTED;
+    const char *p = getenv("FAKE_NVML_ENERGY_PERIOD_MS"), *w = getenv("FAKE_NVML_POWER_W");
+    double period_ms = p && *p ? atof(p) : 20.0, watts = w && *w ? atof(w) : 100.0;
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    double ms = (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec * 1e-6;
+    unsigned long long steps = (unsigned long long)(ms / period_ms);
+    *mj = (unsigned long long)((double)steps * period_ms * watts);
     return NVML_SUCCESS;
 }
 

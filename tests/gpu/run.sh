@@ -43,7 +43,8 @@ done
 # launches: launch sequences: the collection's histogram and multi-pass reduction, counters per launch
 # collection: every config of tests/collection/ ok, verified and profiled
 # compare: gpulab compare's targets: an A/A of S2's GPU section, planted 3 % and 1 % slowdowns
-for s in kernels plugins gpus smem shard symbols launches collection compare; do
+# integrity: a kernel that computes once and returns early is wrong; energy of vecadd runs
+for s in kernels plugins gpus smem shard symbols launches collection compare integrity; do
     sh tests/gpu/$s.sh >"$log" 2>&1; rc=$?
     cat "$log"
     add_up tests/gpu/$s.sh "$s-gpu" $rc

@@ -103,6 +103,20 @@ int gh_verify_run(struct gh_job *j, cudaEvent_t e0, cudaEvent_t e1, int *long_ru
 /* Warm-up, then timed samples until the timing policy is met. */
 int gh_timed_samples(struct gh_job *j, cudaEvent_t e0, cudaEvent_t e1, double since);
 
+/* harness_integrity.cu */
+/* Reset the persisting-L2 lines when the set-aside is not 0 (before a timed
+ * launch). 1, or 0 with j->r failed. */
+int gh_l2_persist_reset(struct gh_job *j);
+/* Append a GL_INTEGRITY_* token to r->integrity (once). */
+void gh_integrity_add(struct gl_result *r, const char *token);
+/* The checks of a run timed by gh_timed_samples, into j->r->integrity. */
+void gh_integrity_note(struct gh_job *j);
+
+/* harness_energy.cu */
+/* The run's energy window (energy.h) after its checked samples: r->energy_j
+ * and avg_power_w, or energy_reason. 1, or 0 with j->r failed (a launch). */
+int gh_energy_window(struct gh_job *j);
+
 /* harness_check.cu */
 /* Blocks of 256 threads for a grid-stride loop over n elements: enough to
  * fill the GPU (8 per SM), fewer for small n. */
