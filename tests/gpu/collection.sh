@@ -24,7 +24,7 @@ for c in tests/collection/*.conf; do
     $G run "$c" --db "$db" >"$T/run" 2>&1; rc=$?
     chk '[ $rc -eq 0 ]' "$c: exit $rc: $(tail -5 "$T/run")"
     planned=$($G plan "$c" --db "$db" --summary 2>/dev/null | sed -n 's/^total: 0 to run, \([0-9]*\) done.*/\1/p')
-    q() { $G query --db "$db" --csv "$1" | tail -n 1; }
+    q() { $G query --db "$db" --tsv "$1" | tail -n 1; }
     all=$(q "select count(*) from results where is_latest = 1")
     good=$(q "select count(*) from results where is_latest = 1 and status = 'ok' and max_rel_err is not null and passes > 0")
     chk '[ -n "$planned" ] && [ "$planned" -gt 0 ] && [ "$all" -eq "$planned" ] && [ "$good" -eq "$all" ]' \

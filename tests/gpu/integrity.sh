@@ -15,7 +15,7 @@ export GPULAB_CACHE="$T/cache"
 db=$T/i.db
 pass=0; fail=0
 chk() { if eval "$1"; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL integrity-gpu: $2"; fi; }
-q() { $G query --db "$db" --csv "$1" | tail -n +2; }
+q() { $G query --db "$db" --tsv "$1" | tail -n +2; }
 
 $G run tests/gpu/data/earlyret.conf --db "$db" >"$T/run1" 2>&1; rc=$?
 cat "$T/run1"

@@ -19,13 +19,13 @@ export GPULAB_CACHE="$T/cache"
 db=$T/s.db
 pass=0; fail=0
 chk() { if eval "$1"; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL symbols-gpu: $2"; fi; }
-q() { $G query --db "$db" --csv "$1" | tail -n 1; }
+q() { $G query --db "$db" --tsv "$1" | tail -n 1; }
 C=tests/collection
 
 # the filter in __constant__ memory
 $G run $C/convsep.conf --db "$db" >"$T/conv" 2>&1; rc=$?
 chk '[ $rc -eq 0 ]' "convsep: exit $rc: $(tail -3 "$T/conv")"
-n=$(q "select count(*) from results r join run using (run_id) where r.study='convsep' and r.status='ok' and run.check_method='full' and r.is_latest=1")
+n=$(q "select count(*) from results r join run on run.id = r.run_id where r.study='convsep' and r.status='ok' and run.check_method='full' and r.is_latest=1")
 chk '[ "$n" -eq 4 ]' "convsep: $n runs ok against the C reference (want 4): $(q "select group_concat(variant||' '||status||' '||coalesce(reason,''), '; ') from results where study='convsep'")"
 
 # the in-place reduction, few and many samples
@@ -49,7 +49,7 @@ chk '[ "$n" -eq 1 ]' "buckets: not ok with counters: $(q "select status||' '||co
 # randint ids, normal weights, __device__ counters as outputs
 $G run $C/embedding.conf --db "$db" >"$T/emb" 2>&1; rc=$?
 chk '[ $rc -eq 0 ]' "embedding: exit $rc: $(tail -3 "$T/emb")"
-n=$(q "select count(*) from results r join run using (run_id) where r.study='embedding' and r.status='ok' and run.check_method='full' and r.is_latest=1")
+n=$(q "select count(*) from results r join run on run.id = r.run_id where r.study='embedding' and r.status='ok' and run.check_method='full' and r.is_latest=1")
 chk '[ "$n" -eq 4 ]' "embedding: $n runs ok against the C reference (want 4): $(q "select group_concat(variant||' '||status||' '||coalesce(reason,''), '; ') from results where study='embedding'")"
 
 echo "symbols-gpu: $pass passed, $fail failed"
