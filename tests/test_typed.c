@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "host_buffers.h"
+#include "kinit.h"
 #include "reference.h"
 #include "typed.h"
 #include "t.h"
@@ -512,9 +513,33 @@ static void test_check(void)
     CHECK(strstr(r.reason, "output 'c'") != NULL && r.check_points == 128);
 }
 
+/* A random buffer described without a range (value2 not above value: a plugin's,
+ * or a struct filled by hand as tests/gpu/test_kernels.c does) is [0, 1), not
+ * the empty range [0, 0) that would make every element 0. */
+static void test_random_range_default(void)
+{
+    struct gl_kbuffer b;
+    struct gl_params p;
+    char err[256];
+    double lo = -1, hi = -1;
+    memset(&b, 0, sizeof b);
+    gl_params_init(&p);
+    b.type = GL_KT_FLOAT;
+    b.init = GL_KI_RANDOM;
+    CHECK(gl_kbuffer_values(&b, &p, &lo, &hi, err, sizeof err) == 0 && lo == 0.0 && hi == 1.0);
+    b.value = 2.0;
+    b.value2 = 5.0;   /* random(2, 5) keeps its range */
+    CHECK(gl_kbuffer_values(&b, &p, &lo, &hi, err, sizeof err) == 0 && lo == 2.0 && hi == 5.0);
+    b.init = GL_KI_CONST;
+    b.value = 3.0;
+    b.value2 = 0.0;   /* const(3): its value as it is */
+    CHECK(gl_kbuffer_values(&b, &p, &lo, &hi, err, sizeof err) == 0 && lo == 3.0);
+}
+
 int main(void)
 {
     test_sizes();
+    test_random_range_default();
     test_fill();
     test_fill2();
     test_16bit_read();

@@ -25,6 +25,13 @@ int gl_kbuffer_values(const struct gl_kbuffer *b, const struct gl_params *p, dou
     }
     *a = v[0];
     *v2 = v[1];
+    /* plain random with no range above its start (a buffer described before
+     * ranges existed: a plugin's, or a struct filled by hand): [0, 1), as
+     * `random` means in a config (which refuses random(lo, hi) with hi <= lo) */
+    if (b->init == GL_KI_RANDOM && !(*v2 > *a)) {
+        *a = 0.0;
+        *v2 = 1.0;
+    }
     if (!any)
         return 0;
     double lo = 0.0, hi = 18446744073709551615.0;
