@@ -23,7 +23,7 @@ set style data points
 unset logscale y
 set format y '%g'
 set autoscale y
-if (NROWS <= 30) { XF = font_rel(0.7, 1); set xtics rotate by 35 right font XF noenhanced; set bmargin 10 } else { set xtics; set mxtics default }
+if (NROWS <= 30) { XF = font_rel(0.7, 1); set xtics rotate by 35 right font XF noenhanced; set bmargin 16; set lmargin 38; set rmargin 4 } else { set xtics; set mxtics default }
 # x: rank from the fastest B (the CSV has the slowest first)
 X(c) = NROWS - column(0)
 # the points' labels under the axis, when there are few enough to read
