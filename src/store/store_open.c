@@ -536,6 +536,9 @@ void gl_store_close(gl_store *s)
     sqlite3_finalize(s->metric_insert);
     sqlite3_finalize(s->device_insert);
     sqlite3_finalize(s->device_select);
+    sqlite3_finalize(s->latest_run);
+    sqlite3_finalize(s->search_value);
+    sqlite3_finalize(s->search_secs);
     sqlite3_close(s->db);
     free(s->own);
     free(s);
