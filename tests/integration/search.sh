@@ -138,7 +138,16 @@ check 'grep -q "budget: 500 evaluations" "$T/plan.out"' "plan: budget: $(grep bu
 check 'grep -q "stored: 400 runs of this section" "$T/plan.out"' "plan: stored: $(grep stored "$T/plan.out")"
 check 'grep -q "^total: 500 to run" "$T/plan.out"' "plan: total: $(grep total "$T/plan.out")"
 
-# (h) bad keys: file:line errors, exit 2, no database made
+# (h) the report's table and figure data find the search in its database
+sm=$($G query --db "$T/annealing1.db" -f report/tables/search_summary.sql --csv 2>&1)
+echo "$sm" | grep -q "^bowl/bowl,annealing,1,400,.*,1,M=9 P=4 BS=7 K=3,"
+check '[ $? -eq 0 ]' "search_summary.sql: $sm"
+pr=$($G query --db "$T/annealing1.db" -f plots/search_progress.sql --csv 2>&1)
+check '[ "$(echo "$pr" | grep -c "^evaluations,bowl/bowl annealing seed 1,")" -ge 300 ] && [ "$(echo "$pr" | grep -c "^seconds,")" -ge 300 ]' \
+    "search_progress.sql: $(echo "$pr" | head -3)"
+check '[ "$(echo "$pr" | grep "^evaluations," | tail -1 | cut -d, -f4)" = 1 ]' "search_progress.sql: last best $(echo "$pr" | grep "^evaluations," | tail -1)"
+
+# (i) bad keys: file:line errors, exit 2, no database made
 bad() {   # LINE-PATTERN SED-EXPRESSION WHAT
     pat=$1
     conf annealing 1 400 | sed "$2" >"$T/bad.conf"
