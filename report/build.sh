@@ -567,6 +567,16 @@ back() {
         figure roofline "Hierarchical roofline per GPU: every verified GPU run at its GFLOP/s and its arithmetic intensity at each memory level it has counters for, one colour per level (FLOP per L1 byte, per L2 byte, per DRAM byte; zero-copy runs, whose off-chip traffic crosses the host link, per host-link byte under the host-link roof instead of DRAM), one shape per family; grey: runs without counters, at FLOP per minimum byte. A run's points share its GFLOP/s: the level whose point lies closest under its roof is the one that bounds it."
     fi
 
+    # ---- searches -------------------------------------------------------------------
+    say "## Searches"
+    table "$TABLES/search_summary.sql" search_summary \
+        "Searches (sections with \`strategy =\`, docs/configs.md): evaluations (runs stored, skipped ones aside) and seconds of each, the best median time it found and its configuration, and the evaluations and seconds it took to come within 5 % of that best." \
+        "No searches in this database (every section ran its whole product)."
+    nsearch=$(grep -c '^|' "$OUT/tables/search_summary.md" 2>/dev/null || true)
+    if [ "${nsearch:-0}" -gt 2 ]; then
+        figure search_progress "Best median time found so far by each search, against its evaluations (left) and against its seconds (right): each run's time from the previous stored run of its section, summed; a step down is a better configuration found."
+    fi
+
     # ---- notes ----------------------------------------------------------------------
     say "## Notes"
     table "$TABLES/notes_summary.sql" notes_summary "Runs in the database by outcome." "The database holds no runs."

@@ -11,6 +11,7 @@
 #include "metric_sets.h"
 #include "nearest.h"
 #include "run_loop.h"
+#include "search.h"
 #include "selfprof.h"
 #include "registry.h"
 #include "sha256.h"
@@ -402,6 +403,10 @@ int gl_cmd_plan(int npaths, char **paths, const struct gl_run_opts *o, int list_
                     printf("    %s: compiled with nvcc (compiler = auto: %s)\n", s->kernel->source,
                            s->kernel->compiler_why);
             }
+            if (s->search.strategy != GL_SEARCH_EXHAUSTIVE) {   /* a search: its own account */
+                gl_search_plan(&sw, store, ci, si, stdout);
+                continue;
+            }
             for (int vi = 0; vi < s->nvariants; vi++) {
                 int cnt[GL_JOB_STATES] = { 0 }, n = 0;
                 const struct gl_variant *v = gl_section_variant(s, vi);
@@ -452,12 +457,15 @@ int gl_cmd_plan(int npaths, char **paths, const struct gl_run_opts *o, int list_
             }
         }
         for (int ri = 0; ri < e->nrejects; ri++)
-            printf("  [%s] %s: %d points dropped by %s\n", c->sections[e->rejects[ri].section].name,
+            if (c->sections[e->rejects[ri].section].search.strategy == GL_SEARCH_EXHAUSTIVE)
+                printf("  [%s] %s: %d points dropped by %s\n", c->sections[e->rejects[ri].section].name,
                    e->rejects[ri].variant, e->rejects[ri].count, e->rejects[ri].reason);
         if (e->nduplicates)
             printf("  %d points collapsed into jobs above (parameters a variant does not read)\n",
                    e->nduplicates);
     }
+    for (int ci = 0; ci < sw.nconfigs; ci++)
+        total[GL_JOB_RUN] += gl_search_expected(&sw, ci);
     printf("total: %d to run, %d done, %d rejected by check, %d need a GPU",
            total[GL_JOB_RUN], total[GL_JOB_DONE], total[GL_JOB_REJECTED], total[GL_JOB_NO_GPU]);
     if (total[GL_JOB_ELSEWHERE])

@@ -30,6 +30,28 @@ struct gl_values {
     char (*words)[GL_WORD];  /* text params: n values */
 };
 
+/* A section's search (config_search.c, run by src/sweep/search.c): how its
+ * points are chosen. GL_SEARCH_EXHAUSTIVE (the default) runs the whole product. */
+enum gl_strategy {
+    GL_SEARCH_EXHAUSTIVE, GL_SEARCH_RANDOM, GL_SEARCH_ANNEALING, GL_SEARCH_GENETIC,
+    GL_SEARCH_LOCAL, GL_SEARCH_STRATEGIES
+};
+extern const char *const gl_strategy_names[GL_SEARCH_STRATEGIES];
+struct gl_search {
+    enum gl_strategy strategy;
+    int strategy_line;          /* 0: not set */
+    long budget_evals;          /* evaluations (> 0), or 0 */
+    double budget_pct;          /* percent of the section's launchable points, or 0 */
+    double budget_seconds;      /* seconds of the search's runs, or 0 */
+    int budget_line;
+    char objective[64];         /* a numeric column of the results view (time: median_ms) */
+    int maximize;               /* objective written "-column": larger is better */
+    char objective_text[64];    /* as written */
+    int objective_line;
+    unsigned long long seed;    /* search_seed: the same seed and results, the same points */
+    int seed_line;
+};
+
 struct gl_section {
     char name[64];
     int line;                            /* line of the [name] header */
@@ -56,6 +78,7 @@ struct gl_section {
     int nuser;
     char uname[GL_MAX_UPARAMS][GL_UPARAM_NAME];
     struct gl_values uvalues[GL_MAX_UPARAMS];
+    struct gl_search search;             /* strategy, budget, objective, search_seed */
 };
 
 /* The section's i-th variant: a kernel variant's &kvs[i].v, or the registry's. */
@@ -92,6 +115,8 @@ struct gl_job {
     char skip[GL_REASON_MAX];     /* non-empty: variant check() rejected it; stored as skipped */
     int threads_all;              /* the point asked for every core (threads = 0): p.threads
                                      is this machine's count, the shard key (shard.c) reads 0 */
+    int searched;                 /* its section has a strategy other than exhaustive: a
+                                     search (src/sweep/search.c) picks whether it runs */
 };
 
 /* A group of candidate points dropped before becoming jobs, with why. */

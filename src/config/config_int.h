@@ -89,6 +89,13 @@ int cfg_section_size(struct ctx *x, const struct gl_section *s);
 /* The values of the parameter with zip bit `bit` (GL_PBIT or GL_UBIT), and its name. */
 const struct gl_values *cfg_bit_values(const struct gl_section *s, int bit, const char **name);
 
+/* config_search.c: a section's strategy, budget, objective and search_seed (its
+ * own, else the defaults'), into s->search. 0, or -1 (cfg_err). */
+int cfg_section_search(struct ctx *x, const struct block *b, const struct block *top,
+                       struct gl_section *s);
+/* The keys of a search: not part of a kernel's hash (a longer budget resumes). */
+int cfg_is_search_key(const char *k);
+
 /* config_kernel.c: a section with `source =`, all of it. 0, or -1 (cfg_err). */
 int cfg_kernel_section(struct ctx *x, const struct block *b, const struct block *top,
                        struct top_use *use, struct gl_section *s);

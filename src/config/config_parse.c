@@ -250,7 +250,8 @@ static int parse_blocks(struct ctx *x, struct gl_config *c, struct block *bl, in
     }
     for (int i = 1; i < nb; i++) {
         c->nsections = i;
-        if (build_section(x, &bl[i], top, &use, &c->sections[i - 1]) != 0)
+        if (build_section(x, &bl[i], top, &use, &c->sections[i - 1]) != 0 ||
+            cfg_section_search(x, &bl[i], top, &c->sections[i - 1]) != 0)
             goto out;
     }
     /* every default must have applied somewhere */

@@ -98,7 +98,7 @@ int cfg_check_text(struct ctx *x, const char *text, size_t n)
 
 const char *const cfg_section_keys[] = {
     "family", "variants", "where", "zip", "metrics", "warmup", "samples_min", "samples_max",
-    "noise", "time_cap", "timeout", NULL
+    "noise", "time_cap", "timeout", "strategy", "budget", "objective", "search_seed", NULL
 };
 /* `grid` is a parameter's name too: in a kernel section it is the launch grid. */
 const char *const cfg_kernel_keys[] = {

@@ -241,6 +241,7 @@ static int expand_section(const struct gl_config *c, int si, const struct gl_dev
         j.study = c->study;
         point_at(s, ax, nax, i, &j.p);
         j.threads_all = asks_all_cores(v, &j.p);
+        j.searched = s->search.strategy != GL_SEARCH_EXHAUSTIVE;
         gl_variant_complete(v, &j.p);
         /* a variant's points that its parameters make equal are one job */
         size_t h = (size_t)(hash_params(&j.p) ^ ((uint64_t)vi * 0x9E3779B97F4A7C15ull)) &

@@ -148,6 +148,26 @@ struct gl_run_scalar {
     long long i;
     double d;
 };
+/* ---- searches (store_search.c) ----
+ * A search (src/sweep/search.c) reads what it evaluated from the runs stored:
+ * a point is evaluated when any run of its key is stored (ok, wrong, failed or
+ * skipped by the harness), so that resuming never runs it again. */
+struct gl_search_point {
+    long long run_id;
+    char status[16];
+    double value;     /* the objective column of its results row; NAN when NULL or not ok */
+    double seconds;   /* what it took the search: from the previous stored run of its study
+                         and section in its session (else its own start) to its storing */
+};
+/* The latest run of key k (an ok one first) and its objective column of the
+ * results view. 1 found, 0 none, -1 error. */
+int gl_store_search_point(gl_store *s, const struct gl_run_key *k, const char *column,
+                          struct gl_search_point *out);
+/* Is column a numeric column of the results view? 1 yes; 0 no such column
+ * (near, if not NULL, gets the nearest name or ""); 2 a text column; -1 error. */
+int gl_store_results_column(gl_store *s, const char *column, char *near, size_t nearlen);
+/* Runs (not skipped ones) of study and section stored: -1 on error. */
+long long gl_store_section_runs(gl_store *s, const char *study, const char *section);
 
 struct gl_run_info {
     long long session_id;

@@ -37,6 +37,9 @@ struct gl_store {
     sqlite3_stmt *launch_metric_insert;
     sqlite3_stmt *device_insert;
     sqlite3_stmt *device_select;
+    sqlite3_stmt *latest_run;   /* store_resume.c: a search's point (store_search.c) */
+    sqlite3_stmt *search_value; /* store_search.c: the objective of a run */
+    sqlite3_stmt *search_secs;  /* store_search.c: the seconds a run took the search */
     int claims;                 /* this handle may hold run claims (store_claim.c) */
     long long *own;             /* the sessions this handle began (gl_store_session_begin) */
     int nown;
@@ -120,6 +123,10 @@ int store_key_uparams(gl_store *s, const struct gl_run_key *k, char *buf, size_t
 int store_claim_key(gl_store *s, const struct gl_run_key *k, char out[65]);
 /* 1 when a run of k (any status) with an id above `after` is stored by a session
  * this handle did not begin (store_resume.c). */
+/* The latest run of key k, an ok one first (any status else): its id and
+ * status. 1, 0 none, -1. */
+int store_latest_run(gl_store *s, const struct gl_run_key *k, long long *id, char *status,
+                     size_t len);
 int store_ran_since(gl_store *s, const struct gl_run_key *k, long long after);
 /* Delete this process's claim of key, if any (inside the caller's transaction). */
 int store_claim_drop(gl_store *s, const char *key);

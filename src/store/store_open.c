@@ -600,6 +600,9 @@ void gl_store_close(gl_store *s)
     sqlite3_finalize(s->launch_metric_insert);
     sqlite3_finalize(s->device_insert);
     sqlite3_finalize(s->device_select);
+    sqlite3_finalize(s->latest_run);
+    sqlite3_finalize(s->search_value);
+    sqlite3_finalize(s->search_secs);
     sqlite3_close(s->db);
     if (s->tidy && s->path && store_path_wal_size(s->path) >= 0)
         store_path_tidy(s->path);

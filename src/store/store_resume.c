@@ -10,6 +10,7 @@
  * Must not write anything. */
 #include "store_int.h"
 
+#include <stdio.h>
 #include <string.h>
 
 int store_key_uparams(gl_store *s, const struct gl_run_key *k, char *buf, size_t len,
@@ -170,6 +171,28 @@ double gl_store_run_cost(gl_store *s, const struct gl_run_key *k)
     sqlite3_reset(s->run_cost);
     sqlite3_clear_bindings(s->run_cost);
     return ms;
+}
+
+int store_latest_run(gl_store *s, const struct gl_run_key *k, long long *id, char *status,
+                     size_t len)
+{
+    if (key_prepare(s, &s->latest_run, k, NULL, -1, "id, status",
+                    " ORDER BY status = 'ok' DESC, id DESC LIMIT 1") != 0)
+        return -1;
+    int found = -1, rc = sqlite3_step(s->latest_run);
+    if (rc == SQLITE_ROW) {
+        *id = sqlite3_column_int64(s->latest_run, 0);
+        const unsigned char *t = sqlite3_column_text(s->latest_run, 1);
+        snprintf(status, len, "%s", t ? (const char *)t : "");
+        found = 1;
+    } else if (rc == SQLITE_DONE) {
+        found = 0;
+    } else {
+        store_db_err(s, "looking up a searched point");
+    }
+    sqlite3_reset(s->latest_run);
+    sqlite3_clear_bindings(s->latest_run);
+    return found;
 }
 
 int gl_store_has_status(gl_store *s, const struct gl_run_key *k, const char *status)

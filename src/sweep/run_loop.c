@@ -1,6 +1,7 @@
 /* run_loop.c - see run_loop.h. Must not prepare the sweep, take locks or print
  * the summary. */
 #include "run_loop.h"
+#include "search.h"
 #include "interrupt.h"
 #include "kernel_scalars.h"
 #include "kernel_variant.h"
@@ -103,11 +104,13 @@ static int batch_size(void)
  * made of. */
 static int count_jobs(const struct gl_sweep *sw)
 {
-    int n = 0, total = 0;
-    for (int i = 0; i < sw->nconfigs; i++)
-        total += sw->exps[i].njobs;
-    for (int i = 0; i < total; i++)
-        n += !sw->surveyed || sw->surveyed[i] == GL_JOB_RUN;
+    int n = 0, at = 0;
+    for (int ci = 0; ci < sw->nconfigs; ci++) {
+        for (int ji = 0; ji < sw->exps[ci].njobs; ji++, at++)
+            n += !sw->exps[ci].jobs[ji].searched &&
+                 (!sw->surveyed || sw->surveyed[at] == GL_JOB_RUN);
+        n += gl_search_expected(sw, ci);   /* what the searches will run at most */
+    }
     return n;
 }
 
@@ -436,13 +439,30 @@ static void interrupt_all(struct gl_run_loop *rl)
         }
 }
 
+/* The handout item of job ji of the config (its cost given). */
+static void make_item(struct gl_run_loop *rl, int ji, double cost, struct gl_handout_job *it)
+{
+    struct gl_sweep *sw = rl->sw;
+    const struct gl_job *job = &sw->exps[rl->ci].jobs[ji];
+    int off = 0;
+    for (int i = 0; i < rl->ci; i++)
+        off += sw->exps[i].njobs;
+    int state = sw->surveyed ? sw->surveyed[off + ji] : GL_JOB_RUN;
+    it->job = ji;
+    it->cost = cost;
+    it->spec = spec_of(rl->c, job);
+    int runs = state == GL_JOB_RUN || state == GL_JOB_ELSEWHERE;
+    it->flags = (runs ? 0 : GL_HANDOUT_NORUN) | (is_gpu(job) ? 0 : GL_HANDOUT_CPU) |
+                (batchable(rl, job) ? GL_HANDOUT_BATCH : 0);
+}
+
+static int drive(struct gl_run_loop *rl, struct gl_handout_job *items, int n);
+
 int gl_run_config(struct gl_run_loop *rl, int ci, long long session)
 {
     struct gl_sweep *sw = rl->sw;
     const struct gl_expansion *e = &sw->exps[ci];
-    int n = e->njobs, off = 0;
-    for (int i = 0; i < ci; i++)
-        off += sw->exps[i].njobs;
+    int n = e->njobs, k = 0;
     rl->ci = ci;
     rl->session = session;
     rl->c = &sw->configs[ci];
@@ -459,21 +479,42 @@ int gl_run_config(struct gl_run_loop *rl, int ci, long long session)
     }
     if (sw->multi)
         gl_sweep_costs(sw, rl->store, ci, cost);
-    for (int ji = 0; ji < n; ji++) {
-        const struct gl_job *job = &e->jobs[ji];
-        int state = sw->surveyed ? sw->surveyed[off + ji] : GL_JOB_RUN;
-        items[ji].job = ji;
-        items[ji].cost = cost[ji];
-        items[ji].spec = spec_of(rl->c, job);
-        int runs = state == GL_JOB_RUN || state == GL_JOB_ELSEWHERE;
-        items[ji].flags = (runs ? 0 : GL_HANDOUT_NORUN) | (is_gpu(job) ? 0 : GL_HANDOUT_CPU) |
-                          (batchable(rl, job) ? GL_HANDOUT_BATCH : 0);
+    /* a searched section's jobs wait for its search (after the others) */
+    for (int ji = 0; ji < n; ji++)
+        if (!e->jobs[ji].searched)
+            make_item(rl, ji, cost[ji], &items[k++]);
+    free(cost);
+    int rc = drive(rl, items, k);
+    free(items);
+    for (int si = 0; rc == 0 && si < rl->c->nsections; si++)
+        if (rl->c->sections[si].search.strategy != GL_SEARCH_EXHAUSTIVE)
+            rc = gl_search_section(rl, si);
+    return rc;
+}
+
+int gl_run_jobs(struct gl_run_loop *rl, const int *jobs, int n)
+{
+    struct gl_handout_job *items = malloc((size_t)(n > 0 ? n : 1) * sizeof *items);
+    if (!items) {
+        gl_progress_note(&rl->pg, "gpulab: out of memory");
+        rl->worker_error = 1;
+        return -1;
     }
+    for (int i = 0; i < n; i++)
+        make_item(rl, jobs[i], 0, &items[i]);
+    int rc = drive(rl, items, n);
+    free(items);
+    return rc;
+}
+
+/* Hand items[0..n) out to the workers until every one is stored (or the sweep
+ * stops). 0, or -1 when it must stop. */
+static int drive(struct gl_run_loop *rl, struct gl_handout_job *items, int n)
+{
+    struct gl_sweep *sw = rl->sw;
     int workers = sw->multi && sw->gpu_ok ? sw->nworkers : 1;
     int rc = gl_handout_init(&rl->handout, items, n, workers, rl->batch_max, sw->multi,
                              rl->min_unit, claim_job, rl);
-    free(items);
-    free(cost);
     if (rc != 0) {
         gl_progress_note(&rl->pg, "gpulab: out of memory");
         rl->worker_error = 1;

@@ -36,6 +36,7 @@ struct gl_run_loop {
     /* what happened, for the summary */
     int n_ok, n_wrong, n_failed, n_skipped;
     int n_done, n_rejected, n_nogpu, n_elsewhere, n_other;   /* n_other: other shards' */
+    int n_searched;                 /* searches run (or resumed) */
     int n_redone;                   /* runs profiled again: another run took their counters */
     int n_unredone;                 /* such runs not stored: the sweep stopped first */
     int storage_error;              /* something could not be stored, even on the retry */
@@ -64,6 +65,10 @@ void gl_run_loop_init(struct gl_run_loop *rl, struct gl_sweep *sw, gl_store *sto
 /* Run config ci's jobs in session `session`. 0, or -1 when the sweep must stop
  * (interrupted, a storage error, no worker: rl's fields say which). */
 int gl_run_config(struct gl_run_loop *rl, int ci, long long session);
+/* Run jobs[0..n) of the current config (gl_run_config's) now: claimed,
+ * handed out, stored, as any other. A search (search.c) runs its batches so.
+ * 0, or -1 when the sweep must stop. */
+int gl_run_jobs(struct gl_run_loop *rl, const int *jobs, int n);
 /* A storage error on stderr: the file and SQLite's message, then what. */
 void gl_run_storage_message(struct gl_run_loop *rl, const char *what);
 void gl_run_loop_end(struct gl_run_loop *rl);

@@ -4,6 +4,7 @@
 #include "kernel_variant.h"
 #include "metric_sets.h"
 #include "registry.h"
+#include "search.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -253,7 +254,13 @@ int gl_sweep_prepare(struct gl_sweep *sw, int npaths, char **paths, const char *
         if (gl_expand(&sw->configs[i], sw->gpu_ok ? &sw->gpu : NULL, only, &sw->exps[i], err,
                       errlen) != 0)
             return 2;
-    /* 3b. Every distinct user kernel point compiles before anything runs. */
+    /* 3a. Every search's objective is a numeric column of the results view. */
+    int src = gl_search_check(sw, err, errlen);
+    if (src != 0)
+        return src;
+    /* 3b. Every distinct user kernel point compiles before anything runs (a
+     * searched section's first launchable point only: the worker compiles the
+     * points its search picks). */
     int crc = gl_sweep_compile(sw, watch, err, errlen);
     if (crc != 0)
         return crc;
@@ -357,7 +364,9 @@ int gl_sweep_survey(struct gl_sweep *sw, gl_store *store, int *need_cpu, int *ne
     for (int ci = 0; ci < sw->nconfigs; ci++)
         for (int ji = 0; ji < sw->exps[ci].njobs; ji++) {
             const struct gl_job *job = &sw->exps[ci].jobs[ji];
-            enum gl_job_state st = gl_sweep_state(sw, store, job);
+            /* a search looks its points up itself, as it picks them */
+            enum gl_job_state st = job->searched && !job->skip[0] ? GL_JOB_RUN
+                                                                  : gl_sweep_state(sw, store, job);
             sw->surveyed[n++] = (unsigned char)st;
             if (st == GL_JOB_RUN || st == GL_JOB_ELSEWHERE) {
                 if (strcmp(job->v->device, "gpu") == 0)

@@ -470,12 +470,18 @@ int gl_sweep_compile(struct gl_sweep *sw, const struct gl_sweep_watch *watch, ch
     /* the kernel points, one task per program */
     for (int ci = 0; ci < sw->nconfigs && rc == 0 && !no_ops; ci++) {
         struct gl_expansion *e = &sw->exps[ci];
+        int searched_done = -1;
         for (int ji = 0; ji < e->njobs && rc == 0; ji++) {
             struct gl_job *j = &e->jobs[ji];
             const struct gl_kernel_variant *kv = gl_kernel_variant_of(j->v);
             char key[4096], prog[4200], pkey[4096];
             if (!kv || j->skip[0])
                 continue;
+            if (j->searched) {   /* a search's: its section's first launchable point only */
+                if (j->section == searched_done)
+                    continue;
+                searched_done = j->section;   /* a section's jobs are together */
+            }
             if (!ops || !ops->kernel_compile) {
                 snprintf(sw->kernels_why, sizeof sw->kernels_why, "%s",
                          !ops ? gl_registry_gpu_why() : "the GPU plugin cannot compile kernels");

@@ -15,6 +15,14 @@
  *           batch get GL_REASON_BATCH_LOST and batch_end returns -1
  *   hang    never returns (the watchdog must end it)
  *   segv    sleeps N microseconds, then SIGSEGV in the worker
+ *   bowl    a tuning space with a known optimum, for searches (tests/integration/
+ *           search.sh): it reads M, P, BS and K, sleeps 100 microseconds and says
+ *           it took 0.1 * (10 + t(M-9) + t(P-4) + t(BS-7) + t(K-3)) ms, t(d) = d*d/4 +
+ *           2 (1 - cos(pi d / 2)): the best point M=9 P=4 BS=7 K=3 takes 1 ms, its
+ *           neighbours 1.225 ms, and each parameter has local minima 4 away; its
+ *           check rejects BS * K > 96 ("too many threads"), and a run whose M + P
+ *           is 17 is wrong (a kernel that does not verify); 1e6 FLOPs a run, so
+ *           its gflops is 1 / ms
  * Counters are faked at batch_end (or at once outside a batch): every requested
  * metric gets 1e9 * the GPU's number + N, so a run's counters tell which GPU
  * profiled it; so do the memory ceilings (fake_ceilings).
@@ -28,6 +36,7 @@
  *                              the first entry that is not a GPU ends the list
  * Must not use anything of gpulab but plugin.h (and gpulab.h through it). */
 #include <fcntl.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -350,7 +359,72 @@ static int fake_run(const struct gl_variant *v, const struct gl_params *p,
     return 0;
 }
 
+/* The bowl's cost of one axis, d away from its best value. */
+static double bowl_axis(long d)
+{
+    return (double)(d * d) / 4.0 + 2.0 * (1.0 - cos(3.14159265358979323846 * (double)d / 2.0));
+}
+
+static double bowl_ms(const struct gl_params *p)
+{
+    return 0.1 * (10.0 + bowl_axis(p->m - 9) + bowl_axis(p->p - 4) + bowl_axis(p->bs - 7) +
+                  bowl_axis(p->k - 3));
+}
+
+static const char *bowl_check(const struct gl_variant *v, const struct gl_params *p,
+                              const struct gl_device *dev, char *buf, size_t len)
+{
+    (void)v;
+    (void)dev;
+    if (p->bs * p->k > 96) {
+        snprintf(buf, len, "block of %ld threads (BS*K) exceeds the fake limit of 96",
+                 p->bs * p->k);
+        return buf;
+    }
+    return NULL;
+}
+
+static double bowl_flops(const struct gl_variant *v, const struct gl_params *p)
+{
+    (void)v;
+    (void)p;
+    return 1e6;   /* gflops = 1 / ms: maximising it is minimising the time */
+}
+
+static int bowl_run(const struct gl_variant *v, const struct gl_params *p,
+                    const struct gl_timing *t, struct gl_result *r)
+{
+    struct timespec ts = { 0, 100000 };
+    (void)v;
+    (void)t;
+    log_line("run", "bowl", p->m * 1000000 + p->p * 10000 + p->bs * 100 + p->k);
+    nanosleep(&ts, NULL);
+    if (p->m + p->p == 17) {
+        r->status = GL_WRONG;
+        r->max_rel_err = 1.0;
+        snprintf(r->reason, sizeof r->reason, "fake: the bowl does not verify where M + P = 17");
+        snprintf(r->check, sizeof r->check, "%s", GL_CHECK_FULL);
+        return 0;
+    }
+    r->status = GL_OK;
+    r->nsamples = 1;
+    r->samples_ms[0] = bowl_ms(p);
+    r->max_rel_err = 0.0;
+    snprintf(r->check, sizeof r->check, "%s", GL_CHECK_FULL);
+    r->check_points = 1;
+    r->launches = 1;
+    r->busy_ms = r->samples_ms[0];
+    if (counters > 0 && batch_open && nparked < FAKE_BATCH) {
+        parked_n[nparked] = 0;
+        parked[nparked++] = r;
+    } else if (counters > 0) {
+        fill_counters(r, 0);
+    }
+    return 0;
+}
+
 #define PB (GL_PBIT(GL_P_N) | GL_PBIT(GL_P_SEED))
+#define PBOWL (GL_PBIT(GL_P_M) | GL_PBIT(GL_P_P) | GL_PBIT(GL_P_BS) | GL_PBIT(GL_P_K))
 static const struct gl_variant variants[] = {
     { "fake", "sleep", "gpu", "sleeps N us on a fake GPU (tests only)", PB, fake_check,
       fake_flops, NULL, fake_run, NULL },
@@ -360,9 +434,11 @@ static const struct gl_variant variants[] = {
       fake_run, NULL },
     { "fake", "segv", "gpu", "sleeps N us, then SIGSEGV in the worker (tests only)", PB,
       fake_check, fake_flops, NULL, fake_run, NULL },
+    { "fake", "bowl", "gpu", "a tuning space with a known optimum: M=9 P=4 BS=7 K=3 (tests only)",
+      PBOWL, bowl_check, bowl_flops, NULL, bowl_run, NULL },
 };
 
-static const struct gl_plugin plugin = { GL_PLUGIN_API, "fakegpu", 4, variants, &ops, NULL };
+static const struct gl_plugin plugin = { GL_PLUGIN_API, "fakegpu", 5, variants, &ops, NULL };
 
 const struct gl_plugin *gpulab_plugin(const struct gl_host *h)
 {
