@@ -74,6 +74,22 @@ int cfg_parse_int_key(struct ctx *x, const struct entry *e, long lo, long hi, in
 int cfg_parse_seconds(struct ctx *x, const struct entry *e, double *out);
 int cfg_parse_noise(struct ctx *x, const struct entry *e, double *out);
 
+/* config_text.c: the text helpers of kernel sections' readers. */
+extern const char *const cfg_function_names[];   /* the expression language's, NULL-ended */
+/* a C identifier's first character, a later one, and a whole identifier */
+int cfg_ident_start(char c);
+int cfg_ident_char(char c);
+int cfg_is_ident(const char *s);
+/* Append ", item" (or "item" first) to the list in buf, as far as it fits. */
+void cfg_add_to_list(char *buf, size_t len, const char *item);
+/* The next comma-separated item of *p outside parentheses (and <...> when
+ * angle), trimmed, cut in place; NULL at the end. */
+char *cfg_next_item(char **p, int angle);
+/* The names of the __global__ functions text declares (at most max). */
+int cfg_global_names(const char *text, char names[][GL_KNAME], int max);
+/* 1 when text uses name as an identifier. */
+int cfg_has_ident(const char *text, const char *name);
+
 /* config_section.c: the section rules kernel sections share with the others. */
 const struct entry *cfg_pick(const struct block *b, const struct block *top, const char *key);
 int cfg_section_zip(struct ctx *x, const struct block *b, const struct block *top,

@@ -30,8 +30,6 @@
 #include <string.h>
 #include <sys/stat.h>
 
-static const char *const function_names[] = { "ceil", "cdiv", "div", "min", "max", "log2", "pow",
-                                              NULL };
 
 /* What reading one kernel section gathers. */
 struct kread {
@@ -46,25 +44,8 @@ struct kread {
 
 /* ---- small text helpers ---------------------------------------------------- */
 
-static int is_start(char c)
-{
-    return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || c == '_';
-}
 
-static int is_char(char c)
-{
-    return is_start(c) || (c >= '0' && c <= '9');
-}
 
-static int is_ident(const char *s)
-{
-    if (!is_start(*s))
-        return 0;
-    while (*++s)
-        if (!is_char(*s))
-            return 0;
-    return 1;
-}
 
 static int in_list(const char *const *list, const char *s)
 {
@@ -74,15 +55,6 @@ static int in_list(const char *const *list, const char *s)
     return 0;
 }
 
-/* Append ", item" (or "item" first) to the list in buf, as far as it fits. */
-static void add_to_list(char *buf, size_t len, const char *item)
-{
-    size_t n = strlen(buf), m = strlen(item), sep = n ? 2 : 0;
-    if (n + sep + m + 1 > len)
-        return;
-    memcpy(buf + n, ", ", sep);
-    memcpy(buf + n + sep, item, m + 1);
-}
 
 /* ", did you mean 'x'?" style suffix: " (did you mean 'x'?)" or "". */
 static void suggest(char *buf, size_t len, const char *near)
@@ -93,26 +65,6 @@ static void suggest(char *buf, size_t len, const char *near)
         buf[0] = '\0';
 }
 
-/* Cut the next item of a comma-separated list at *p, outside () (and <> when
- * angle): the trimmed item, and *p past its comma (NULL after the last). */
-static char *next_item(char **p, int angle)
-{
-    char *s = *p;
-    int depth = 0;
-    for (char *c = s; *c; c++) {
-        if (*c == '(' || (angle && *c == '<'))
-            depth++;
-        else if ((*c == ')' || (angle && *c == '>')) && depth > 0)
-            depth--;
-        else if (*c == ',' && depth == 0) {
-            *c = '\0';
-            *p = c + 1;
-            return cfg_trim(s);
-        }
-    }
-    *p = NULL;
-    return cfg_trim(s);
-}
 
 /* A named parameter's name is close to a known key: the "did you mean" rule
  * by edit distance alone (case-insensitive, a third of the longer name), not
@@ -206,7 +158,7 @@ static int section_family(struct kread *r)
     if (strlen(f) >= sizeof r->s->family)
         return cfg_err(r->x, e ? e->line : r->b->line, "family '%s' is longer than %zu characters",
                        f, sizeof r->s->family - 1);
-    if (e && !is_ident(f) && strspn(f, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+    if (e && !cfg_is_ident(f) && strspn(f, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
                                          "0123456789_-") != strlen(f))
         return cfg_err(r->x, e->line, "bad family '%s' (letters, digits, _ and - only)", f);
     snprintf(r->s->family, sizeof r->s->family, "%s", f);
@@ -229,12 +181,12 @@ static int named_params(struct kread *r)
         const char *near = typo_of(e->key);
         if (near)
             return cfg_err(r->x, e->line, "unknown key '%s' (did you mean '%s'?)", e->key, near);
-        if (!is_ident(e->key))
+        if (!cfg_is_ident(e->key))
             return cfg_err(r->x, e->line, "unknown key '%s'", e->key);
         if (strlen(e->key) >= GL_UPARAM_NAME)
             return cfg_err(r->x, e->line, "named parameter '%s' is longer than %d characters",
                            e->key, GL_UPARAM_NAME - 1);
-        if (in_list(function_names, e->key))
+        if (in_list(cfg_function_names, e->key))
             return cfg_err(r->x, e->line, "'%s' is a function of expressions, not a parameter name",
                            e->key);
         if (s->nuser == GL_MAX_UPARAMS)
@@ -255,56 +207,7 @@ static int named_params(struct kread *r)
 
 /* ---- variants -------------------------------------------------------------- */
 
-/* Up to max names of the source's __global__ functions (for suggestions). */
-static int global_names(const char *text, char names[][GL_KNAME], int max)
-{
-    int n = 0;
-    for (const char *p = strstr(text, "__global__"); p && n < max; p = strstr(p, "__global__")) {
-        p += 10;
-        const char *c = p;
-        for (int guard = 0; *c && guard < 512; guard++) {
-            while (*c && !is_start(*c) && *c != '(' && *c != ';' && *c != '{')
-                c++;
-            if (!*c || *c == ';' || *c == '{' || *c == '(')
-                break;
-            const char *s = c;
-            while (is_char(*c))
-                c++;
-            size_t len = (size_t)(c - s);
-            const char *t = c;
-            while (*t == ' ' || *t == '\t' || *t == '\n' || *t == '\r')
-                t++;
-            if (*t != '(')
-                continue;
-            if (len == 17 && strncmp(s, "__launch_bounds__", 17) == 0) {
-                int depth = 0;
-                for (c = t; *c; c++) {
-                    if (*c == '(')
-                        depth++;
-                    else if (*c == ')' && --depth == 0) {
-                        c++;
-                        break;
-                    }
-                }
-                continue;
-            }
-            if (len < GL_KNAME)
-                snprintf(names[n++], GL_KNAME, "%.*s", (int)len, s);
-            break;
-        }
-    }
-    return n;
-}
 
-/* 1 if name occurs in text as a whole identifier. */
-static int has_ident(const char *text, const char *name)
-{
-    size_t n = strlen(name);
-    for (const char *p = strstr(text, name); p; p = strstr(p + 1, name))
-        if ((p == text || !is_char(p[-1])) && !is_char(p[n]))
-            return 1;
-    return 0;
-}
 
 /* kv's expression: a function name, or a template-id f<ARGS> whose argument
  * tokens that name parameters count as used. */
@@ -315,9 +218,9 @@ static int variant_expr(struct kread *r, int line, struct gl_kernel_variant *kv)
     char func[GL_KEXPR];
     snprintf(func, sizeof func, "%.*s", (int)fn, e);
     cfg_trim(func);
-    int ok = is_start(func[0]);
+    int ok = cfg_ident_start(func[0]);
     for (const char *c = func; *c && ok; c++)
-        ok = is_char(*c) || *c == ':';
+        ok = cfg_ident_char(*c) || *c == ':';
     if (ok && lt) {
         int depth = 0;
         const char *c;
@@ -334,16 +237,16 @@ static int variant_expr(struct kread *r, int line, struct gl_kernel_variant *kv)
                        "template-id such as %s<TILE>", e, func[0] ? func : "kernel");
     const char *base = strrchr(func, ':');
     base = base ? base + 1 : func;
-    if (!has_ident(r->k->text, base)) {
+    if (!cfg_has_ident(r->k->text, base)) {
         char names[64][GL_KNAME];
-        int n = global_names(r->k->text, names, 64);
+        int n = cfg_global_names(r->k->text, names, 64);
         struct gl_nearest near;
         gl_nearest_init(&near, base);
         for (int i = 0; i < n; i++)
             gl_nearest_offer(&near, names[i]);
         char list[512] = "";
         for (int i = 0; i < n; i++)
-            add_to_list(list, sizeof list, names[i]);
+            cfg_add_to_list(list, sizeof list, names[i]);
         if (near.best)
             return cfg_err(r->x, line, "variants: no function '%s' in %s (did you mean '%s'?)",
                            base, r->k->source, near.best);
@@ -352,10 +255,10 @@ static int variant_expr(struct kread *r, int line, struct gl_kernel_variant *kv)
     }
     /* template arguments that name parameters: used */
     for (const char *c = lt ? lt : ""; *c; c++) {
-        if (!is_start(*c) || is_char(c[-1]))
+        if (!cfg_ident_start(*c) || cfg_ident_char(c[-1]))
             continue;
         const char *s = c;
-        while (is_char(*c))
+        while (cfg_ident_char(*c))
             c++;
         char name[GL_KEXPR];
         snprintf(name, sizeof name, "%.*s", (int)(c - s), s);
@@ -388,7 +291,7 @@ static int section_variants(struct kread *r)
     if (!s->kvs)
         return cfg_err(r->x, e->line, "out of memory");
     for (char *p = buf; p;) {
-        char *item = next_item(&p, 1), *name = item, *expr = item;
+        char *item = cfg_next_item(&p, 1), *name = item, *expr = item;
         if (!*item)
             return cfg_err(r->x, e->line, "empty item in variants list '%s'", e->val);
         char *eq = strchr(item, '=');
@@ -402,7 +305,7 @@ static int section_variants(struct kread *r)
                            "the kernels of %s", name, r->k->source);
         if (!eq && strchr(item, '<'))
             return cfg_err(r->x, e->line, "variants: '%s' needs a name: NAME = %s", item, item);
-        if (!is_ident(name) || strlen(name) >= GL_KNAME)
+        if (!cfg_is_ident(name) || strlen(name) >= GL_KNAME)
             return cfg_err(r->x, e->line, "variants: bad variant name '%s' (a C identifier of at "
                            "most %d characters)", name, GL_KNAME - 1);
         if (!*expr || strlen(expr) >= GL_KEXPR)
@@ -445,7 +348,7 @@ static int section_defines(struct kread *r)
     char buf[1024];
     snprintf(buf, sizeof buf, "%s", e->val);
     for (char *p = buf; p;) {
-        char *name = next_item(&p, 0);
+        char *name = cfg_next_item(&p, 0);
         if (!*name)
             return cfg_err(r->x, e->line, "empty item in defines '%s'", e->val);
         const struct gl_param_def *d = gl_param_by_name(name);
@@ -493,7 +396,7 @@ static int parse_buffer(struct kread *r, const struct entry *e, int *nrandom)
     if (strlen(name) >= GL_KNAME)
         return cfg_err(r->x, e->line, "%s: buffer name longer than %d characters", what,
                        GL_KNAME - 1);
-    if (gl_param_by_name(name) || in_list(function_names, name))
+    if (gl_param_by_name(name) || in_list(cfg_function_names, name))
         return cfg_err(r->x, e->line, "%s: '%s' is a parameter's or function's name", what, name);
     for (int u = 0; u < r->s->nuser; u++)
         if (strcmp(r->s->uname[u], name) == 0)
@@ -550,11 +453,11 @@ static int section_args(struct kread *r)
         return cfg_err(r->x, e->line, "args list is too long");
     snprintf(buf, sizeof buf, "%s", e->val);
     for (int i = 0; i < k->nbuffers; i++)
-        add_to_list(list, sizeof list, k->buffers[i].name);
+        cfg_add_to_list(list, sizeof list, k->buffers[i].name);
     int passed[GL_KERNEL_MAX_BUFFERS] = { 0 };
     k->args_line = e->line;
     for (char *p = buf; p;) {
-        char *item = next_item(&p, 0);
+        char *item = cfg_next_item(&p, 0);
         if (!*item)
             return cfg_err(r->x, e->line, "empty item in args '%s'", e->val);
         if (k->nargs == GL_KERNEL_MAX_ARGS)
@@ -609,7 +512,7 @@ static int shape(struct kread *r, const char *key, char out[3][GL_KEXPR], int *n
     snprintf(buf, sizeof buf, "%s", e->val);
     *n = 0;
     for (char *p = buf; p;) {
-        char *item = next_item(&p, 0);
+        char *item = cfg_next_item(&p, 0);
         if (*n == 3)
             return cfg_err(r->x, e->line, "%s: more than 3 dimensions in '%s'", key, e->val);
         if (check_expr(r, e->line, key, item, out[(*n)++]) != 0)
@@ -682,7 +585,7 @@ static int verify_c(struct kread *r, const struct entry *e)
     struct gl_kernel *k = r->k;
     const char *spec = e->val + 2, *colon = strrchr(spec, ':');
     char file[1024], func[GL_KNAME];
-    if (!colon || colon == spec || !is_ident(colon + 1) || strlen(colon + 1) >= sizeof func ||
+    if (!colon || colon == spec || !cfg_is_ident(colon + 1) || strlen(colon + 1) >= sizeof func ||
         (size_t)(colon - spec) >= sizeof file)
         return cfg_err(r->x, e->line, "verify = '%s': want c:FILE:FUNC (a .c or .so file beside "
                        "the config and the name of its C function)", e->val);
@@ -757,7 +660,7 @@ static int section_verify(struct kread *r)
         char list[512] = "";
         for (int i = 0; i < s->nvariants; i++) {
             gl_nearest_offer(&near, s->variants[i]);
-            add_to_list(list, sizeof list, s->variants[i]);
+            cfg_add_to_list(list, sizeof list, s->variants[i]);
         }
         if (near.best)
             return cfg_err(r->x, e->line, "verify: unknown variant '%s' of section [%s] (did you "
@@ -802,7 +705,7 @@ static int section_verify_reads(struct kread *r)
         return cfg_err(r->x, e->line, "verify_reads list is too long");
     snprintf(buf, sizeof buf, "%s", e->val);
     for (char *p = buf; p;) {
-        char *name = next_item(&p, 0);
+        char *name = cfg_next_item(&p, 0);
         if (!*name)
             return cfg_err(r->x, e->line, "empty item in verify_reads '%s'", e->val);
         const struct gl_param_def *d = gl_param_by_name(name);

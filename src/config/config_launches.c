@@ -22,8 +22,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const function_names[] = { "ceil", "cdiv", "div", "min", "max", "log2", "pow",
-                                              NULL };
 
 /* What reading the launch lines needs of the section. */
 struct lread {
@@ -34,34 +32,9 @@ struct lread {
     struct gl_expr_scope *sc;     /* the section's: collects what the lines read */
 };
 
-static int is_start(char c)
-{
-    return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || c == '_';
-}
 
-static int is_char(char c)
-{
-    return is_start(c) || (c >= '0' && c <= '9');
-}
 
-static int is_ident(const char *s)
-{
-    if (!is_start(*s))
-        return 0;
-    while (*++s)
-        if (!is_char(*s))
-            return 0;
-    return 1;
-}
 
-static void add_to_list(char *buf, size_t len, const char *item)
-{
-    size_t n = strlen(buf), m = strlen(item), sep = n ? 2 : 0;
-    if (n + sep + m + 1 > len)
-        return;
-    memcpy(buf + n, ", ", sep);
-    memcpy(buf + n + sep, item, m + 1);
-}
 
 int cfg_has_launches(const struct block *b)
 {
@@ -71,78 +44,10 @@ int cfg_has_launches(const struct block *b)
     return 0;
 }
 
-/* Cut the next comma-separated item at *p, outside (): the trimmed item,
- * *p past its comma (NULL after the last). */
-static char *next_item(char **p)
-{
-    char *s = *p;
-    int depth = 0;
-    for (char *c = s; *c; c++) {
-        if (*c == '(')
-            depth++;
-        else if (*c == ')' && depth > 0)
-            depth--;
-        else if (*c == ',' && depth == 0) {
-            *c = '\0';
-            *p = c + 1;
-            return cfg_trim(s);
-        }
-    }
-    *p = NULL;
-    return cfg_trim(s);
-}
 
 /* ---- the kernel ------------------------------------------------------------------ */
 
-/* Up to max names of the source's __global__ functions (for suggestions). */
-static int global_names(const char *text, char names[][GL_KNAME], int max)
-{
-    int n = 0;
-    for (const char *p = strstr(text, "__global__"); p && n < max; p = strstr(p + 1, "__global__")) {
-        const char *c = p + 10, *last = NULL;
-        size_t lastlen = 0;
-        /* the identifier right before the first '(' that is not __launch_bounds__'s */
-        while (*c && *c != ';' && *c != '{') {
-            if (is_start(*c)) {
-                const char *s = c;
-                while (is_char(*c))
-                    c++;
-                last = s;
-                lastlen = (size_t)(c - s);
-                continue;
-            }
-            if (*c == '(') {
-                if (last && lastlen == 17 && strncmp(last, "__launch_bounds__", 17) == 0) {
-                    int depth = 0;
-                    for (; *c; c++) {
-                        if (*c == '(')
-                            depth++;
-                        else if (*c == ')' && --depth == 0)
-                            break;
-                    }
-                    if (*c)
-                        c++;
-                    last = NULL;
-                    continue;
-                }
-                break;
-            }
-            c++;
-        }
-        if (last && *c == '(' && lastlen < GL_KNAME)
-            snprintf(names[n++], GL_KNAME, "%.*s", (int)lastlen, last);
-    }
-    return n;
-}
 
-static int has_ident(const char *text, const char *name)
-{
-    size_t n = strlen(name);
-    for (const char *p = strstr(text, name); p; p = strstr(p + 1, name))
-        if ((p == text || !is_char(p[-1])) && !is_char(p[n]))
-            return 1;
-    return 0;
-}
 
 /* The kernel of a launch: `variant`, a function name or a template-id f<ARGS>
  * (its argument tokens that name parameters count as read). */
@@ -160,9 +65,9 @@ static int launch_kernel(struct lread *r, const struct entry *e, struct gl_klaun
                        e->key, kern, GL_KEXPR - 1);
     snprintf(func, sizeof func, "%.*s", (int)(lt ? (size_t)(lt - kern) : strlen(kern)), kern);
     cfg_trim(func);
-    int ok = is_start(func[0]);
+    int ok = cfg_ident_start(func[0]);
     for (const char *c = func; *c && ok; c++)
-        ok = is_char(*c) || *c == ':';
+        ok = cfg_ident_char(*c) || *c == ':';
     if (ok && lt) {
         int depth = 0;
         const char *c;
@@ -177,18 +82,18 @@ static int launch_kernel(struct lread *r, const struct entry *e, struct gl_klaun
     if (!ok)
         return cfg_err(r->x, e->line, "%s: '%s' is neither a kernel function's name, a "
                        "template-id such as %s<BS>, nor 'variant'", e->key, kern,
-                       func[0] && is_start(func[0]) ? func : "kernel");
+                       func[0] && cfg_ident_start(func[0]) ? func : "kernel");
     const char *base = strrchr(func, ':');
     base = base ? base + 1 : func;
-    if (!has_ident(r->k->text, base)) {
+    if (!cfg_has_ident(r->k->text, base)) {
         char names[64][GL_KNAME], list[512] = "";
-        int n = global_names(r->k->text, names, 64);
+        int n = cfg_global_names(r->k->text, names, 64);
         struct gl_nearest near;
         gl_nearest_init(&near, base);
         gl_nearest_offer(&near, "variant");
         for (int i = 0; i < n; i++) {
             gl_nearest_offer(&near, names[i]);
-            add_to_list(list, sizeof list, names[i]);
+            cfg_add_to_list(list, sizeof list, names[i]);
         }
         if (near.best)
             return cfg_err(r->x, e->line, "%s: no kernel '%s' in %s (did you mean '%s'?)",
@@ -198,10 +103,10 @@ static int launch_kernel(struct lread *r, const struct entry *e, struct gl_klaun
     }
     snprintf(l->expr, sizeof l->expr, "%s", kern);
     for (const char *c = lt ? lt : ""; *c; c++) {   /* template arguments naming parameters */
-        if (!is_start(*c) || is_char(c[-1]))
+        if (!cfg_ident_start(*c) || cfg_ident_char(c[-1]))
             continue;
         const char *s = c;
-        while (is_char(*c))
+        while (cfg_ident_char(*c))
             c++;
         char name[GL_KEXPR];
         snprintf(name, sizeof name, "%.*s", (int)(c - s), s);
@@ -257,7 +162,7 @@ static int launch_dims(struct lread *r, const struct entry *e, const struct gl_k
                            item);
         *close = '\0';
         for (char *p = open + 1; p;) {
-            char *d = next_item(&p);
+            char *d = cfg_next_item(&p, 0);
             if (*n == 3)
                 return cfg_err(r->x, e->line, "%s: %s has more than 3 dimensions", e->key, what);
             if (check_expr(r, e, l, what, d, out[(*n)++]) != 0)
@@ -283,7 +188,7 @@ static int parse_type(struct lread *r, const struct entry *e, const char *word,
             return 0;
         }
         gl_nearest_offer(&near, gl_ktype_name(i));
-        add_to_list(list, sizeof list, gl_ktype_name(i));
+        cfg_add_to_list(list, sizeof list, gl_ktype_name(i));
     }
     if (near.best)
         return cfg_err(r->x, e->line, "%s: unknown type '%s' (did you mean '%s'?)", e->key, word,
@@ -296,11 +201,11 @@ static int launch_args(struct lread *r, const struct entry *e, struct gl_klaunch
 {
     char blist[512] = "";
     for (int i = 0; i < r->k->nbuffers; i++)
-        add_to_list(blist, sizeof blist, r->k->buffers[i].name);
+        cfg_add_to_list(blist, sizeof blist, r->k->buffers[i].name);
     if (!*cfg_trim(text))
         return 0;   /* a kernel without arguments */
     for (char *p = text; p;) {
-        char *item = next_item(&p);
+        char *item = cfg_next_item(&p, 0);
         if (!*item)
             return cfg_err(r->x, e->line, "%s: empty item in the arguments", e->key);
         if (l->nargs == GL_KERNEL_MAX_ARGS)
@@ -347,7 +252,7 @@ static int launch_loop(struct lread *r, const struct entry *e, struct gl_klaunch
     char *t = cfg_trim(text);
     if (!*t)
         return 0;
-    if (strncmp(t, "for", 3) != 0 || is_char(t[3]))
+    if (strncmp(t, "for", 3) != 0 || cfg_ident_char(t[3]))
         return cfg_err(r->x, e->line, "%s: unexpected '%s' after the arguments (want nothing, "
                        "or 'for VAR < COUNT')", e->key, t);
     char *lt = strchr(t + 3, '<');
@@ -359,7 +264,7 @@ static int launch_loop(struct lread *r, const struct entry *e, struct gl_klaunch
     if (*count == '=')
         return cfg_err(r->x, e->line, "%s: 'for %s <= ...': write 'for %s < COUNT' (COUNT "
                        "launches, %s = 0 to COUNT - 1)", e->key, var, var, var);
-    if (!is_ident(var) || strlen(var) >= GL_UPARAM_NAME)
+    if (!cfg_is_ident(var) || strlen(var) >= GL_UPARAM_NAME)
         return cfg_err(r->x, e->line, "%s: loop variable '%s' is not a name (a C identifier of "
                        "at most %d characters)", e->key, var, GL_UPARAM_NAME - 1);
     const struct gl_param_def *d = gl_param_by_name(var);
@@ -370,8 +275,8 @@ static int launch_loop(struct lread *r, const struct entry *e, struct gl_klaunch
         if (strcmp(r->s->uname[u], var) == 0)
             return cfg_err(r->x, e->line, "%s: loop variable '%s' is a named parameter of the "
                            "section too", e->key, var);
-    for (int i = 0; function_names[i]; i++)
-        if (strcmp(function_names[i], var) == 0)
+    for (int i = 0; cfg_function_names[i]; i++)
+        if (strcmp(cfg_function_names[i], var) == 0)
             return cfg_err(r->x, e->line, "%s: loop variable '%s' is a function's name", e->key,
                            var);
     for (int i = 0; i < r->k->nbuffers; i++)
@@ -406,7 +311,7 @@ static int launch_line(struct lread *r, const struct entry *e, struct gl_klaunch
 {
     const char *label = e->key + 7;
     char buf[4096];
-    if (!is_ident(label) || strlen(label) >= GL_KNAME)
+    if (!cfg_is_ident(label) || strlen(label) >= GL_KNAME)
         return cfg_err(r->x, e->line, "%s: bad launch name '%s' (a C identifier of at most %d "
                        "characters)", e->key, label, GL_KNAME - 1);
     snprintf(l->label, sizeof l->label, "%s", label);
@@ -445,7 +350,7 @@ static int launch_line(struct lread *r, const struct entry *e, struct gl_klaunch
     char *items[4];
     int n = 0;
     for (char *p = chev; p && n < 4;)
-        items[n++] = next_item(&p);
+        items[n++] = cfg_next_item(&p, 0);
     if (n < 2 || n > 3 || !*items[0] || !*items[1])
         return cfg_err(r->x, e->line, "%s: '<<<%s>>>': want <<<GRID, BLOCK>>> or <<<GRID, "
                        "BLOCK, SMEM>>> (the stream is gpulab's)", e->key, open + 3);

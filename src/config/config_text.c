@@ -1,0 +1,115 @@
+/* config_text.c - the small text helpers of kernel sections' readers
+ * (config_kernel.c, config_launches.c): C identifiers, a comma list for
+ * messages, the next comma-separated item outside parentheses (and angle
+ * brackets), the __global__ functions a source defines, whether it uses a name,
+ * and the expression language's function names.
+ * Must not read configs or report errors: the callers do. */
+#include "config_int.h"
+
+#include <stdio.h>
+#include <string.h>
+
+const char *const cfg_function_names[] = { "ceil", "cdiv", "div", "min", "max", "log2", "pow",
+                                            NULL };
+
+int cfg_ident_start(char c)
+{
+    return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || c == '_';
+}
+
+int cfg_ident_char(char c)
+{
+    return cfg_ident_start(c) || (c >= '0' && c <= '9');
+}
+
+int cfg_is_ident(const char *s)
+{
+    if (!cfg_ident_start(*s))
+        return 0;
+    while (*++s)
+        if (!cfg_ident_char(*s))
+            return 0;
+    return 1;
+}
+
+/* Append ", item" (or "item" first) to the list in buf, as far as it fits. */
+void cfg_add_to_list(char *buf, size_t len, const char *item)
+{
+    size_t n = strlen(buf), m = strlen(item), sep = n ? 2 : 0;
+    if (n + sep + m + 1 > len)
+        return;
+    memcpy(buf + n, ", ", sep);
+    memcpy(buf + n + sep, item, m + 1);
+}
+
+/* Cut the next item of a comma-separated list at *p, outside () (and <> when
+ * angle): the trimmed item, and *p past its comma (NULL after the last). */
+char *cfg_next_item(char **p, int angle)
+{
+    char *s = *p;
+    int depth = 0;
+    for (char *c = s; *c; c++) {
+        if (*c == '(' || (angle && *c == '<'))
+            depth++;
+        else if ((*c == ')' || (angle && *c == '>')) && depth > 0)
+            depth--;
+        else if (*c == ',' && depth == 0) {
+            *c = '\0';
+            *p = c + 1;
+            return cfg_trim(s);
+        }
+    }
+    *p = NULL;
+    return cfg_trim(s);
+}
+
+/* Up to max names of the source's __global__ functions (for suggestions). */
+int cfg_global_names(const char *text, char names[][GL_KNAME], int max)
+{
+    int n = 0;
+    for (const char *p = strstr(text, "__global__"); p && n < max; p = strstr(p, "__global__")) {
+        p += 10;
+        const char *c = p;
+        for (int guard = 0; *c && guard < 512; guard++) {
+            while (*c && !cfg_ident_start(*c) && *c != '(' && *c != ';' && *c != '{')
+                c++;
+            if (!*c || *c == ';' || *c == '{' || *c == '(')
+                break;
+            const char *s = c;
+            while (cfg_ident_char(*c))
+                c++;
+            size_t len = (size_t)(c - s);
+            const char *t = c;
+            while (*t == ' ' || *t == '\t' || *t == '\n' || *t == '\r')
+                t++;
+            if (*t != '(')
+                continue;
+            if (len == 17 && strncmp(s, "__launch_bounds__", 17) == 0) {
+                int depth = 0;
+                for (c = t; *c; c++) {
+                    if (*c == '(')
+                        depth++;
+                    else if (*c == ')' && --depth == 0) {
+                        c++;
+                        break;
+                    }
+                }
+                continue;
+            }
+            if (len < GL_KNAME)
+                snprintf(names[n++], GL_KNAME, "%.*s", (int)len, s);
+            break;
+        }
+    }
+    return n;
+}
+
+/* 1 if name occurs in text as a whole identifier. */
+int cfg_has_ident(const char *text, const char *name)
+{
+    size_t n = strlen(name);
+    for (const char *p = strstr(text, name); p; p = strstr(p + 1, name))
+        if ((p == text || !cfg_ident_char(p[-1])) && !cfg_ident_char(p[n]))
+            return 1;
+    return 0;
+}
