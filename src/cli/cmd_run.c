@@ -10,8 +10,10 @@
 #include "kernel_variant.h"
 #include "metric_sets.h"
 #include "nearest.h"
+#include "run_config.h"
 #include "run_loop.h"
 #include "search.h"
+#include "search_plan.h"
 #include "selfprof.h"
 #include "registry.h"
 #include "sha256.h"
@@ -465,7 +467,7 @@ int gl_cmd_plan(int npaths, char **paths, const struct gl_run_opts *o, int list_
                    e->nduplicates);
     }
     for (int ci = 0; ci < sw.nconfigs; ci++)
-        total[GL_JOB_RUN] += gl_search_expected(&sw, ci);
+        total[GL_JOB_RUN] += gl_search_expected(&sw.configs[ci], &sw.exps[ci]);
     printf("total: %d to run, %d done, %d rejected by check, %d need a GPU",
            total[GL_JOB_RUN], total[GL_JOB_DONE], total[GL_JOB_REJECTED], total[GL_JOB_NO_GPU]);
     if (total[GL_JOB_ELSEWHERE])

@@ -89,6 +89,8 @@ char *cfg_next_item(char **p, int angle);
 int cfg_global_names(const char *text, char names[][GL_KNAME], int max);
 /* 1 when text uses name as an identifier. */
 int cfg_has_ident(const char *text, const char *name);
+/* 1 when key is symbol.NAME (NAME a C++ name, possibly qualified: ns::c_table). */
+int cfg_is_symbol_key(const char *key);
 
 /* config_section.c: the section rules kernel sections share with the others. */
 const struct entry *cfg_pick(const struct block *b, const struct block *top, const char *key);
@@ -123,8 +125,6 @@ void cfg_kernel_free(struct gl_section *s);
 struct gl_kbuffer;
 int cfg_kbuffer_inits(struct ctx *x, int line, const char *what, char *p, struct gl_kbuffer *bf,
                       int *nrandom);
-/* 1 when key is symbol.NAME (NAME a C++ name, possibly qualified: ns::c_table). */
-int cfg_is_symbol_key(const char *key);
 /* config_options.c: a kernel section's `compiler` and `options` keys, and the
  * config's folder (k->config_dir, which the -I folders are found from). 0, or
  * -1 (cfg_err). */

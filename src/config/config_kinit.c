@@ -36,33 +36,6 @@ static int word_index(const char *s)
     return -1;
 }
 
-static int ident_start(char c)
-{
-    return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || c == '_';
-}
-
-static int ident_char(char c)
-{
-    return ident_start(c) || (c >= '0' && c <= '9');
-}
-
-int cfg_is_symbol_key(const char *key)
-{
-    if (strncmp(key, "symbol.", 7) != 0)
-        return 0;
-    const char *s = key + 7;
-    for (;;) {
-        if (!ident_start(*s))
-            return 0;
-        while (ident_char(*s))
-            s++;
-        if (!*s)
-            return 1;
-        if (s[0] != ':' || s[1] != ':')
-            return 0;
-        s += 2;
-    }
-}
 
 /* The numbers of "(a, b)" (or "(a)" when want is 1) at *p: *p past ')'. */
 static int numbers(struct ctx *x, int line, const char *what, const char *init, char **p,
@@ -248,7 +221,7 @@ int cfg_kbuffer_inits(struct ctx *x, int line, const char *what, char *p, struct
             break;
         char word[128];
         size_t n = 0;
-        while (ident_char(p[n]))
+        while (cfg_ident_char(p[n]))
             n++;
         if (n == 0)
             n = strcspn(p, " \t");

@@ -163,16 +163,6 @@ struct entry *cfg_find(const struct block *b, const char *key)
     return NULL;
 }
 
-char *cfg_trim(char *s)
-{
-    while (*s == ' ' || *s == '\t')
-        s++;
-    size_t n = strlen(s);
-    while (n > 0 && (s[n - 1] == ' ' || s[n - 1] == '\t' || s[n - 1] == '\r'))
-        s[--n] = '\0';
-    return s;
-}
-
 /* Cut a '#' comment that is not inside a quoted string. */
 static void strip_comment(char *s)
 {

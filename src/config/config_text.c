@@ -2,12 +2,23 @@
  * (config_kernel.c, config_launches.c): C identifiers, a comma list for
  * messages, the next comma-separated item outside parentheses (and angle
  * brackets), the __global__ functions a source defines, whether it uses a name,
- * and the expression language's function names.
+ * the expression language's function names, and a symbol.NAME key's form.
  * Must not read configs or report errors: the callers do. */
 #include "config_int.h"
 
 #include <stdio.h>
 #include <string.h>
+
+/* s without its leading and trailing blanks (cut in place). */
+char *cfg_trim(char *s)
+{
+    while (*s == ' ' || *s == '\t')
+        s++;
+    size_t n = strlen(s);
+    while (n > 0 && (s[n - 1] == ' ' || s[n - 1] == '\t' || s[n - 1] == '\r'))
+        s[--n] = '\0';
+    return s;
+}
 
 const char *const cfg_function_names[] = { "ceil", "cdiv", "div", "min", "max", "log2", "pow",
                                             NULL };
@@ -112,4 +123,22 @@ int cfg_has_ident(const char *text, const char *name)
         if ((p == text || !cfg_ident_char(p[-1])) && !cfg_ident_char(p[n]))
             return 1;
     return 0;
+}
+
+int cfg_is_symbol_key(const char *key)
+{
+    if (strncmp(key, "symbol.", 7) != 0)
+        return 0;
+    const char *s = key + 7;
+    for (;;) {
+        if (!cfg_ident_start(*s))
+            return 0;
+        while (cfg_ident_char(*s))
+            s++;
+        if (!*s)
+            return 1;
+        if (s[0] != ':' || s[1] != ':')
+            return 0;
+        s += 2;
+    }
 }

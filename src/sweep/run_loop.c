@@ -1,7 +1,7 @@
 /* run_loop.c - see run_loop.h. Must not prepare the sweep, take locks or print
  * the summary. */
 #include "run_loop.h"
-#include "search.h"
+#include "search_plan.h"
 #include "interrupt.h"
 #include "kernel_scalars.h"
 #include "kernel_variant.h"
@@ -109,7 +109,7 @@ static int count_jobs(const struct gl_sweep *sw)
         for (int ji = 0; ji < sw->exps[ci].njobs; ji++, at++)
             n += !sw->exps[ci].jobs[ji].searched &&
                  (!sw->surveyed || sw->surveyed[at] == GL_JOB_RUN);
-        n += gl_search_expected(sw, ci);   /* what the searches will run at most */
+        n += gl_search_expected(&sw->configs[ci], &sw->exps[ci]);   /* what the searches will run at most */
     }
     return n;
 }
@@ -458,7 +458,7 @@ static void make_item(struct gl_run_loop *rl, int ji, double cost, struct gl_han
 
 static int drive(struct gl_run_loop *rl, struct gl_handout_job *items, int n);
 
-int gl_run_config(struct gl_run_loop *rl, int ci, long long session)
+int gl_run_config_jobs(struct gl_run_loop *rl, int ci, long long session)
 {
     struct gl_sweep *sw = rl->sw;
     const struct gl_expansion *e = &sw->exps[ci];
@@ -486,9 +486,6 @@ int gl_run_config(struct gl_run_loop *rl, int ci, long long session)
     free(cost);
     int rc = drive(rl, items, k);
     free(items);
-    for (int si = 0; rc == 0 && si < rl->c->nsections; si++)
-        if (rl->c->sections[si].search.strategy != GL_SEARCH_EXHAUSTIVE)
-            rc = gl_search_section(rl, si);
     return rc;
 }
 

@@ -62,10 +62,11 @@ struct gl_run_loop {
  * heartbeat of every worker when stdout is no terminal. */
 void gl_run_loop_init(struct gl_run_loop *rl, struct gl_sweep *sw, gl_store *store,
                       const char *db, struct gl_selfprof *sp);
-/* Run config ci's jobs in session `session`. 0, or -1 when the sweep must stop
- * (interrupted, a storage error, no worker: rl's fields say which). */
-int gl_run_config(struct gl_run_loop *rl, int ci, long long session);
-/* Run jobs[0..n) of the current config (gl_run_config's) now: claimed,
+/* Run config ci's jobs in session `session`, all but its searched sections'
+ * (run_config.c runs those next, through gl_run_jobs). 0, or -1 when the sweep
+ * must stop (interrupted, a storage error, no worker: rl's fields say which). */
+int gl_run_config_jobs(struct gl_run_loop *rl, int ci, long long session);
+/* Run jobs[0..n) of the current config (gl_run_config_jobs') now: claimed,
  * handed out, stored, as any other. A search (search.c) runs its batches so.
  * 0, or -1 when the sweep must stop. */
 int gl_run_jobs(struct gl_run_loop *rl, const int *jobs, int n);

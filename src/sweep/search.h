@@ -18,13 +18,7 @@
 
 #include "run_loop.h"
 
-/* The objective of every searched section names a numeric column of the
- * results view (checked against this gpulab's schema, in memory). 0, or 2 with
- * "file:line: ..." in err, or 1 (the check itself failed). */
-int gl_search_check(struct gl_sweep *sw, char *err, size_t errlen);
-/* The evaluations the searches of config ci will make at most (their
- * evaluation budgets; a budget in seconds counts none): the progress's total. */
-int gl_search_expected(const struct gl_sweep *sw, int ci);
+/* (What a search will do before it runs, its check and its budget: search_plan.h.) */
 /* Run the search of section si of the run loop's current config. 0, or -1
  * when the sweep must stop (interrupted, a storage error, no worker). */
 int gl_search_section(struct gl_run_loop *rl, int si);

@@ -1,10 +1,10 @@
 /* sweep.c - see sweep.h. Must not print: the commands do. */
 #include "sweep.h"
+#include "search_plan.h"
 #include "cpuinfo.h"
 #include "kernel_variant.h"
 #include "metric_sets.h"
 #include "registry.h"
-#include "search.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -255,7 +255,7 @@ int gl_sweep_prepare(struct gl_sweep *sw, int npaths, char **paths, const char *
                       errlen) != 0)
             return 2;
     /* 3a. Every search's objective is a numeric column of the results view. */
-    int src = gl_search_check(sw, err, errlen);
+    int src = gl_search_check(sw->configs, sw->nconfigs, err, errlen);
     if (src != 0)
         return src;
     /* 3b. Every distinct user kernel point compiles before anything runs (a
