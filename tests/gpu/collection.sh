@@ -26,9 +26,13 @@ for c in tests/collection/*.conf; do
     planned=$($G plan "$c" --db "$db" --summary 2>/dev/null | sed -n 's/^total: 0 to run, \([0-9]*\) done.*/\1/p')
     q() { $G query --db "$db" --tsv "$1" | tail -n 1; }
     all=$(q "select count(*) from results where is_latest = 1")
-    good=$(q "select count(*) from results where is_latest = 1 and status = 'ok' and max_rel_err is not null and passes > 0")
+    # ok, verified and profiled; or skipped by the harness with its reason (a searched
+    # point past a launch limit the compile decides: registers for its block size)
+    good=$(q "select count(*) from results where is_latest = 1 and ((status = 'ok' and max_rel_err is not null and passes > 0) or (status = 'skipped' and reason like '%registers%'))")
     chk '[ -n "$planned" ] && [ "$planned" -gt 0 ] && [ "$all" -eq "$planned" ] && [ "$good" -eq "$all" ]' \
-        "$c: $good of $all stored runs ok, verified and profiled; ${planned:-?} planned: $(q "select group_concat(variant || ' ' || status || ' ' || ifnull(reason, '') || ' ' || ifnull(metrics_reason, ''), '; ') from results where is_latest = 1 and not (status = 'ok' and max_rel_err is not null and passes > 0)")"
+        "$c: $good of $all stored runs ok, verified and profiled (or skipped past a register limit); ${planned:-?} planned: $(q "select group_concat(variant || ' ' || status || ' ' || ifnull(reason, '') || ' ' || ifnull(metrics_reason, ''), '; ') from results where is_latest = 1 and not (status = 'ok' and max_rel_err is not null and passes > 0)")"
+    nok=$(q "select count(*) from results where is_latest = 1 and status = 'ok'")
+    chk '[ -n "$nok" ] && [ "$nok" -gt 0 ]' "$c: no run ok"
     $G query --db "$db" --md "select variant, uparams, n, bs, status, round(median_ms, 4) as median_ms,
         max_rel_err, round(gbs, 1) as gbs, round(gflops, 1) as gflops, achieved_occupancy_pct
         from results where is_latest = 1 order by variant, uparams, n, bs"
