@@ -1,7 +1,8 @@
 -- db/views.sql - the documented query surface of the results database: `results`
 -- (one row per run, metrics as columns), `metrics` (the long form with run context),
 -- `params` (the named parameters of users' kernels, long form), `launch_metrics`
--- (a launch sequence's counters per launch) and `devices`. src/store/store_open.c drops and recreates these views on every open that
+-- (a launch sequence's counters per launch), `search_evals` (a search's evaluations)
+-- and `devices`. src/store/store_open.c drops and recreates these views on every open that
 -- can write, inside the open's transaction, so editing this file (and rebuilding) is
 -- all it takes to change them. Must only define views: no tables, no data; and must
 -- not spell out a parameter or a metric name: the @params: ...@ and @metrics ...@
@@ -91,6 +92,7 @@ DROP VIEW IF EXISTS devices;
 DROP VIEW IF EXISTS params;
 DROP VIEW IF EXISTS launch_metrics;
 DROP VIEW IF EXISTS scalars;
+DROP VIEW IF EXISTS search_evals;
 
 -- The device model of every device row: the first row of the same kind, name,
 -- cores, SM count and compute capability. Two H100s of one kind are one model;
@@ -190,6 +192,71 @@ JOIN run r ON r.id = l.run_id;
 CREATE VIEW scalars AS
 SELECT s.run_id, r.study, r.family, r.variant, s.idx, s.name, s.type, s.expr, s.value
 FROM run_scalar s JOIN run r ON r.id = s.run_id;
+
+-- One row per evaluation of a search (a section with `strategy =` other than
+-- exhaustive, docs/configs.md#searches): its run, study, section, strategy and
+-- search_seed (read from the config each session stored: the section's own
+-- lines, else those before the first section), its median time when ok (ms) and
+-- the seconds it took the search (secs: from the previous stored run of its
+-- section in its session, or from its own start; what a budget in seconds
+-- counts, src/store/store_search.c). Skipped runs are no evaluation. The report's
+-- Searches section and plots/search_progress read it.
+CREATE VIEW search_evals AS
+WITH s AS (
+    SELECT DISTINCT r.session_id, r.section,
+           char(10) || replace(se.config_text, char(13), '') || char(10) AS t
+    FROM run r JOIN session se ON se.id = r.session_id
+),
+b AS (
+    SELECT session_id, section, t, instr(t, char(10) || '[' || section || ']') AS at FROM s
+),
+parts AS (   -- the lines before the first section, and the section's own lines
+    SELECT session_id, section, substr(t, 1, instr(t, char(10) || '[')) AS top,
+           substr(t, at + 1,
+                  CASE WHEN instr(substr(t, at + 2), char(10) || '[') > 0
+                       THEN instr(substr(t, at + 2), char(10) || '[') ELSE length(t) END) AS own
+    FROM b WHERE at > 0
+),
+keyline AS (   -- the first line of each part that sets each key: its value, comment cut
+    SELECT session_id, section, part, key,
+           CASE WHEN pos > 0 THEN trim(substr(line, instr(line, '=') + 1)) END AS val
+    FROM (SELECT session_id, section, part, key, pos,
+                 CASE WHEN instr(l0, '#') > 0 THEN substr(l0, 1, instr(l0, '#') - 1) ELSE l0 END AS line
+          FROM (SELECT session_id, section, part, key, pos,
+                       substr(x, pos + 1, instr(substr(x, pos + 1), char(10)) - 1) AS l0
+                FROM (SELECT p.session_id, p.section, w.part, k.key,
+                             CASE w.part WHEN 'own' THEN p.own ELSE p.top END AS x,
+                             instr(CASE w.part WHEN 'own' THEN p.own ELSE p.top END,
+                                   char(10) || k.key) AS pos
+                      FROM parts p,
+                           (SELECT 'own' AS part UNION ALL SELECT 'top') w,
+                           (SELECT 'strategy' AS key UNION ALL SELECT 'search_seed') k)))
+    WHERE pos > 0 AND trim(substr(line, 1, instr(line, '=') - 1)) = key
+),
+searched AS (
+    SELECT p.session_id, p.section,
+           coalesce((SELECT val FROM keyline k WHERE k.session_id = p.session_id
+                         AND k.section = p.section AND k.key = 'strategy' AND k.part = 'own'),
+                    (SELECT val FROM keyline k WHERE k.session_id = p.session_id
+                         AND k.section = p.section AND k.key = 'strategy' AND k.part = 'top'),
+                    'exhaustive') AS strategy,
+           coalesce((SELECT val FROM keyline k WHERE k.session_id = p.session_id
+                         AND k.section = p.section AND k.key = 'search_seed' AND k.part = 'own'),
+                    (SELECT val FROM keyline k WHERE k.session_id = p.session_id
+                         AND k.section = p.section AND k.key = 'search_seed' AND k.part = 'top'),
+                    '1') AS seed
+    FROM parts p
+),
+ev AS (
+    SELECT r.id, r.study, r.section, sr.strategy, sr.seed,
+           CASE WHEN r.status = 'ok' THEN r.median_ms END AS ms,
+           86400.0 * (julianday(r.created_at) - julianday(coalesce(
+               lag(r.created_at) OVER (PARTITION BY r.session_id, r.study, r.section ORDER BY r.id),
+               r.started_at, r.created_at))) AS secs
+    FROM run r JOIN searched sr ON sr.session_id = r.session_id AND sr.section = r.section
+    WHERE sr.strategy <> 'exhaustive' AND r.status <> 'skipped'
+)
+SELECT id AS run_id, study, section, strategy, seed, ms, secs FROM ev;
 
 CREATE VIEW devices AS
 SELECT d.id AS device_id, d.kind, d.name, d.ident,

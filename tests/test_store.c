@@ -2024,7 +2024,7 @@ static void test_readonly(void)
 
     /* An older schema version: migrated in memory, the file left as it was. */
     db = raw_open(path);
-    raw_exec(db, "DROP INDEX IF EXISTS run_key; DROP VIEW IF EXISTS params; "
+    raw_exec(db, "DROP INDEX IF EXISTS run_key; DROP VIEW IF EXISTS params; DROP VIEW IF EXISTS search_evals; "
                  "DROP VIEW IF EXISTS scalars; DROP TABLE run_scalar; "
                  "DROP TABLE run_param; ALTER TABLE run DROP COLUMN uparams; "
                  "ALTER TABLE run DROP COLUMN code_hash; DROP TABLE claim; DROP VIEW results; "
