@@ -89,6 +89,9 @@ char *cfg_next_item(char **p, int angle);
 int cfg_global_names(const char *text, char names[][GL_KNAME], int max);
 /* 1 when text uses name as an identifier. */
 int cfg_has_ident(const char *text, const char *name);
+/* A kernel expression: its function name (trimmed, namespaces kept) into func,
+ * and 1 when it is a name or a template-id f<ARGS>, else 0. */
+int cfg_kernel_expr(const char *expr, char *func, size_t len);
 /* 1 when key is symbol.NAME (NAME a C++ name, possibly qualified: ns::c_table). */
 int cfg_is_symbol_key(const char *key);
 

@@ -214,25 +214,8 @@ static int named_params(struct kread *r)
 static int variant_expr(struct kread *r, int line, struct gl_kernel_variant *kv)
 {
     const char *e = kv->expr, *lt = strchr(e, '<');
-    size_t fn = lt ? (size_t)(lt - e) : strlen(e);
     char func[GL_KEXPR];
-    snprintf(func, sizeof func, "%.*s", (int)fn, e);
-    cfg_trim(func);
-    int ok = cfg_ident_start(func[0]);
-    for (const char *c = func; *c && ok; c++)
-        ok = cfg_ident_char(*c) || *c == ':';
-    if (ok && lt) {
-        int depth = 0;
-        const char *c;
-        for (c = lt; *c; c++) {
-            if (*c == '<')
-                depth++;
-            else if (*c == '>' && --depth == 0)
-                break;
-        }
-        ok = *c == '>' && c[1] == '\0' && c > lt + 1;
-    }
-    if (!ok)
+    if (!cfg_kernel_expr(e, func, sizeof func))
         return cfg_err(r->x, line, "variants: '%s' is neither a kernel function's name nor a "
                        "template-id such as %s<TILE>", e, func[0] ? func : "kernel");
     const char *base = strrchr(func, ':');

@@ -63,23 +63,7 @@ static int launch_kernel(struct lread *r, const struct entry *e, struct gl_klaun
     if (strlen(kern) >= GL_KEXPR)
         return cfg_err(r->x, e->line, "%s: kernel '%.40s...' is longer than %d characters",
                        e->key, kern, GL_KEXPR - 1);
-    snprintf(func, sizeof func, "%.*s", (int)(lt ? (size_t)(lt - kern) : strlen(kern)), kern);
-    cfg_trim(func);
-    int ok = cfg_ident_start(func[0]);
-    for (const char *c = func; *c && ok; c++)
-        ok = cfg_ident_char(*c) || *c == ':';
-    if (ok && lt) {
-        int depth = 0;
-        const char *c;
-        for (c = lt; *c; c++) {
-            if (*c == '<')
-                depth++;
-            else if (*c == '>' && --depth == 0)
-                break;
-        }
-        ok = *c == '>' && c[1] == '\0' && c > lt + 1;
-    }
-    if (!ok)
+    if (!cfg_kernel_expr(kern, func, sizeof func))
         return cfg_err(r->x, e->line, "%s: '%s' is neither a kernel function's name, a "
                        "template-id such as %s<BS>, nor 'variant'", e->key, kern,
                        func[0] && cfg_ident_start(func[0]) ? func : "kernel");

@@ -142,3 +142,25 @@ int cfg_is_symbol_key(const char *key)
         s += 2;
     }
 }
+
+int cfg_kernel_expr(const char *expr, char *func, size_t len)
+{
+    const char *lt = strchr(expr, '<');
+    snprintf(func, len, "%.*s", (int)(lt ? (size_t)(lt - expr) : strlen(expr)), expr);
+    cfg_trim(func);
+    int ok = cfg_ident_start(func[0]);
+    for (const char *c = func; *c && ok; c++)
+        ok = cfg_ident_char(*c) || *c == ':';
+    if (ok && lt) {
+        int depth = 0;
+        const char *c;
+        for (c = lt; *c; c++) {
+            if (*c == '<')
+                depth++;
+            else if (*c == '>' && --depth == 0)
+                break;
+        }
+        ok = *c == '>' && c[1] == '\0' && c > lt + 1;
+    }
+    return ok;
+}
