@@ -38,12 +38,6 @@ int gh_typed_layout(struct gh_job *j, struct gh_typed *T)
             tb->value = 0.0;
             tb->value2 = 1.0;
         }
-        /* random without a range above its start (a user's plugin describes no
-         * value2): [0, 1), never the empty range */
-        if (tb->init == GL_KI_RANDOM && !(tb->value2 > tb->value)) {
-            tb->value = 0.0;
-            tb->value2 = 1.0;
-        }
         if (tb->out) {
             if (nout >= GH_MAX_OUT)
                 return gh_fail(j->r, "%d or more output buffers (at most %d)", nout + 1,
