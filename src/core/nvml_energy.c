@@ -6,6 +6,7 @@
  * device handle, 0 = success). Once per process; the answer is kept.
  * Must not print, nor change anything on the GPU. */
 #include "energy.h"
+#include "nvml_lib.h"
 
 #include <dlfcn.h>
 #include <stdio.h>
@@ -33,15 +34,8 @@ static int nvml_ready(void)
     if (nv.tried)
         return nv.ok;
     nv.tried = 1;
-    const char *path = getenv("GPULAB_NVML_LIB");
-    if (!path || !*path)
-        path = "libnvidia-ml.so.1";
-    nv.lib = dlopen(path, RTLD_NOW | RTLD_LOCAL);
-    if (!nv.lib) {
-        const char *e = dlerror();
-        snprintf(nv.why, sizeof nv.why, "no NVML (%s: %.180s)", path, e ? e : "not found");
+    if (!(nv.lib = gl_nvml_open(nv.why, sizeof nv.why)))
         return 0;
-    }
     *(void **)&nv.init = dlsym(nv.lib, "nvmlInit_v2");
     *(void **)&nv.error_string = dlsym(nv.lib, "nvmlErrorString");
     *(void **)&nv.by_uuid = dlsym(nv.lib, "nvmlDeviceGetHandleByUUID");

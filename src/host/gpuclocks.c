@@ -3,6 +3,7 @@
  * types and an opaque device handle, and returns nvmlReturn_t (0 = success).
  * Must not print, nor reset a lock it did not take. */
 #include "gpuclocks.h"
+#include "nvml_lib.h"
 
 #include <dlfcn.h>
 #include <stdio.h>
@@ -59,15 +60,8 @@ static int nvml_ready(void)
     if (nv.tried)
         return nv.ok;
     nv.tried = 1;
-    const char *path = getenv("GPULAB_NVML_LIB");
-    if (!path || !*path)
-        path = "libnvidia-ml.so.1";
-    nv.lib = dlopen(path, RTLD_NOW | RTLD_LOCAL);
-    if (!nv.lib) {
-        const char *e = dlerror();
-        snprintf(nv.why, sizeof nv.why, "no NVML (%s: %.200s)", path, e ? e : "not found");
+    if (!(nv.lib = gl_nvml_open(nv.why, sizeof nv.why)))
         return 0;
-    }
     *(void **)&nv.init = sym("nvmlInit_v2", 1);
     *(void **)&nv.error_string = sym("nvmlErrorString", 0);
     *(void **)&nv.by_uuid = sym("nvmlDeviceGetHandleByUUID", 1);
