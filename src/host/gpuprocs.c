@@ -53,7 +53,7 @@ static int skipped(pid_t pid, const pid_t *skip, int nskip)
 
 /* 1 when process dir (proc_root/pid) has an fd linked to dev; 0 when not; -1
  * when its fds cannot be read. */
-static int holds(const char *proc_root, const char *pid, const char *dev)
+int gl_proc_holds(const char *proc_root, const char *pid, const char *dev)
 {
     char path[4096];
     snprintf(path, sizeof path, "%s/%s/fd", proc_root, pid);
@@ -107,7 +107,7 @@ long gl_gpu_procs(const char *proc_root, const char *uuid, const pid_t *skip, in
         pid_t pid = (pid_t)atol(e->d_name);
         if (skipped(pid, skip, nskip))
             continue;
-        int h = holds(proc_root, e->d_name, dev);
+        int h = gl_proc_holds(proc_root, e->d_name, dev);
         count += h == 1;
         hidden += h < 0;
     }

@@ -22,4 +22,8 @@ long gl_gpu_procs(const char *proc_root, const char *uuid, const pid_t *skip, in
  * or -1 when the driver's information does not name it. */
 int gl_gpu_dev_file(const char *proc_root, const char *uuid, char *buf, size_t len);
 
+/* Process pid (a name under proc_root) has the device file dev open: 1, 0, or
+ * -1 when its fds cannot be read (another user's process). */
+int gl_proc_holds(const char *proc_root, const char *pid, const char *dev);
+
 #endif

@@ -1,5 +1,6 @@
 /* hostload.c - see hostload.h. */
 #include "hostload.h"
+#include "gpuprocs.h"
 
 #include <ctype.h>
 #include <dirent.h>
@@ -74,30 +75,6 @@ int gl_others_running(void)
     return others > 0 ? others : 0;
 }
 
-/* 1 when proc_root/pid has an fd linked to dev. */
-static int holds(const char *proc_root, const char *pid, const char *dev)
-{
-    char path[4096];
-    snprintf(path, sizeof path, "%s/%s/fd", proc_root, pid);
-    DIR *d = opendir(path);
-    if (!d)
-        return 0;
-    int found = 0;
-    struct dirent *e;
-    while (!found && (e = readdir(d)) != NULL) {
-        char link[4096 + 300], target[256];
-        if (e->d_name[0] == '.')
-            continue;
-        snprintf(link, sizeof link, "%s/%s", path, e->d_name);
-        ssize_t n = readlink(link, target, sizeof target - 1);
-        if (n <= 0)
-            continue;
-        target[n] = '\0';
-        found = strcmp(target, dev) == 0;
-    }
-    closedir(d);
-    return found;
-}
 
 long gl_other_gpulabs(const char *proc_root, pid_t self, pid_t parent, const char *dev,
                       pid_t *first)
@@ -128,7 +105,7 @@ long gl_other_gpulabs(const char *proc_root, pid_t self, pid_t parent, const cha
         snprintf(path, sizeof path, "%s/%s/stat", proc_root, e->d_name);
         if (!stat_state(path, &ppid) || ppid == self || (parent > 1 && ppid == parent))
             continue;   /* gone, or ours: a child, a sibling worker */
-        if (dev && !holds(proc_root, e->d_name, dev))
+        if (dev && gl_proc_holds(proc_root, e->d_name, dev) != 1)
             continue;
         if (!*first)
             *first = pid;
