@@ -12,6 +12,24 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The section table of an ELF64 cubin of len bytes, or NULL with why in err
+ * (not ELF64, or a table that does not fit). */
+static const Elf64_Shdr *section_table(const char *data, size_t len, char *err, size_t errlen)
+{
+    const Elf64_Ehdr *eh = (const Elf64_Ehdr *)data;
+    if (len < sizeof *eh || memcmp(eh->e_ident, ELFMAG, SELFMAG) != 0 ||
+        eh->e_ident[EI_CLASS] != ELFCLASS64) {
+        snprintf(err, errlen, "the cubin is not an ELF64 file");
+        return NULL;
+    }
+    if (eh->e_shentsize != sizeof(Elf64_Shdr) || eh->e_shoff > len ||
+        (size_t)eh->e_shnum * sizeof(Elf64_Shdr) > len - eh->e_shoff) {
+        snprintf(err, errlen, "the cubin's section table is cut short");
+        return NULL;
+    }
+    return (const Elf64_Shdr *)(data + eh->e_shoff);
+}
+
 void gk_elf_free(char **names, int n)
 {
     for (int i = 0; i < n; i++)
@@ -25,17 +43,9 @@ int gk_elf_kernels(const char *data, size_t len, char ***names_out, int *n_out, 
     const Elf64_Ehdr *eh = (const Elf64_Ehdr *)data;
     *names_out = NULL;
     *n_out = 0;
-    if (len < sizeof *eh || memcmp(eh->e_ident, ELFMAG, SELFMAG) != 0 ||
-        eh->e_ident[EI_CLASS] != ELFCLASS64) {
-        snprintf(err, errlen, "the cubin is not an ELF64 file");
+    const Elf64_Shdr *sh = section_table(data, len, err, errlen);
+    if (!sh)
         return -1;
-    }
-    if (eh->e_shentsize != sizeof(Elf64_Shdr) || eh->e_shoff > len ||
-        (size_t)eh->e_shnum * sizeof(Elf64_Shdr) > len - eh->e_shoff) {
-        snprintf(err, errlen, "the cubin's section table is cut short");
-        return -1;
-    }
-    const Elf64_Shdr *sh = (const Elf64_Shdr *)(data + eh->e_shoff);
     char **names = NULL;
     int n = 0, cap = 0;
     for (int s = 0; s < eh->e_shnum; s++) {
@@ -115,17 +125,9 @@ int gk_elf_vars(const char *data, size_t len, struct gk_elf_var **out, int *n_ou
     const Elf64_Ehdr *eh = (const Elf64_Ehdr *)data;
     *out = NULL;
     *n_out = 0;
-    if (len < sizeof *eh || memcmp(eh->e_ident, ELFMAG, SELFMAG) != 0 ||
-        eh->e_ident[EI_CLASS] != ELFCLASS64) {
-        snprintf(err, errlen, "the cubin is not an ELF64 file");
+    const Elf64_Shdr *sh = section_table(data, len, err, errlen);
+    if (!sh)
         return -1;
-    }
-    if (eh->e_shentsize != sizeof(Elf64_Shdr) || eh->e_shoff > len ||
-        (size_t)eh->e_shnum * sizeof(Elf64_Shdr) > len - eh->e_shoff) {
-        snprintf(err, errlen, "the cubin's section table is cut short");
-        return -1;
-    }
-    const Elf64_Shdr *sh = (const Elf64_Shdr *)(data + eh->e_shoff);
     struct gk_elf_var *v = NULL;
     int n = 0, cap = 0;
     for (int s = 0; s < eh->e_shnum; s++) {
