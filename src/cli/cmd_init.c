@@ -291,6 +291,8 @@ int gl_cmd_init(const char *cu, const char *out, int force)
         return 2;
     }
     struct gl_ks_file f;
+    char nvcc_why[128];
+    int nvcc = gl_ks_needs_nvcc(text, nvcc_why, sizeof nvcc_why);   /* as compiler = auto decides */
     if (gl_ks_scan(text, &f, err, sizeof err) != 0) {
         fprintf(stderr, "gpulab: init: %s:%s\n", cu, err);
         free(text);
@@ -351,7 +353,7 @@ int gl_cmd_init(const char *cu, const char *out, int force)
             put(&t, "\n# [%s] (line %d) left out: %s\n", k->name, k->line, why);
             continue;
         }
-        section(&t, k, src, f.host_code, &f);
+        section(&t, k, src, nvcc, &f);
         nsec++;
     }
     gl_ks_free(&f);

@@ -607,16 +607,6 @@ int gl_ks_needs_nvcc(const char *text, char *why, size_t whylen)
     return r;
 }
 
-int gl_ks_uses(const char *text, const char *name)
-{
-    char *s = blank(text);
-    if (!s)
-        return 0;
-    int r = has_word(s, name);
-    free(s);
-    return r;
-}
-
 int gl_ks_scan(const char *text, struct gl_ks_file *f, char *err, size_t errlen)
 {
     memset(f, 0, sizeof *f);
@@ -708,8 +698,6 @@ int gl_ks_scan(const char *text, struct gl_ks_file *f, char *err, size_t errlen)
         q = body_end - 10 > q ? body_end - 10 : q;
     }
     required_macros(s, f);
-    f->host_code = has_word(s, "main") || has_word(s, "cudaMalloc") ||
-                   has_word(s, "cudaMemcpy") || strstr(s, "<<<") != NULL;
     free(s);
     return 0;
 }

@@ -2,9 +2,9 @@
  * compiler: each __global__ function's name, template parameters and parameters
  * (type, name, pointer or scalar, const, element type), whether its body uses a
  * second dimension, the block size of its launches in the file's own host code
- * (`name<<<grid, 256>>>`, a #define or a const int), whether the file has host
- * code, and every identifier it uses. For `gpulab init` (a starter config) and
- * the config's typo rule (a named parameter the file uses is no typo).
+ * (`name<<<grid, 256>>>`, a #define or a const int), whether NVRTC can take the
+ * file (gl_ks_needs_nvcc). For `gpulab init` (a starter config) and
+ * `compiler = auto`.
  * Must not compile, run or open anything: it reads the text it is given. */
 #ifndef GL_KSOURCE_H
 #define GL_KSOURCE_H
@@ -47,7 +47,6 @@ struct gl_ks_kernel {
 struct gl_ks_file {
     int nkernels;
     struct gl_ks_kernel *kernels;   /* malloc'd, definitions only (a declaration is not one) */
-    int host_code;                  /* main(), or the CUDA runtime called from host code */
     int nmacros;                    /* macros the file requires from the compiler's command */
     char macros[GL_KS_MAXM][GL_KS_NAME];  /* line: `#ifndef X` (or `#if !defined(X)`), then `#error` */
 };
@@ -57,8 +56,6 @@ struct gl_ks_file {
  * error: nkernels is 0. */
 int gl_ks_scan(const char *text, struct gl_ks_file *f, char *err, size_t errlen);
 void gl_ks_free(struct gl_ks_file *f);
-/* 1 when text uses name as an identifier (outside comments and strings), else 0. */
-int gl_ks_uses(const char *text, const char *name);
 /* Why NVRTC cannot take a kernel file's text (a main(), a host launch <<<...>>>,
  * the runtime API called from host code, a C or C++ library header NVRTC lacks):
  * 1 with the reason in why ("main() at line 40"), or 0 when NVRTC can. */
