@@ -23,6 +23,12 @@
  *           check rejects BS * K > 96 ("too many threads"), and a run whose M + P
  *           is 17 is wrong (a kernel that does not verify); 1e6 FLOPs a run, so
  *           its gflops is 1 / ms
+ *   table   replays measured times: GPULAB_FAKE_TABLE names a file of lines
+ *           "N M P BS K R ms" (bench/vs_kernel_tuner_search writes one from a real
+ *           GPU's exhaustive sweep); a run sleeps 100 microseconds and says it took
+ *           its line's ms; a point with no line is rejected by the check ("not
+ *           launchable on the replayed GPU"), as the real plugin rejects a block its
+ *           registers cannot hold
  * Counters are faked at batch_end (or at once outside a batch): every requested
  * metric gets 1e9 * the GPU's number + N, so a run's counters tell which GPU
  * profiled it; so do the memory ceilings (fake_ceilings).
@@ -31,6 +37,7 @@
  *   GPULAB_FAKE_MODELS=A,B,..  model name of each GPU (default "gpulab fake GPU")
  *   GPULAB_FAKE_COUNTERS=0     counters unavailable (profiler_setup fails)
  *   GPULAB_FAKE_CEILINGS=0     no memory ceilings ("a fake GPU measures nothing")
+ *   GPULAB_FAKE_TABLE=FILE     the `table` variant's measured times (above)
  *   GPULAB_FAKE_LOG=FILE       one line appended per init, run, batch and ceilings (pid, GPU)
  *   CUDA_VISIBLE_DEVICES       as CUDA reads it: GPU numbers or UUIDs, comma-separated;
  *                              the first entry that is not a GPU ends the list
@@ -423,8 +430,123 @@ static int bowl_run(const struct gl_variant *v, const struct gl_params *p,
     return 0;
 }
 
+/* The `table` variant: measured times replayed from GPULAB_FAKE_TABLE. */
+struct table_row {
+    long key[6];   /* N M P BS K R */
+    double ms;
+};
+static struct table_row *table;
+static long ntable = -1;   /* -1: not read yet */
+
+static void table_key(const struct gl_params *p, long key[6])
+{
+    key[0] = p->n;
+    key[1] = p->m;
+    key[2] = p->p;
+    key[3] = p->bs;
+    key[4] = p->k;
+    key[5] = p->r;
+}
+
+static int table_cmp(const void *a, const void *b)
+{
+    const struct table_row *x = a, *y = b;
+    for (int i = 0; i < 6; i++)
+        if (x->key[i] != y->key[i])
+            return x->key[i] < y->key[i] ? -1 : 1;
+    return 0;
+}
+
+/* Reads the table once; 0, or -1 with buf saying why. */
+static int table_read(char *buf, size_t len)
+{
+    const char *path = getenv("GPULAB_FAKE_TABLE");
+    if (ntable >= 0)
+        return 0;
+    if (!path || !*path) {
+        snprintf(buf, len, "fake table: GPULAB_FAKE_TABLE is not set");
+        return -1;
+    }
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        snprintf(buf, len, "fake table: cannot open %s", path);
+        return -1;
+    }
+    long cap = 0, n = 0;
+    struct table_row row;
+    while (fscanf(f, "%ld %ld %ld %ld %ld %ld %lf", &row.key[0], &row.key[1], &row.key[2],
+                  &row.key[3], &row.key[4], &row.key[5], &row.ms) == 7) {
+        if (n == cap) {
+            cap = cap ? 2 * cap : 1024;
+            struct table_row *t = realloc(table, (size_t)cap * sizeof *t);
+            if (!t) {
+                fclose(f);
+                snprintf(buf, len, "fake table: out of memory");
+                return -1;
+            }
+            table = t;
+        }
+        table[n++] = row;
+    }
+    fclose(f);
+    qsort(table, (size_t)n, sizeof *table, table_cmp);
+    ntable = n;
+    return 0;
+}
+
+/* The measured time of p, or a negative number where the table has no line. */
+static double table_ms(const struct gl_params *p)
+{
+    struct table_row want, *hit;
+    table_key(p, want.key);
+    if (ntable <= 0)
+        return -1.0;
+    hit = bsearch(&want, table, (size_t)ntable, sizeof *table, table_cmp);
+    return hit ? hit->ms : -1.0;
+}
+
+static const char *table_check(const struct gl_variant *v, const struct gl_params *p,
+                               const struct gl_device *dev, char *buf, size_t len)
+{
+    (void)v;
+    (void)dev;
+    if (table_read(buf, len) != 0)
+        return buf;
+    if (table_ms(p) < 0.0) {
+        snprintf(buf, len, "not launchable on the replayed GPU (no line in the table)");
+        return buf;
+    }
+    return NULL;
+}
+
+static int table_run(const struct gl_variant *v, const struct gl_params *p,
+                     const struct gl_timing *t, struct gl_result *r)
+{
+    struct timespec ts = { 0, 100000 };
+    char why[128];
+    (void)v;
+    (void)t;
+    nanosleep(&ts, NULL);
+    if (table_read(why, sizeof why) != 0 || table_ms(p) < 0.0) {
+        r->status = GL_FAILED;
+        snprintf(r->reason, sizeof r->reason, "%s",
+                 ntable < 0 ? why : "fake table: the point has no line in the table");
+        return 0;
+    }
+    r->status = GL_OK;
+    r->nsamples = 1;
+    r->samples_ms[0] = table_ms(p);
+    r->max_rel_err = 0.0;
+    snprintf(r->check, sizeof r->check, "%s", GL_CHECK_FULL);
+    r->check_points = 1;
+    r->launches = 1;
+    r->busy_ms = r->samples_ms[0];
+    return 0;
+}
+
 #define PB (GL_PBIT(GL_P_N) | GL_PBIT(GL_P_SEED))
 #define PBOWL (GL_PBIT(GL_P_M) | GL_PBIT(GL_P_P) | GL_PBIT(GL_P_BS) | GL_PBIT(GL_P_K))
+#define PTABLE (PBOWL | GL_PBIT(GL_P_N) | GL_PBIT(GL_P_R))
 static const struct gl_variant variants[] = {
     { "fake", "sleep", "gpu", "sleeps N us on a fake GPU (tests only)", PB, fake_check,
       fake_flops, NULL, fake_run, NULL },
@@ -436,9 +558,11 @@ static const struct gl_variant variants[] = {
       fake_check, fake_flops, NULL, fake_run, NULL },
     { "fake", "bowl", "gpu", "a tuning space with a known optimum: M=9 P=4 BS=7 K=3 (tests only)",
       PBOWL, bowl_check, bowl_flops, NULL, bowl_run, NULL },
+    { "fake", "table", "gpu", "replays measured times from GPULAB_FAKE_TABLE (benchmarks only)",
+      PTABLE, table_check, bowl_flops, NULL, table_run, NULL },
 };
 
-static const struct gl_plugin plugin = { GL_PLUGIN_API, "fakegpu", 5, variants, &ops, NULL };
+static const struct gl_plugin plugin = { GL_PLUGIN_API, "fakegpu", (int)(sizeof variants / sizeof variants[0]), variants, &ops, NULL };
 
 const struct gl_plugin *gpulab_plugin(const struct gl_host *h)
 {
