@@ -259,9 +259,10 @@ CREATE TABLE run (
     energy_reason      TEXT,
     integrity          TEXT,
     contaminated       TEXT,
-    -- a user kernel's target (sm_90, sm_90a), how it was launched (plain,
-    -- cooperative, cluster 2x1x1, sequence) and the device values its expressions
-    -- read (sm_count=132, occupancy(256,0)=8); NULL for built-in variants
+    -- a user kernel's target (sm_90 or sm_90a) and how it was launched (plain or
+    -- cooperative or cluster 2x1x1 or sequence) and the device values its
+    -- expressions read (sm_count=132 and occupancy(256 0)=8); NULL for built-in
+    -- variants (no comma in these lines either)
     target             TEXT,
     launch_kind        TEXT,
     device_values      TEXT
