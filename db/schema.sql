@@ -67,6 +67,9 @@
 --          (NULL with energy_reason when not measured); integrity: the checks the
 --          timing was made under; contaminated: why the timing may be disturbed
 --          (NULL: nothing seen). docs/measurement.md says what each means.
+--          target: a user kernel's compiled target (sm_90, sm_90a); launch_kind:
+--          plain, cooperative, cluster XxYxZ or sequence; device_values: what its
+--          expressions read of the GPU (sm_count, occupancy(BLOCK,SMEM)).
 -- run_param the named parameters of a run again, one row each (name, integer
 --          value; a type parameter's type in text), written with the run: the params
 --          and results_<study> views read them.
@@ -255,7 +258,14 @@ CREATE TABLE run (
     avg_power_w        REAL,
     energy_reason      TEXT,
     integrity          TEXT,
-    contaminated       TEXT
+    contaminated       TEXT,
+    -- a user kernel's target (sm_90 or sm_90a) and how it was launched (plain or
+    -- cooperative or cluster 2x1x1 or sequence) and the device values its
+    -- expressions read (sm_count=132 and occupancy(256 0)=8); NULL for built-in
+    -- variants (no comma in these lines either)
+    target             TEXT,
+    launch_kind        TEXT,
+    device_values      TEXT
 ) STRICT;
 
 -- The run_key index (the resume key: device, family, variant, study, every

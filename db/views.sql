@@ -84,6 +84,11 @@
 --                            (docs/measurement.md: poison-first, poison-last, ...)
 --   contaminated             why the timing may be disturbed (host busy, another gpulab
 --                            on the device, a slowed clock); NULL when nothing was seen
+--   target                   a user kernel's compiled target (sm_90, sm_90a); NULL for
+--                            built-in variants and runs before schema version 14
+--   launch_kind              plain, cooperative, cluster XxYxZ or sequence (user kernels)
+--   device_values            what the kernel's expressions read of the GPU: "sm_count=132,
+--                            occupancy(256,0)=8"; NULL when nothing
 
 DROP VIEW IF EXISTS results;
 DROP VIEW IF EXISTS device_model;
@@ -159,7 +164,7 @@ SELECT
     created_at, uparams, code_hash, started_at, compiler, compile_options, code_path,
     energy_j, avg_power_w, energy_reason,
     CASE WHEN energy_j > 0 THEN flops / energy_j / 1e9 END AS gflop_per_j,
-    integrity, contaminated
+    integrity, contaminated, target, launch_kind, device_values
 FROM x
 ORDER BY run_id;
 

@@ -219,7 +219,8 @@ static long long store_run_in(gl_store *s, const char *study, long long session,
                               double flops, double bytes)
 {
     struct gl_run_key k = { dev, family, variant, p, study, NULL, NULL };
-    struct gl_run_info ri = { session, study, "sec", &timing, flops, bytes, 0, NULL, NULL, 0, NULL };
+    struct gl_run_info ri = { session, study, "sec", &timing, flops, bytes, 0, NULL, NULL, 0, NULL,
+                              NULL, NULL };
     long long id = gl_store_result(s, &k, &ri, &res);
     if (id < 0 && !expect_refusal)
         printf("gl_store_result: %s\n", gl_store_errmsg(s));
@@ -250,7 +251,7 @@ static const char *const results_columns =
     "global_ld_bytes,global_st_bytes,measured_flop_per_byte,dram_gbs,sm_clock_mhz,hostlink_bytes,"
     "l1_flop_per_byte,l2_flop_per_byte,hostlink_flop_per_byte,offchip_level,is_latest,created_at,"
     "uparams,code_hash,started_at,compiler,compile_options,code_path,energy_j,avg_power_w,"
-    "energy_reason,gflop_per_j,integrity,contaminated";
+    "energy_reason,gflop_per_j,integrity,contaminated,target,launch_kind,device_values";
 
 /* A malloc'd copy of s with add inserted after the first "after" (NULL: none). */
 static char *insert_after(const char *s, const char *after, const char *add)
@@ -278,14 +279,15 @@ static void test_create(void)
         printf("open: %s\n", err);
         return;
     }
-    /* the version is 1 + the migrations: 001..012 (010 the launch sequences', 011 the
-     * scalars', 012 energy, integrity, contamination) */
-    CHECK(gl_nmigrations == 12 && gl_schema_version == 1 + gl_nmigrations);
+    /* the version is 1 + the migrations: 001..014 (010 the launch sequences', 011 the
+     * scalars', 012 energy, integrity, contamination; 013 another branch's, an empty
+     * step on a tree without it; 014 target, launch_kind, device_values) */
+    CHECK(gl_nmigrations == 14 && gl_schema_version == 1 + gl_nmigrations);
     for (int i = 0; i < gl_nmigrations; i++)
         CHECK(gl_sql_migrations[i] != NULL);
     CHECK(gl_sql_migrations[gl_nmigrations] == NULL);
     sqlite3 *db = raw_open(path);
-    CHECK(qi(db, "PRAGMA user_version") == 13);
+    CHECK(qi(db, "PRAGMA user_version") == 15);
     CHECK_STR(q(db, "PRAGMA journal_mode").s, "wal");
     CHECK_STR(q(db, "SELECT value FROM meta WHERE key = 'application'").s, "gpulab");
     const char *objs[] = { "table:meta", "table:device", "table:session", "table:run",
@@ -807,7 +809,8 @@ static void test_fixture(void)
     char *v1_more = v1_cols ? insert_after(v1_cols, "smem_conflicts_st,", "smem_excess_ld,smem_excess_st,")
                             : NULL;
     snprintf(sql, sizeof sql, ",%.3900s,uparams,code_hash,started_at,compiler,compile_options,"
-             "code_path,energy_j,avg_power_w,energy_reason,gflop_per_j,integrity,contaminated",
+             "code_path,energy_j,avg_power_w,energy_reason,gflop_per_j,integrity,contaminated,"
+             "target,launch_kind,device_values",
              v1_more ? v1_more : cb);
     CHECK_STR(old_cols, sql);
     free(v1_cols);
@@ -1568,7 +1571,8 @@ static long long store_user(gl_store *s, const char *study, long long session, l
                                                   0.03125 },
                                                 { 4, NULL, "int", "N", 0, 1024, 0 } };
     struct gl_run_info ri = { session, study, "transpose", &timing, -1, 8.0 * 1024 * 1024, 0,
-                              "nvrtc", strcmp(variant, "tiled") == 0 ? "-I inc" : "", 2, sc };
+                              "nvrtc", strcmp(variant, "tiled") == 0 ? "-I inc" : "", 2, sc,
+                              "sm_90", "plain" };
     reset_result(GL_OK);
     res.nsamples = 1;
     res.samples_ms[0] = ms;
@@ -2042,7 +2046,8 @@ static void test_readonly(void)
         "session clocks_reason", "session sm_clock_mhz", "session sm_app_clock_mhz",
         "session sm_app_default_mhz", "session sm_max_clock_mhz", "session clock_events",
         "session nvml_reason", "run energy_j", "run avg_power_w", "run energy_reason",
-        "run integrity", "run contaminated" };
+        "run integrity", "run contaminated", "run target", "run launch_kind",
+        "run device_values" };
     /* code_path (008) before the columns after it: SQLite's DROP COLUMN of a last
      * column looks back for a comma, and code_path's comment has one */
     raw_exec(db, "ALTER TABLE run DROP COLUMN code_path;");

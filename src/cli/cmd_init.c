@@ -276,8 +276,13 @@ static void section(struct text *t, const struct gl_ks_kernel *k, const char *sr
             snprintf(b, sizeof b, "%s", block_param);
         else
             snprintf(b, sizeof b, "%ld", k->launch_block > 0 ? k->launch_block : 256);
-        put(t, "grid = ceil(N/%s)\nblock = %s%s\n", b, b,
-            k->launch_block > 0 ? "                     # as the file's own launch" : "");
+        if (k->grid_sync_line)   /* a grid-wide sync: one resident wave, launched cooperatively */
+            put(t, "launch = cooperative            # %s at line %d waits for the whole grid\n"
+                "grid = sm_count * occupancy(%s, 0)   # every block resident at once\n"
+                "block = %s\n", k->grid_sync, k->grid_sync_line, b, b);
+        else
+            put(t, "grid = ceil(N/%s)\nblock = %s%s\n", b, b,
+                k->launch_block > 0 ? "                     # as the file's own launch" : "");
     }
 }
 

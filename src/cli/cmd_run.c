@@ -58,12 +58,14 @@ static void print_kernels(const struct gl_sweep *sw, FILE *out)
     if (sw->kernels_why[0])
         fprintf(out, "gpulab: user kernels not compiled: %s\n", sw->kernels_why);
     else if (sw->nkernels && sw->nprograms)
-        fprintf(out, "compiled %d kernel%s, %d from the cache (sm_%d; %d program%s compiled)\n",
-                sw->nkernels, sw->nkernels == 1 ? "" : "s", sw->nkernels_cached, sw->arch,
+        fprintf(out, "compiled %d kernel%s, %d from the cache (%s; %d program%s compiled)\n",
+                sw->nkernels, sw->nkernels == 1 ? "" : "s", sw->nkernels_cached, sw->targets,
                 sw->nprograms, sw->nprograms == 1 ? "" : "s");
     else if (sw->nkernels)
-        fprintf(out, "compiled %d kernel%s, %d from the cache (sm_%d)\n", sw->nkernels,
-                sw->nkernels == 1 ? "" : "s", sw->nkernels_cached, sw->arch);
+        fprintf(out, "compiled %d kernel%s, %d from the cache (%s)\n", sw->nkernels,
+                sw->nkernels == 1 ? "" : "s", sw->nkernels_cached, sw->targets);
+    if (sw->devvals_said[0])
+        fprintf(out, "%s\n", sw->devvals_said);
     if (sw->ncrefs)
         fprintf(out, "compiled %d C reference%s, %d from the cache\n", sw->ncrefs,
                 sw->ncrefs == 1 ? "" : "s", sw->ncrefs_cached);

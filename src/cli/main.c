@@ -5,6 +5,7 @@
  * 130/143 interrupted (SIGINT/SIGTERM).
  * Must not do any subcommand's work itself. */
 #include "commands.h"
+#include "target.h"
 #include "compare.h"
 #include "fileutil.h"
 #include "nearest.h"
@@ -74,7 +75,8 @@ static const char *usage_run =
     "                  and why not\n"
     "  --only VARIANT  run only this variant name\n"
     "  --arch N        compile users' kernels for compute capability N (90 = sm_90) when\n"
-    "                  there is no GPU here (default: the GPU's, else 90)\n"
+    "                  there is no GPU here (default: the GPU's, else 90); an arch-specific\n"
+    "                  target (90a, 100f) is every kernel section's that names none, GPU or not\n"
     "  --dry-run       print the plan instead of running (same as `gpulab plan`, which lists\n"
     "                  every configuration; `gpulab plan --summary` for the counts only)\n"
     "  --profile-self  print where each run's wall time went (setup, verification, warm-up,\n"
@@ -100,7 +102,8 @@ static const char *usage_plan =
     "                  " DEFAULT_DB "; missing: nothing is done)\n"
     "  --force         plan as `run --force` would: what is done is run again\n"
     "  --only VARIANT  only this variant name\n"
-    "  --arch N        compute capability to compile for without a GPU (default 90)\n"
+    "  --arch N        compute capability to compile for without a GPU (default 90); an\n"
+    "                  arch-specific target (90a, 100f) is every kernel section's that names none\n"
     "  --summary       counts only, no per-configuration lines\n"
     "  --plugin LIB    add the variants of a plugin (repeatable), as `run` does\n"
     SHARD_HELP
@@ -274,12 +277,10 @@ static int parse_run_opts(int argc, char **argv, const char *usage, struct gl_ru
             } else if (strcmp(a, "--only") == 0) {
                 o->only = argv[++i];
             } else {
-                char *end;
-                long v = strtol(argv[++i], &end, 10);
-                if (end == argv[i] || *end || v < 30 || v > 1000)
-                    return usage_error(usage, "--arch wants a compute capability such as 90, got",
-                                       argv[i]);
-                o->arch = (int)v;
+                char why[200];
+                if (gl_arch_parse(argv[++i], &o->arch, why, sizeof why) != 0)
+                    return usage_error(usage, "--arch wants a compute capability such as 90 or "
+                                       "an arch-specific target such as 90a, got", argv[i]);
             }
         } else if (strcmp(a, "--force") == 0) {
             o->force = 1;

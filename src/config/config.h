@@ -28,6 +28,9 @@ struct gl_values {
     int n;                   /* number of values */
     long *ints;              /* integer params: n values */
     char (*words)[GL_WORD];  /* text params: n values */
+    char **dev;              /* NULL, or n entries: the text of a value that names a device
+                                value (sm_count, occupancy: src/core/target.h), evaluated
+                                again by gl_config_device_values once the GPU is known */
 };
 
 /* A section's search (config_search.c, run by src/sweep/search.c): how its
@@ -97,6 +100,11 @@ struct gl_config {
 int gl_config_load(const char *path, struct gl_config *c, char *err, size_t errlen);
 int gl_config_parse(const char *path, const char *text, struct gl_config *c, char *err, size_t errlen);
 void gl_config_free(struct gl_config *c);
+/* Evaluate again every parameter value that names a device value (`G =
+ * sm_count`, `G = 2*sm_count`) with the values set now (gl_devvals_set: the
+ * GPU found, or the assumed one). 1 when some value named one, 0 when none,
+ * -1 with "path:line: message" in err. */
+int gl_config_device_values(struct gl_config *c, char *err, size_t errlen);
 /* The timing policy used when a config says nothing (documented in docs/measurement.md). */
 void gl_timing_defaults(struct gl_timing *t);
 /* The time cap of CPU baselines when their section sets none (seconds): a CPU

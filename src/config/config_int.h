@@ -132,6 +132,11 @@ int cfg_kbuffer_inits(struct ctx *x, int line, const char *what, char *p, struct
  * config's folder (k->config_dir, which the -I folders are found from). 0, or
  * -1 (cfg_err). */
 int cfg_kernel_compile_keys(struct ctx *x, const struct block *b, struct gl_kernel *k);
+/* config_target.c: `launch =`, `arch =`, and the checks of the kernels' text
+ * against them and `cluster` (grid-wide syncs, __cluster_dims__), after the
+ * variants and the launch shape are read. 0, or -1 (cfg_err). */
+int cfg_kernel_targets(struct ctx *x, const struct block *b, const struct gl_section *s,
+                       struct gl_kernel *k);
 /* config_launches.c: a kernel section's launch.NAME lines (src/core/launches.h).
  * cfg_has_launches: 1 when b has any. cfg_kernel_launch_variants: the one
  * variant of a section with launch lines and no `variants` (named like the

@@ -186,6 +186,9 @@ static int named_params(struct kread *r)
         if (strlen(e->key) >= GL_UPARAM_NAME)
             return cfg_err(r->x, e->line, "named parameter '%s' is longer than %d characters",
                            e->key, GL_UPARAM_NAME - 1);
+        if (strcmp(e->key, "sm_count") == 0)
+            return cfg_err(r->x, e->line, "'sm_count' is the GPU's number of SMs in expressions "
+                           "(grid = sm_count), not a parameter name");
         if (in_list(cfg_function_names, e->key))
             return cfg_err(r->x, e->line, "'%s' is a function of expressions, not a parameter name",
                            e->key);
@@ -198,6 +201,14 @@ static int named_params(struct kread *r)
         snprintf(s->uname[u], sizeof s->uname[u], "%s", e->key);
         r->uline[u] = e->line;
         int types = cfg_type_param(r->x, e, &s->uvalues[u]);   /* T = float, double */
+        char first[GL_KEXPR];
+        snprintf(first, sizeof first, "%.*s", (int)strcspn(e->val, ","), e->val);
+        cfg_trim(first);
+        if (types == 0 && cfg_is_ident(first) && !in_list(cfg_function_names, first) &&
+            !gl_param_by_name(first))
+            return cfg_err(r->x, e->line, "unknown key '%s' (not a key of a kernel section; as a "
+                           "named parameter its values would be integers or types, and '%s' is "
+                           "neither)", e->key, first);
         if (types < 0 || (types == 0 && (cfg_parse_values(r->x, &d, e, &s->uvalues[u]) != 0 ||
                                          cfg_check_not_type_value(r->x, e, &s->uvalues[u]) != 0)))
             return -1;
@@ -502,6 +513,16 @@ static int shape(struct kread *r, const char *key, char out[3][GL_KEXPR], int *n
             return -1;
     }
     return 0;
+}
+
+/* `cluster = X, Y, Z`: blocks per cluster, 1 to 3 expressions (none: 0). */
+static int cluster_shape(struct kread *r)
+{
+    const struct entry *e = cfg_find(r->b, "cluster");
+    if (!e)
+        return 0;
+    r->k->cluster_line = e->line;
+    return shape(r, "cluster", r->k->cluster, &r->k->ncluster);
 }
 
 static int optional_expr(struct kread *r, const char *key, char *out)
@@ -867,6 +888,7 @@ int cfg_kernel_section(struct ctx *x, const struct block *b, const struct block 
         (!seq && (section_args(&r) != 0 || shape(&r, "grid", k->grid, &k->ngrid) != 0 ||
                   shape(&r, "block", k->block, &k->nblock) != 0 ||
                   optional_expr(&r, "smem", k->smem) != 0)) ||
+        cluster_shape(&r) != 0 || cfg_kernel_targets(x, b, s, k) != 0 ||
         optional_expr(&r, "flops", k->flops) != 0 || optional_expr(&r, "bytes", k->bytes) != 0 ||
         section_verify(&r) != 0 || section_verify_reads(&r) != 0 ||
         builtin_params(&r, top, use) != 0 ||

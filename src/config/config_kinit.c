@@ -232,7 +232,11 @@ int cfg_kbuffer_inits(struct ctx *x, int line, const char *what, char *p, struct
             after++;
         int takes = w == W_CONST || w == W_RANDINT || w == W_NORMAL || w == W_FILE ||
                     (w == W_RANDOM && *after == '(');
-        if (w < 0 || (!takes && *after == '(')) {
+        if (w >= 0 && !takes && *after == '(')
+            return cfg_err(x, line, "%s: '%s' takes no arguments (the inits with arguments: "
+                           "random(lo, hi), randint(lo, hi), normal(mu, sigma), const(V), "
+                           "file(PATH))", what, word);
+        if (w < 0) {
             struct gl_nearest near;
             char sug[96] = "";
             gl_nearest_init(&near, word);

@@ -103,7 +103,7 @@ const char *const cfg_section_keys[] = {
 /* `grid` is a parameter's name too: in a kernel section it is the launch grid. */
 const char *const cfg_kernel_keys[] = {
     "source", "defines", "args", "block", "smem", "verify", "verify_reads", "tolerance", "flops",
-    "bytes", "options", "compiler", NULL
+    "bytes", "options", "compiler", "launch", "cluster", "arch", NULL
 };
 #define section_keys cfg_section_keys
 static const char *const top_only_keys[] = { "study", "description", NULL };

@@ -21,6 +21,7 @@ char *cfg_trim(char *s)
 }
 
 const char *const cfg_function_names[] = { "ceil", "cdiv", "div", "min", "max", "log2", "pow",
+                                            "occupancy", "sm_count",
                                             NULL };
 
 int cfg_ident_start(char c)

@@ -89,6 +89,39 @@ static int push_int(struct gl_values *vals, long v, int *cap)
     return 0;
 }
 
+/* Does text name a device value (src/core/target.h)? */
+static int names_device(const char *text)
+{
+    static const char *const names[] = { "sm_count", "occupancy", NULL };
+    for (int i = 0; names[i]; i++) {
+        size_t n = strlen(names[i]);
+        for (const char *p = text; (p = strstr(p, names[i])) != NULL; p += n)
+            if ((p == text || !cfg_ident_char(p[-1])) && !cfg_ident_char(p[n]))
+                return 1;
+    }
+    return 0;
+}
+
+/* After push_int: the text of the value just pushed, kept when it names a
+ * device value (vals->dev grows with vals->ints: cap entries). 0 or -1. */
+static int keep_device_text(struct gl_values *vals, const char *item, int cap)
+{
+    if (!names_device(item) && !vals->dev)
+        return 0;
+    char **d = realloc(vals->dev, (size_t)cap * sizeof *d);
+    if (!d)
+        return -1;
+    if (!vals->dev)
+        memset(d, 0, (size_t)cap * sizeof *d);
+    else
+        for (int i = vals->n - 1; i < cap; i++)
+            d[i] = NULL;
+    vals->dev = d;
+    if (names_device(item) && !(d[vals->n - 1] = strdup(item)))
+        return -1;
+    return 0;
+}
+
 static int check_min(struct ctx *x, int line, const struct gl_param_def *d, long v)
 {
     if (v < d->min)
@@ -213,7 +246,7 @@ int cfg_parse_values(struct ctx *x, const struct gl_param_def *d, const struct e
                                why[0] ? " (" : "", why, why[0] ? ")" : "");
             if (check_min(x, e->line, d, v) != 0)
                 return -1;
-            if (push_int(vals, v, &cap) != 0)
+            if (push_int(vals, v, &cap) != 0 || keep_device_text(vals, item, cap) != 0)
                 return cfg_err(x, e->line, "out of memory");
         }
         if (vals->n > MAX_POINTS)
@@ -224,6 +257,9 @@ int cfg_parse_values(struct ctx *x, const struct gl_param_def *d, const struct e
 
 void cfg_free_values(struct gl_values *v)
 {
+    for (int i = 0; v->dev && i < v->n; i++)
+        free(v->dev[i]);
+    free(v->dev);
     free(v->ints);
     free(v->words);
     memset(v, 0, sizeof *v);
@@ -299,4 +335,47 @@ int cfg_parse_noise(struct ctx *x, const struct entry *e, double *out)
         return cfg_err(x, e->line, "noise = %s is out of range (0 to under 100%%)", e->val);
     *out = v;
     return 0;
+}
+
+/* One parameter's device-valued items evaluated again. 1 some, 0 none, -1 err. */
+static int device_values(const char *path, const char *name, struct gl_values *v, char *err,
+                         size_t errlen)
+{
+    static const struct gl_params none;
+    int some = 0;
+    for (int i = 0; v->dev && i < v->n; i++) {
+        long long x;
+        char why[200];
+        if (!v->dev[i])
+            continue;
+        some = 1;
+        if (gl_expr_value(v->dev[i], &none, &x, why, sizeof why) != 0 || x < 1 || x > LONG_MAX) {
+            snprintf(err, errlen, "%s:%d: %s = %s: %s", path, v->line, name, v->dev[i],
+                     why[0] ? why : "must be at least 1 on this GPU");
+            return -1;
+        }
+        v->ints[i] = (long)x;
+    }
+    return some;
+}
+
+int gl_config_device_values(struct gl_config *c, char *err, size_t errlen)
+{
+    int some = 0;
+    for (int si = 0; si < c->nsections; si++) {
+        struct gl_section *s = &c->sections[si];
+        for (int i = 0; i < GL_NPARAMS; i++) {
+            int r = device_values(c->path, gl_param_table[i].name, &s->values[i], err, errlen);
+            if (r < 0)
+                return -1;
+            some |= r;
+        }
+        for (int u = 0; u < s->nuser; u++) {
+            int r = device_values(c->path, s->uname[u], &s->uvalues[u], err, errlen);
+            if (r < 0)
+                return -1;
+            some |= r;
+        }
+    }
+    return some;
 }

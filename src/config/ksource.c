@@ -388,6 +388,106 @@ static void body_uses(const char *b, const char *e, struct gl_ks_kernel *k)
     }
 }
 
+/* The first grid-wide sync of the body [b, e) (s: the whole blanked text, for
+ * the line): this_grid().sync(), or NAME.sync() / sync(NAME) of a NAME bound
+ * to this_grid() or declared a grid_group in the body. */
+static void grid_sync(const char *s, const char *b, const char *e, struct gl_ks_kernel *k)
+{
+    char names[8][GL_KS_NAME];
+    int nn = 0;
+    for (const char *q = b; q < e && (q = strstr(q, "this_grid")) != NULL && q < e; q += 9) {
+        if (is_id(q[-1]) || is_id(q[9]))
+            continue;
+        const char *r = skip_ws(q + 9);
+        if (*r != '(')
+            continue;
+        r = skip_ws(r + 1);
+        if (*r != ')')
+            continue;
+        r = skip_ws(r + 1);
+        if (*r == '.' && strncmp(skip_ws(r + 1), "sync", 4) == 0) {
+            k->grid_sync_line = line_of(s, q);
+            snprintf(k->grid_sync, sizeof k->grid_sync, "this_grid().sync()");
+            return;
+        }
+        /* NAME = [cg::]this_grid() or NAME(this_grid()) or NAME{...} */
+        const char *p = q;
+        while (p > b && (is_id(p[-1]) || p[-1] == ':'))
+            p--;
+        while (p > b && isspace((unsigned char)p[-1]))
+            p--;
+        if (p > b && (p[-1] == '=' || p[-1] == '(' || p[-1] == '{')) {
+            p--;
+            while (p > b && isspace((unsigned char)p[-1]))
+                p--;
+            const char *w = p;
+            while (w > b && is_id(w[-1]))
+                w--;
+            if (w < p && nn < 8)
+                snprintf(names[nn++], GL_KS_NAME, "%.*s", (int)(p - w), w);
+        }
+    }
+    for (const char *q = b; q < e && (q = strstr(q, "grid_group")) != NULL && q < e; q += 10) {
+        if (is_id(q[-1]) || is_id(q[10]))
+            continue;
+        const char *r = skip_ws(q + 10);
+        if (*r == '&')
+            r = skip_ws(r + 1);
+        if (is_id(*r) && nn < 8)
+            word(r, names[nn++], GL_KS_NAME);
+    }
+    for (int i = 0; i < nn; i++) {
+        size_t n = strlen(names[i]);
+        for (const char *q = b; q < e; q++) {
+            if (strncmp(q, names[i], n) != 0 || is_id(q[-1]) || is_id(q[n]))
+                continue;
+            const char *r = skip_ws(q + n);
+            const char *before = q;
+            while (before > b && isspace((unsigned char)before[-1]))
+                before--;
+            int member = *r == '.' && strncmp(skip_ws(r + 1), "sync", 4) == 0 &&
+                         !is_id(skip_ws(r + 1)[4]);
+            int call = *r == ')' && before > b && before[-1] == '(';
+            if (call) {   /* sync(NAME) or cg::sync(NAME) */
+                const char *w = before - 1;
+                while (w > b && isspace((unsigned char)w[-1]))
+                    w--;
+                call = w - b >= 4 && strncmp(w - 4, "sync", 4) == 0 && !is_id(w[-5]);
+            }
+            if (member || call) {
+                k->grid_sync_line = line_of(s, q);
+                snprintf(k->grid_sync, sizeof k->grid_sync, member ? "%s.sync()" : "sync(%s)",
+                         names[i]);
+                return;
+            }
+        }
+    }
+}
+
+/* __cluster_dims__(X[, Y[, Z]]) of integer literals at p (its '('), into d. */
+static void cluster_dims(const char *p, int d[3])
+{
+    char *end;
+    d[0] = d[1] = d[2] = 1;
+    for (int i = 0; i < 3; i++) {
+        p = skip_ws(p + 1);
+        long v = strtol(p, &end, 10);
+        if (end == p || v < 1 || v > 1024) {
+            d[0] = d[1] = d[2] = 0;
+            return;
+        }
+        d[i] = (int)v;
+        p = skip_ws(end);
+        if (*p == ')')
+            return;
+        if (*p != ',') {
+            d[0] = d[1] = d[2] = 0;
+            return;
+        }
+    }
+    d[0] = d[1] = d[2] = 0;
+}
+
 /* The integer value of a name the file defines (#define N 256, const int N = 256,
  * constexpr int N = 256), or 0. */
 static long defined_value(const char *s, const char *name)
@@ -636,6 +736,8 @@ int gl_ks_scan(const char *text, struct gl_ks_file *f, char *err, size_t errlen)
                     const char *m = match(r);   /* __launch_bounds__(256), __cluster_dims__(...) */
                     if (!m)
                         break;
+                    if (strcmp(w, "__cluster_dims__") == 0)
+                        cluster_dims(r, k.cluster_dims);
                     p = m + 1;
                     continue;
                 }
@@ -681,6 +783,7 @@ int gl_ks_scan(const char *text, struct gl_ks_file *f, char *err, size_t errlen)
             return -1;
         }
         body_uses(after, body_end, &k);
+        grid_sync(s, after, body_end, &k);
         find_launch(s, &k);
         if (f->nkernels == cap) {
             int nc = cap ? 2 * cap : 8;

@@ -40,6 +40,10 @@ struct gl_ks_kernel {
     struct gl_ks_param params[GL_KS_MAXP];
     int two_d;            /* the body uses blockIdx.y, threadIdx.y or blockDim.y */
     long launch_block;    /* threads per block of a launch in the file (1-D), 0 unknown */
+    int grid_sync_line;   /* the first grid-wide sync in its body (this_grid().sync(),
+                             g.sync() or cg::sync(g) of a g bound to this_grid()), 0 none */
+    char grid_sync[48];   /* that call as written, spaces dropped: "grid.sync()" */
+    int cluster_dims[3];  /* __cluster_dims__(X, Y, Z) of integer literals, else 0 0 0 */
 };
 
 #define GL_KS_MAXM 16    /* macros a file requires */

@@ -7,6 +7,7 @@
  * nesting depth is bounded (GL_EXPR_MAX_DEPTH), so no text overflows the stack.
  * Must not know about files, sections or variants: callers add file:line. */
 #include "expr.h"
+#include "target.h"
 #include "nearest.h"
 
 #include <stdarg.h>
@@ -115,7 +116,7 @@ static long long div_round(long long a, long long b, int up)
 }
 
 static const char *const functions[] = { "ceil", "cdiv", "div", "min", "max", "log2", "pow",
-                                         NULL };
+                                         "occupancy", NULL };
 
 /* A call of a function: name and '(' are consumed. */
 static int parse_call(struct ex *x, const char *name, struct val *v, int live)
@@ -133,7 +134,7 @@ static int parse_call(struct ex *x, const char *name, struct val *v, int live)
         if (near.best)
             return fail(x, "unknown function '%s' (did you mean '%s'?)", name, near.best);
         return fail(x, "unknown function '%s' (functions: ceil, cdiv, div, min, max, log2, "
-                    "pow)", name);
+                    "pow, occupancy)", name);
     }
     if (enter(x) != 0)
         return -1;
@@ -199,6 +200,15 @@ static int parse_call(struct ex *x, const char *name, struct val *v, int live)
                 if (__builtin_mul_overflow(r, v->i, &r))
                     return fail(x, "integer overflow in pow(%lld, %lld)", v->i, b.i);
         v->i = r;
+    } else if (f == 7) {   /* occupancy(block, smem): blocks per SM (target.h) */
+        char why[200];
+        long long n = gl_devvals_occupancy(v->i, b.i, why, sizeof why);
+        if (n < 0)
+            return fail(x, "%s", why);
+        char name[64];
+        snprintf(name, sizeof name, "occupancy(%lld,%lld)", v->i, b.i);
+        gl_devvals_trace_add(name, n);
+        v->i = n;
     } else if (f == 3) {
         v->i = v->i < b.i ? v->i : b.i;
     } else {
@@ -303,6 +313,15 @@ static int parse_primary(struct ex *x, struct val *v, int live)
         if (x->s[x->pos] == '(') {
             x->pos++;
             return parse_call(x, name, v, live);
+        }
+        if (strcmp(name, "sm_count") == 0) {   /* the GPU's SMs (target.h) */
+            v->type = T_INT;
+            v->i = 0;
+            if (x->eval && live) {
+                v->i = gl_devvals_get()->sm_count;
+                gl_devvals_trace_add("sm_count", v->i);
+            }
+            return 0;
         }
         const struct gl_param_def *d = gl_param_by_name(name);
         if (!d)

@@ -196,6 +196,9 @@ struct gl_result {
      * another gpulab on the device, a slowed clock; empty: nothing seen.
      * Filled by the worker around the run, never by a plugin. */
     char contaminated[GL_REASON_MAX];
+    /* the device values a user kernel's expressions read at the run (run.device_values,
+     * src/core/target.h): "sm_count=132, occupancy(256,0)=8"; empty: none */
+    char device_values[GL_REASON_MAX];
 };
 
 /* The checks of gl_result.integrity (docs/measurement.md, what each means). */

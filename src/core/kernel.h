@@ -141,6 +141,19 @@ struct gl_kernel {
                                      source's folder) */
     struct gl_kseq *seq;          /* `launch.NAME` lines (launches.h), owned; NULL: one
                                      launch of grid, block, smem and args */
+    /* How the one launch is made (docs/kernels.md, launches for today's GPUs):
+     * `launch = cooperative` (cudaLaunchKernelEx with the cooperative attribute:
+     * grid.sync() works; the grid must be co-resident), `cluster = X, Y, Z`
+     * (expressions: blocks per thread-block cluster, launched with the cluster
+     * attribute), `arch = 90a` (the target, target.h; 0 = the GPU's own, or the
+     * command line's --arch). */
+    int cooperative;
+    int launch_line;              /* the line of `launch =` (0: none) */
+    int ncluster;                 /* 0: no `cluster =` */
+    char cluster[3][GL_KEXPR];
+    int cluster_line;
+    int arch;                     /* target.h's int, 0 = not set */
+    int arch_line;
 };
 
 /* A C reference (`verify = c:FILE:FUNC`): from the inputs, the expected

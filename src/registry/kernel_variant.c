@@ -12,13 +12,13 @@
 #include "launches.h"
 #include "registry.h"
 #include "scalar.h"
+#include "target.h"
 
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#define STATIC_SMEM (48L * 1024)
 
 static long max_threads(const struct gl_device *d)
 {
@@ -37,11 +37,56 @@ static long grid_max(const struct gl_device *d, int axis)
     return d && d->max_grid[axis] > 0 ? d->max_grid[axis] : stat[axis];
 }
 
-static long smem_max(const struct gl_device *d)
+/* The GPU's opt-in maximum, or without one the target's (target.h: sm_90 227 KiB). */
+static long smem_max(const struct gl_device *d, const struct gl_kernel *k)
 {
     if (d && d->smem_per_block_optin > 0)
         return d->smem_per_block_optin;
-    return d && d->smem_per_block > 0 ? d->smem_per_block : STATIC_SMEM;
+    if (d && d->smem_per_block > 0)
+        return d->smem_per_block;
+    return gl_arch_smem_optin(gl_arch_effective(k->arch, gl_arch_plan_base));
+}
+
+#define SMEM_SKIP "dynamic shared memory of "
+
+int gl_kernel_skip_is_smem(const char *reason)
+{
+    return strncmp(reason, SMEM_SKIP, strlen(SMEM_SKIP)) == 0;
+}
+
+static const char *value(const char *what, const char *e, const struct gl_params *p,
+                         long long *out, char *buf, size_t len);
+
+/* cluster = X, Y, Z at p: each dimension divides the grid's, 8 blocks at most. */
+static const char *cluster_check(const struct gl_kernel *k, const struct gl_params *p,
+                                 const long long g[3], char *buf, size_t len)
+{
+    long long c[3] = { 1, 1, 1 };
+    static const char axis[3] = { 'x', 'y', 'z' };
+    const char *why;
+    for (int i = 0; i < k->ncluster; i++) {
+        if ((why = value("cluster", k->cluster[i], p, &c[i], buf, len)))
+            return why;
+        if (c[i] < 1) {
+            snprintf(buf, len, "cluster %s = %lld blocks (must be at least 1)", k->cluster[i],
+                     c[i]);
+            return buf;
+        }
+    }
+    if (c[0] * c[1] * c[2] > 8) {
+        snprintf(buf, len, "cluster %lld x %lld x %lld is %lld blocks, more than the portable 8 "
+                 "(a non-portable size needs the kernel attribute "
+                 "cudaFuncAttributeNonPortableClusterSizeAllowed)", c[0], c[1], c[2],
+                 c[0] * c[1] * c[2]);
+        return buf;
+    }
+    for (int i = 0; i < 3; i++)
+        if (g[i] % c[i] != 0) {
+            snprintf(buf, len, "grid %c = %lld blocks is not a multiple of the cluster's %lld "
+                     "(cluster %lld x %lld x %lld)", axis[i], g[i], c[i], c[0], c[1], c[2]);
+            return buf;
+        }
+    return NULL;
 }
 
 /* Evaluate what (its text e) at p; NULL with *out, or the reason in buf. */
@@ -118,10 +163,24 @@ static const char *kv_check(const struct gl_variant *v, const struct gl_params *
                  max_threads(dev));
         return buf;
     }
-    if (smem > smem_max(dev)) {
-        snprintf(buf, len, "dynamic shared memory of %lld bytes exceeds the device limit of %ld",
-                 smem, smem_max(dev));
+    if (smem > smem_max(dev, k)) {
+        char t[16];
+        gl_arch_name(gl_arch_effective(k->arch, gl_arch_plan_base), t, sizeof t);
+        snprintf(buf, len, SMEM_SKIP "%lld bytes exceeds the %s limit of %ld", smem,
+                 dev ? "device" : t, smem_max(dev, k));
         return buf;
+    }
+    if (k->ncluster && (why = cluster_check(k, p, g, buf, len)))
+        return why;
+    if (dev && dev->cc_major > 0) {
+        int target = gl_arch_effective(k->arch, dev->cc_major * 10 + dev->cc_minor);
+        if ((why = gl_arch_mismatch(target, dev->cc_major, dev->cc_minor, buf, len)))
+            return why;
+        if (k->ncluster && dev->cc_major < 9) {
+            snprintf(buf, len, "thread-block clusters need compute capability 9.0 or later, and "
+                     "this GPU is %d.%d", dev->cc_major, dev->cc_minor);
+            return buf;
+        }
     }
     double total = 0;
     for (int i = 0; i < k->nbuffers; i++) {
@@ -240,4 +299,23 @@ int gl_kernel_compile_key(const struct gl_kernel_variant *kv, const struct gl_pa
         return -1;
     int w = snprintf(buf, len, "%s|%s", prog, name);
     return w < 0 || (size_t)w >= len ? -1 : 0;
+}
+
+void gl_kernel_launch_kind(const struct gl_kernel *k, const struct gl_params *p, char *buf,
+                           size_t len)
+{
+    long long c[3] = { 1, 1, 1 };
+    char msg[200];
+    if (k->cooperative) {
+        snprintf(buf, len, "cooperative");
+        return;
+    }
+    if (!k->ncluster) {
+        snprintf(buf, len, "%s", k->seq ? "sequence" : "plain");
+        return;
+    }
+    for (int i = 0; i < k->ncluster; i++)
+        if (gl_expr_value(k->cluster[i], p, &c[i], msg, sizeof msg) != 0)
+            c[i] = 0;
+    snprintf(buf, len, "cluster %lldx%lldx%lld", c[0], c[1], c[2]);
 }

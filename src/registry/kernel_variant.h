@@ -16,6 +16,12 @@
 /* Fill kv->v from kv->family, name, expr and k: device "gpu", desc = expr, the
  * driver's check/flops/min_bytes/run, impl = kv. v.params is the caller's. */
 void gl_kernel_variant_init(struct gl_kernel_variant *kv);
+/* Is a check's reason the shared-memory limit (a point plan still compiles)? */
+int gl_kernel_skip_is_smem(const char *reason);
+/* How k launches at p, as run.launch_kind stores it: "plain", "cooperative",
+ * "cluster 2x1x1" (`cluster =`), "sequence" (launch.NAME lines). */
+void gl_kernel_launch_kind(const struct gl_kernel *k, const struct gl_params *p, char *buf,
+                           size_t len);
 /* The kernel variant behind v, or NULL for a built-in variant. */
 const struct gl_kernel_variant *gl_kernel_variant_of(const struct gl_variant *v);
 /* kv->expr at p: every template argument token that names a parameter (named,

@@ -186,6 +186,11 @@ struct gl_run_info {
      * for a built-in variant. */
     int nscalars;
     const struct gl_run_scalar *scalars;
+    /* A user kernel's target ("sm_90", "sm_90a": run.target) and how it was
+     * launched ("plain", "cooperative", "cluster 2x1x1": run.launch_kind); NULL for a
+     * built-in variant. */
+    const char *target;
+    const char *launch_kind;
 };
 /* Store one result (run row, one run_param row per named parameter, samples,
  * metrics, launch info) in one transaction, which also deletes this process's

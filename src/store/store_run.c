@@ -138,6 +138,9 @@ static int insert_run(gl_store *s, const struct gl_run_key *k, const char *upara
     }
     row_textn(&w, "integrity", r->integrity, sizeof r->integrity);
     row_textn(&w, "contaminated", r->contaminated, sizeof r->contaminated);
+    row_text(&w, "target", ri->target);
+    row_text(&w, "launch_kind", ri->launch_kind);
+    row_textn(&w, "device_values", r->device_values, sizeof r->device_values);
 
     return row_insert(s, &s->run_insert, "run", &w, "", "storing the run");
 }

@@ -1,6 +1,7 @@
 /* run_loop.c - see run_loop.h. Must not prepare the sweep, take locks or print
  * the summary. */
 #include "run_loop.h"
+#include "target.h"
 #include "search_plan.h"
 #include "interrupt.h"
 #include "kernel_scalars.h"
@@ -168,12 +169,21 @@ static void report_lost(struct gl_run_loop *rl, const struct gl_job *job,
 
 /* A user kernel's compiler and options, for its run row (nothing for a
  * built-in variant: NULL). */
-static void compile_info(const struct gl_job *job, struct gl_run_info *ri)
+static void compile_info(const struct gl_sweep *sw, int slot, const struct gl_job *job,
+                         struct gl_run_info *ri)
 {
     static struct gl_kernel_scalars sc;   /* read by the store before the next call */
+    static char target[16], launch[GL_REASON_MAX];
     const struct gl_kernel_variant *kv = gl_kernel_variant_of(job->v);
     if (!kv)
         return;
+    const struct gl_device *d = sw->gpu_ok && slot >= 0 && slot < sw->nworkers ? &sw->gpus[slot]
+                                                                               : &sw->gpu;
+    int base = sw->gpu_ok ? d->cc_major * 10 + d->cc_minor : sw->arch;
+    gl_arch_name(gl_arch_effective(kv->k->arch, base), target, sizeof target);
+    ri->target = target;
+    gl_kernel_launch_kind(kv->k, &job->p, launch, sizeof launch);
+    ri->launch_kind = launch;
     ri->compiler = kv->k->compiler == GL_KC_NVCC ? "nvcc" : "nvrtc";
     ri->compile_options = kv->k->options_text;
     gl_kernel_scalars(kv, &job->p, &sc);   /* its scalar arguments (run_scalar) */
@@ -193,8 +203,8 @@ static int finish_job(struct gl_run_loop *rl, const struct gl_job *job, int slot
     struct gl_run_info ri = { rl->session, rl->c->study, rl->c->sections[job->section].name,
                               &job->t, job->v->flops ? job->v->flops(job->v, &job->p) : -1,
                               job->v->min_bytes ? job->v->min_bytes(job->v, &job->p) : -1,
-                              rl->unit_wall[slot], NULL, NULL, 0, NULL };
-    compile_info(job, &ri);
+                              rl->unit_wall[slot], NULL, NULL, 0, NULL, NULL, NULL };
+    compile_info(rl->sw, slot, job, &ri);
     /* A run the harness skipped (threads over the limit, a size it refuses) is
      * stored once: a rerun skips it again and adds no second row. */
     int ok = 0;
@@ -271,8 +281,8 @@ static int store_rejected(struct gl_run_loop *rl, const struct gl_job *job, int 
     struct gl_run_info ri = { rl->session, rl->c->study, rl->c->sections[job->section].name,
                               &job->t, job->v->flops ? job->v->flops(job->v, &job->p) : -1,
                               job->v->min_bytes ? job->v->min_bytes(job->v, &job->p) : -1, 0,
-                              NULL, NULL, 0, NULL };
-    compile_info(job, &ri);
+                              NULL, NULL, 0, NULL, NULL, NULL };
+    compile_info(rl->sw, 0, job, &ri);
     memset(&res, 0, sizeof res);
     res.status = GL_SKIPPED;
     res.max_rel_err = res.h2d_ms = res.d2h_ms = -1;

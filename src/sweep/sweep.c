@@ -5,6 +5,8 @@
 #include "kernel_variant.h"
 #include "metric_sets.h"
 #include "registry.h"
+#include "sha256.h"
+#include "target.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -191,6 +193,70 @@ static int start_workers(struct gl_sweep *sw, const char *gpus, char *err, size_
     return 0;
 }
 
+/* --arch 90a: every kernel section without its own `arch` gets the target,
+ * folded into its hash (a run for sm_90a is not one for sm_90). */
+static void cli_target(struct gl_config *c, int arch)
+{
+    if (!gl_arch_suffix(arch))
+        return;
+    for (int i = 0; i < c->nsections; i++) {
+        struct gl_kernel *k = c->sections[i].kernel;
+        if (!k || k->arch)
+            continue;
+        k->arch = arch;
+        struct gl_sha256 h;
+        unsigned char d[32];
+        char name[16];
+        gl_arch_name(arch, name, sizeof name);
+        gl_sha256_init(&h);
+        gl_sha256_update(&h, k->hash, strlen(k->hash));
+        gl_sha256_update(&h, " arch ", 6);
+        gl_sha256_update(&h, name, strlen(name));
+        gl_sha256_final(&h, d);
+        for (int j = 0; j < 32; j++)
+            snprintf(k->hash + 2 * j, 3, "%02x", d[j]);
+    }
+}
+
+/* The values expressions see of the GPU (target.h): slot 0's, or an assumed
+ * H100 SXM's without one; said when a config names them. */
+static int device_values(struct gl_sweep *sw, char *err, size_t errlen)
+{
+    struct gl_devvals d;
+    gl_devvals_assume(&d);
+    if (sw->gpu_ok && sw->gpu.sm_count > 0) {
+        d.assumed = 0;
+        d.sm_count = sw->gpu.sm_count;
+        if (sw->gpu.max_threads_per_sm > 0)
+            d.threads_per_sm = sw->gpu.max_threads_per_sm;
+        if (sw->gpu.max_blocks_per_sm > 0)
+            d.blocks_per_sm = sw->gpu.max_blocks_per_sm;
+        if (sw->gpu.smem_per_sm > 0)
+            d.smem_per_sm = sw->gpu.smem_per_sm;
+    }
+    gl_devvals_set(&d);
+    int named = 0;
+    for (int i = 0; i < sw->nconfigs; i++) {
+        int r = gl_config_device_values(&sw->configs[i], err, errlen);
+        if (r < 0)
+            return -1;
+        named |= r || strstr(sw->configs[i].text, "sm_count") ||
+                 strstr(sw->configs[i].text, "occupancy");
+    }
+    if (named && d.assumed)
+        snprintf(sw->devvals_said, sizeof sw->devvals_said, "gpulab: no GPU: sm_count = %lld "
+                 "(an H100 SXM's) is assumed; occupancy() in parameter values and where is "
+                 "estimated from 2048 threads, 32 blocks and 228 KiB per SM (registers not "
+                 "counted); a run uses its GPU's, and its kernel's occupancy in grid, block "
+                 "and smem", d.sm_count);
+    else if (named)
+        snprintf(sw->devvals_said, sizeof sw->devvals_said, "gpulab: sm_count = %lld (%s); "
+                 "occupancy() in parameter values and where is estimated from the GPU's "
+                 "limits (registers not counted), in grid, block and smem it is the kernel's",
+                 d.sm_count, sw->gpu.name);
+    return 0;
+}
+
 int gl_sweep_prepare(struct gl_sweep *sw, int npaths, char **paths, const char *only,
                      int force, int arch, const char *gpus, gl_store *store,
                      const struct gl_sweep_watch *watch, char *err, size_t errlen)
@@ -198,6 +264,7 @@ int gl_sweep_prepare(struct gl_sweep *sw, int npaths, char **paths, const char *
     memset(sw, 0, sizeof *sw);
     sw->arch = arch;
     sw->force = force;
+    gl_arch_plan_base = arch > 0 ? gl_arch_cc(arch) : 90;
     sw->counters = -1;
     sw->configs = calloc((size_t)npaths, sizeof *sw->configs);
     sw->exps = calloc((size_t)npaths, sizeof *sw->exps);
@@ -210,6 +277,7 @@ int gl_sweep_prepare(struct gl_sweep *sw, int npaths, char **paths, const char *
         if (gl_config_load(paths[i], &sw->configs[i], err, errlen) != 0)
             return 2;
         sw->nconfigs = i + 1;
+        cli_target(&sw->configs[i], arch);
         for (int j = 0; j < sw->configs[i].nsections; j++) {
             const struct gl_section *s = &sw->configs[i].sections[j];
             struct gl_metric_req req;
@@ -249,7 +317,10 @@ int gl_sweep_prepare(struct gl_sweep *sw, int npaths, char **paths, const char *
         }
     }
     sw->gpu_id = sw->gpu_ids[0];
-    /* 3. Expand against the real device limits (static limits without a GPU). */
+    /* 3. Expand against the real device limits (static limits without a GPU),
+     * with the parameter values that name the GPU's (G = sm_count) made with it. */
+    if (device_values(sw, err, errlen) != 0)
+        return 2;
     for (int i = 0; i < sw->nconfigs; i++)
         if (gl_expand(&sw->configs[i], sw->gpu_ok ? &sw->gpu : NULL, only, &sw->exps[i], err,
                       errlen) != 0)

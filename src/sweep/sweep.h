@@ -55,7 +55,11 @@ struct gl_sweep {
     int counters;                  /* passes of the first GPU metrics spec; -1 unavailable */
     char counters_why[1024];
     /* user kernels: compiled before anything runs */
-    int arch;                      /* compute capability compiled for (90 = sm_90); 0 = none */
+    int arch;                      /* compute capability compiled for (90 = sm_90); 0 = none;
+                                      with --arch 90a (target.h) every kernel section without
+                                      its own `arch` gets that target when it is read */
+    char targets[64];              /* the targets compiled for: "sm_90" or "sm_90, sm_90a" */
+    char devvals_said[400];        /* what plan assumed of sm_count and occupancy() ("" none) */
     int nkernels;                  /* distinct kernel points that needed a compilation */
     int nkernels_cached;           /* of which the kernel cache had */
     int nprograms;                 /* programs compiled now (the points of one program -

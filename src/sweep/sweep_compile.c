@@ -21,6 +21,7 @@
 #include "kernel_variant.h"
 #include "registry.h"
 #include "sweep.h"
+#include "target.h"
 #include "util.h"
 
 #include <errno.h>
@@ -435,6 +436,25 @@ static int kseq_sweep_counts(const struct gl_sweep *sw, char *err, size_t errlen
 
 /* ---- the sweep's kernels ---------------------------------------------------------------- */
 
+static const char *target_name(int arch)
+{
+    static char name[16];
+    gl_arch_name(arch, name, sizeof name);
+    return name;
+}
+
+/* Note a target compiled for in sw->targets ("sm_90, sm_90a"). */
+static void add_target(struct gl_sweep *sw, int arch)
+{
+    const char *name = target_name(arch);
+    size_t n = strlen(name), have = strlen(sw->targets);
+    for (const char *p = sw->targets; (p = strstr(p, name)) != NULL; p += n)
+        if ((p == sw->targets || p[-1] == ' ') && (p[n] == ',' || p[n] == '\0'))
+            return;
+    if (have + n + 3 < sizeof sw->targets)
+        snprintf(sw->targets + have, sizeof sw->targets - have, "%s%s", have ? ", " : "", name);
+}
+
 int gl_sweep_compile(struct gl_sweep *sw, const struct gl_sweep_watch *watch, char *err,
                      size_t errlen)
 {
@@ -446,6 +466,9 @@ int gl_sweep_compile(struct gl_sweep *sw, const struct gl_sweep_watch *watch, ch
         sw->arch = sw->gpu.cc_major * 10 + sw->gpu.cc_minor;
     else if (sw->arch <= 0)
         sw->arch = 90;
+    else
+        sw->arch = gl_arch_cc(sw->arch);   /* --arch 90a: the sections' own (sweep.c) */
+    sw->targets[0] = '\0';
     int jobs = jobs_allowed(err, errlen);
     if (jobs < 0)
         return 2;
@@ -475,7 +498,10 @@ int gl_sweep_compile(struct gl_sweep *sw, const struct gl_sweep_watch *watch, ch
             struct gl_job *j = &e->jobs[ji];
             const struct gl_kernel_variant *kv = gl_kernel_variant_of(j->v);
             char key[4096], prog[4200], pkey[4096];
-            if (!kv || j->skip[0])
+            /* a point skipped without a GPU only for its shared memory (more than
+             * the target allows, or than plan can know) still compiles: a kernel
+             * that cannot compile fails plan */
+            if (!kv || (j->skip[0] && (sw->gpu_ok || !gl_kernel_skip_is_smem(j->skip))))
                 continue;
             if (j->searched) {   /* a search's: its section's first launchable point only */
                 if (j->section == searched_done)
@@ -508,6 +534,7 @@ int gl_sweep_compile(struct gl_sweep *sw, const struct gl_sweep_watch *watch, ch
                 rc = 1;
             else
                 total_kernels++;
+            add_target(sw, gl_arch_effective(kv->k->arch, sw->arch));
         }
     }
     if (rc != 0) {
@@ -550,21 +577,28 @@ int gl_sweep_compile(struct gl_sweep *sw, const struct gl_sweep_watch *watch, ch
             char params[256];
             gl_params_format(&t->jobs[i]->p, params, sizeof params);
             if (t->rc == -3)   /* a symbol: the log is "LINE: message" (kernel_compile_many) */
-                snprintf(err, errlen, "%s:%s (variant %s = %s at %s, sm_%d)", t->cfg->path, log,
-                         kv->name, kv->expr, params, sw->arch);
+                snprintf(err, errlen, "%s:%s (variant %s = %s at %s, %s)", t->cfg->path, log,
+                         kv->name, kv->expr, params,
+                         target_name(gl_arch_effective(kv->k->arch, sw->arch)));
             else if (strncmp(log, GL_KSIG_LOG_MARK, strlen(GL_KSIG_LOG_MARK)) == 0)
                 snprintf(err, errlen, "%s:%d: %s (variant %s = %s at %s)", t->cfg->path,
                          kv->k->args_line, log + strlen(GL_KSIG_LOG_MARK), kv->name, kv->expr,
                          params);
+            else if (kv->k->arch_line > 0 && (strstr(log, "nsupported gpu architecture") ||
+                                              strstr(log, "invalid value for --gpu-arch")))
+                snprintf(err, errlen, "%s:%d: arch: this toolkit's compiler cannot make %s "
+                         "(variant %s = %s):\n%s", t->cfg->path, kv->k->arch_line,
+                         target_name(kv->k->arch), kv->name, kv->expr, log);
             else if (t->rc == -2 && kv->k->options_line > 0)
                 snprintf(err, errlen, "%s:%d: options: the compiler refused an option of '%s' "
-                         "(variant %s = %s at %s, sm_%d):\n%s", t->cfg->path,
+                         "(variant %s = %s at %s, %s):\n%s", t->cfg->path,
                          kv->k->options_line, kv->k->options_text, kv->name, kv->expr, params,
-                         sw->arch, log);
+                         target_name(gl_arch_effective(kv->k->arch, sw->arch)), log);
             else
                 snprintf(err, errlen, "%s:%d: source: %s does not compile (variant %s = %s "
-                         "at %s, sm_%d):\n%s", t->cfg->path, kv->k->source_line,
-                         kv->k->source, kv->name, kv->expr, params, sw->arch, log);
+                         "at %s, %s):\n%s", t->cfg->path, kv->k->source_line,
+                         kv->k->source, kv->name, kv->expr, params,
+                         target_name(gl_arch_effective(kv->k->arch, sw->arch)), log);
             rc = 2;
         }
         sw->nprograms += compiled;

@@ -238,6 +238,7 @@ struct gk_item {
     char program[65];             /* the program's key: everything but the expression */
     char key[65];                 /* the variant's: the program's and the expression */
     int group;                    /* index of the first item of its program */
+    int arch;                     /* its target (target.h): the section's arch, else the call's */
 };
 
 /* The user headers' hash of each kernel met in one call (a section's variants
@@ -281,6 +282,7 @@ static int item_init(struct gk_item *it, const struct gl_kernel_variant *kv,
     struct gl_sha256 c;
     char tail[64];
     it->kv = kv;
+    it->arch = arch;
     if (substitute(kv->expr[0] ? kv->expr : kv->name, p, it->expr, sizeof it->expr, log,
                    loglen) != 0)
         return -1;
@@ -467,7 +469,8 @@ static int build(const struct gl_kernel_variant *const *kvs, const struct gl_par
             goto out;
         }
         if (compiler_version(kvs[i]->k, version, sizeof version, log, loglen) != 0 ||
-            item_init(&items[i], kvs[i], ps[i], arch, version, &memo, log, loglen) != 0) {
+            item_init(&items[i], kvs[i], ps[i], gl_arch_effective(kvs[i]->k->arch, arch), version,
+                      &memo, log, loglen) != 0) {
             rc = -1;
             goto out;
         }
@@ -496,12 +499,12 @@ static int build(const struct gl_kernel_variant *const *kvs, const struct gl_par
                 items[j].group = i;
                 group[m++] = &items[j];
             }
-        rc = compile_program(group, m, arch, dir, log, loglen);
+        rc = compile_program(group, m, items[i].arch, dir, log, loglen);
         if (rc == -1 && m > 1) {
             /* one expression at a time, in order, to name the first that fails
              * with its own log (as a compilation of it alone would) */
             for (int j = 0; j < m; j++) {
-                rc = compile_program(&group[j], 1, arch, dir, log, loglen);
+                rc = compile_program(&group[j], 1, items[i].arch, dir, log, loglen);
                 if (rc != 0) {
                     for (int t = 0; t < j; t++)
                         res[group[t] - items] = 0;
@@ -509,7 +512,7 @@ static int build(const struct gl_kernel_variant *const *kvs, const struct gl_par
                 }
             }
             if (rc == 0)   /* each alone compiles: the group's error stands */
-                rc = compile_program(group, m, arch, dir, log, loglen);
+                rc = compile_program(group, m, items[i].arch, dir, log, loglen);
         }
         if (rc != 0)
             break;

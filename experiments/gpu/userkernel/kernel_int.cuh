@@ -14,6 +14,7 @@ extern "C" {
 #include "gpulab.h"
 #include "kernel.h"
 #include "params.h"
+#include "target.h"
 #include "userkernel.h"
 }
 

@@ -249,7 +249,9 @@ int gk_nvcc_compile(const struct gk_compile *c, char **cubin, size_t *cubin_len,
         gl_say(log, loglen, "out of memory");
         goto out;
     }
-    snprintf(arch, sizeof arch, "-arch=sm_%d", c->arch);
+    char target[16];
+    gl_arch_name(c->arch, target, sizeof target);
+    snprintf(arch, sizeof arch, "-arch=%s", target);
     argv[argc++] = nvcc;
     argv[argc++] = (char *)"-cubin";
     argv[argc++] = arch;

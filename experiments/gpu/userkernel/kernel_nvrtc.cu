@@ -118,7 +118,9 @@ int gk_nvrtc_compile(const struct gk_compile *c, char **cubin, size_t *cubin_len
         gl_say(log, loglen, "out of memory");
         return -1;
     }
-    snprintf(o_arch, sizeof o_arch, "--gpu-architecture=sm_%d", c->arch);
+    char target[16];
+    gl_arch_name(c->arch, target, sizeof target);
+    snprintf(o_arch, sizeof o_arch, "--gpu-architecture=%s", target);
     opts[n++] = o_arch;
     opts[n++] = "-std=c++17";
     opts[n++] = "-default-device";

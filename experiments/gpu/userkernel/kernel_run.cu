@@ -189,6 +189,8 @@ struct gk_ctx {
     /* symbols: each one's variable in the reference kernel's library, where
      * that is another library than the kernel's (else NULL) */
     void *ref_sym[GL_KERNEL_MAX_BUFFERS];
+    int cooperative;                          /* launch = cooperative */
+    unsigned cluster[3];                      /* cluster = X, Y, Z (0 0 0: none) */
 };
 
 static cudaError_t launch(struct gh_job *j, const void *kernel)
@@ -205,7 +207,174 @@ static cudaError_t launch(struct gh_job *j, const void *kernel)
             args[i] = (void *)&a->v;
         }
     }
-    return cudaLaunchKernel(kernel, j->grid, j->block, args, j->dyn_smem, 0);
+    if (!x->cooperative && !x->cluster[0])
+        return cudaLaunchKernel(kernel, j->grid, j->block, args, j->dyn_smem, 0);
+    /* cudaLaunchKernelEx with the launch's attribute: cooperative, or a cluster */
+    cudaLaunchConfig_t cfg = {};
+    cudaLaunchAttribute attr[1] = {};
+    cfg.gridDim = j->grid;
+    cfg.blockDim = j->block;
+    cfg.dynamicSmemBytes = j->dyn_smem;
+    cfg.stream = 0;
+    if (x->cooperative) {
+        attr[0].id = cudaLaunchAttributeCooperative;
+        attr[0].val.cooperative = 1;
+    } else {
+        attr[0].id = cudaLaunchAttributeClusterDimension;
+        attr[0].val.clusterDim.x = x->cluster[0];
+        attr[0].val.clusterDim.y = x->cluster[1];
+        attr[0].val.clusterDim.z = x->cluster[2];
+    }
+    cfg.attrs = attr;
+    cfg.numAttrs = 1;
+    return cudaLaunchKernelExC(&cfg, kernel, args);
+}
+
+/* ---- device values, cooperative launches, clusters ----------------------------------- */
+
+/* occupancy(BLOCK, SMEM) of the kernel being prepared (target.h): the occupancy
+ * API, with the kernel's dynamic shared memory limit raised first as a launch
+ * would. */
+static long long kernel_occupancy(void *ctx, long long block, long long smem, char *err,
+                                  size_t errlen)
+{
+    const void *kernel = ctx;
+    int n = 0;
+    const struct gl_device *d = gh_device();
+    if (block > d->max_threads_per_block || smem > d->smem_per_block_optin) {
+        snprintf(err, errlen, "occupancy(%lld, %lld): over the GPU's limits (%d threads, %d "
+                 "bytes)", block, smem, d->max_threads_per_block, d->smem_per_block_optin);
+        return -1;
+    }
+    if (smem > d->smem_per_block)
+        cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem);
+    cudaError_t e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&n, kernel, (int)block,
+                                                                  (size_t)smem);
+    if (e != cudaSuccess) {
+        snprintf(err, errlen, "occupancy(%lld, %lld): %s", block, smem, cudaGetErrorString(e));
+        return -1;
+    }
+    if (n < 1) {
+        snprintf(err, errlen, "occupancy(%lld, %lld) = 0: no block of that shape fits on an SM "
+                 "with this kernel's registers and shared memory", block, smem);
+        return -1;
+    }
+    return n;
+}
+
+/* The values expressions see of this GPU, and kernel's occupancy (NULL: the
+ * estimate, for a launch sequence). */
+static void device_values(const void *kernel)
+{
+    const struct gl_device *d = gh_device();
+    struct gl_devvals v;
+    gl_devvals_assume(&v);
+    v.assumed = 0;
+    v.sm_count = d->sm_count;
+    v.threads_per_sm = d->max_threads_per_sm;
+    v.blocks_per_sm = d->max_blocks_per_sm;
+    v.smem_per_sm = d->smem_per_sm;
+    v.occupancy = kernel ? kernel_occupancy : NULL;
+    v.ctx = (void *)kernel;
+    gl_devvals_set(&v);
+}
+
+/* A cooperative launch's grid must be resident all at once: skip with the
+ * numbers when it cannot be. */
+static int cooperative_fits(struct gl_result *r, const void *kernel, dim3 g, dim3 b, size_t smem)
+{
+    const struct gl_device *d = gh_device();
+    int dev = 0, coop = 0, per_sm = 0;
+    if (!gh_ok(r, cudaGetDevice(&dev), "cudaGetDevice") ||
+        !gh_ok(r, cudaDeviceGetAttribute(&coop, cudaDevAttrCooperativeLaunch, dev),
+               "cudaDeviceGetAttribute(cooperative launch)"))
+        return 0;
+    if (!coop)
+        return gh_skip(r, "launch = cooperative: this GPU does not support cooperative launches");
+    if (!gh_ok(r, cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel,
+                                                                (int)(b.x * b.y * b.z), smem),
+               "cudaOccupancyMaxActiveBlocksPerMultiprocessor"))
+        return 0;
+    unsigned long long blocks = (unsigned long long)g.x * g.y * g.z;
+    unsigned long long resident = (unsigned long long)per_sm * (unsigned long long)d->sm_count;
+    if (blocks > resident)
+        return gh_skip(r, "launch = cooperative: a grid of %llu blocks cannot be resident at once: "
+                       "%d blocks of %u threads and %zu bytes of dynamic shared memory fit per SM "
+                       "x %d SMs = %llu (grid = sm_count * occupancy(BLOCK, SMEM) is the most)",
+                       blocks, per_sm, b.x * b.y * b.z, smem, d->sm_count, resident);
+    return 1;
+}
+
+/* A cluster launch: the cluster from `cluster =` or the kernel's own
+ * __cluster_dims__ (read from the kernel: then no attribute is passed); the
+ * grid a multiple of it and at least one cluster resident. */
+static int cluster_fits(struct gl_result *r, struct gk_ctx *x, const struct gl_kernel *k,
+                        const struct gl_params *p, const void *kernel, dim3 g, dim3 b,
+                        size_t smem)
+{
+    const struct gl_device *d = gh_device();
+    struct cudaFuncAttributes fa;
+    char err[GL_REASON_MAX];
+    unsigned c[3] = { 0, 0, 0 };
+    if (!gh_ok(r, cudaFuncGetAttributes(&fa, kernel), "cudaFuncGetAttributes"))
+        return 0;
+    int compiled = fa.requiredClusterWidth > 0;
+    if (compiled) {
+        c[0] = (unsigned)fa.requiredClusterWidth;
+        c[1] = (unsigned)(fa.requiredClusterHeight > 0 ? fa.requiredClusterHeight : 1);
+        c[2] = (unsigned)(fa.requiredClusterDepth > 0 ? fa.requiredClusterDepth : 1);
+        if (k->ncluster)
+            return gh_fail(r, "cluster = is set, but the kernel has __cluster_dims__(%u, %u, %u)",
+                           c[0], c[1], c[2]);
+    } else if (k->ncluster) {
+        c[1] = c[2] = 1;
+        for (int i = 0; i < k->ncluster && i < 3; i++) {
+            long long v;
+            if (gk_value(k->cluster[i], p, &v, err, sizeof err) != 0)
+                return gh_skip(r, "cluster '%s': %s", k->cluster[i], err);
+            if (v < 1 || v > 8)
+                return gh_skip(r, "cluster '%s' = %lld: must be 1 to 8", k->cluster[i], v);
+            c[i] = (unsigned)v;
+        }
+    } else {
+        return 1;   /* no cluster */
+    }
+    if (d->cc_major < 9)
+        return gh_skip(r, "thread-block clusters need compute capability 9.0 or later, and this "
+                       "GPU is %d.%d", d->cc_major, d->cc_minor);
+    if (g.x % c[0] || g.y % c[1] || g.z % c[2])
+        return gh_skip(r, "grid %ux%ux%u is not a multiple of the cluster %ux%ux%u", g.x, g.y, g.z,
+                       c[0], c[1], c[2]);
+    if (smem > (size_t)d->smem_per_block)
+        cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem);
+    cudaLaunchConfig_t cfg = {};
+    cudaLaunchAttribute attr[1] = {};
+    cfg.gridDim = g;
+    cfg.blockDim = b;
+    cfg.dynamicSmemBytes = smem;
+    if (!compiled) {
+        attr[0].id = cudaLaunchAttributeClusterDimension;
+        attr[0].val.clusterDim.x = c[0];
+        attr[0].val.clusterDim.y = c[1];
+        attr[0].val.clusterDim.z = c[2];
+        cfg.attrs = attr;
+        cfg.numAttrs = 1;
+    }
+    int n = 0;
+    cudaError_t e = cudaOccupancyMaxActiveClusters(&n, kernel, &cfg);
+    if (e != cudaSuccess) {
+        (void)cudaGetLastError();   /* not sticky: the reason is the skip's */
+        return gh_skip(r, "a cluster of %ux%ux%u blocks of %u threads and %zu bytes of dynamic "
+                       "shared memory cannot be resident: %s", c[0], c[1], c[2],
+                       b.x * b.y * b.z, smem, cudaGetErrorString(e));
+    }
+    if (n < 1)
+        return gh_skip(r, "a cluster of %ux%ux%u blocks of %u threads and %zu bytes of dynamic "
+                       "shared memory cannot be resident (cudaOccupancyMaxActiveClusters = 0)",
+                       c[0], c[1], c[2], b.x * b.y * b.z, smem);
+    if (!compiled)
+        memcpy(x->cluster, c, sizeof c);
+    return 1;
 }
 
 static cudaError_t enqueue_kernel(struct gh_job *j)
@@ -383,6 +552,21 @@ static int prepare(struct gh_job *j, struct gk_ctx *x, struct gh_typed *T, char 
         k->nargs > GL_KERNEL_MAX_ARGS)
         return gh_fail(r, "internal: too many buffers or arguments");
     x->kv = kv;
+    /* the target against this GPU (a point of `arch = 90a` on another one) */
+    {
+        const struct gl_device *d = gh_device();
+        int target = gl_arch_effective(k->arch, d->cc_major * 10 + d->cc_minor);
+        if (gl_arch_mismatch(target, d->cc_major, d->cc_minor, err, sizeof err))
+            return gh_skip(r, "%s", err);
+    }
+    /* the kernel first: occupancy() in buffer counts, grid, block and smem is its */
+    void *sym[GL_KERNEL_MAX_BUFFERS] = {}, *rsym[GL_KERNEL_MAX_BUFFERS] = {};
+    size_t sym_bytes[GL_KERNEL_MAX_BUFFERS] = {}, rsym_bytes[GL_KERNEL_MAX_BUFFERS] = {};
+    device_values(NULL);
+    if (!k->seq && !kernel_at(r, kv, p, &kern, sym, sym_bytes))
+        return 0;
+    device_values(k->seq ? NULL : (const void *)kern);
+
     T->n = k->nbuffers;
     for (int b = 0; b < k->nbuffers; b++) {
         const struct gl_kbuffer *kb = &k->buffers[b];
@@ -437,10 +621,6 @@ static int prepare(struct gh_job *j, struct gk_ctx *x, struct gh_typed *T, char 
     if (!k->seq)
         j->dyn_smem = (size_t)v;
 
-    void *sym[GL_KERNEL_MAX_BUFFERS] = {}, *rsym[GL_KERNEL_MAX_BUFFERS] = {};
-    size_t sym_bytes[GL_KERNEL_MAX_BUFFERS] = {}, rsym_bytes[GL_KERNEL_MAX_BUFFERS] = {};
-    if (!k->seq && !kernel_at(r, kv, p, &kern, sym, sym_bytes))
-        return 0;
     for (int b = 0; b < k->nbuffers; b++) {
         T->b[b].sym = sym[b];
         T->b[b].sym_bytes = sym_bytes[b];
@@ -480,7 +660,14 @@ static int prepare(struct gh_job *j, struct gk_ctx *x, struct gh_typed *T, char 
     j->enqueue = enqueue_kernel;
     j->ctx = x;
     j->ctx_size = sizeof *x;
-    return gh_check_launch(r, j->kernel, j->grid, j->block, j->dyn_smem);
+    if (!gh_check_launch(r, j->kernel, j->grid, j->block, j->dyn_smem))
+        return 0;
+    if (k->seq)
+        return 1;
+    x->cooperative = k->cooperative;
+    if (x->cooperative && !cooperative_fits(r, j->kernel, j->grid, j->block, j->dyn_smem))
+        return 0;
+    return x->cooperative || cluster_fits(r, x, k, p, j->kernel, j->grid, j->block, j->dyn_smem);
 }
 
 int gk_kernel_run(const struct gl_kernel_variant *kv, const struct gl_params *p,
@@ -505,11 +692,14 @@ int gk_kernel_run(const struct gl_kernel_variant *kv, const struct gl_params *p,
     j.p = p;
     j.t = t;
     j.r = r;
+    gl_devvals_trace_reset();
     if (!prepare(&j, &x, &T, ref_name, sizeof ref_name, key, sizeof key, kv)) {
         gk_seq_free(x.seq);   /* gh_execute did not get it */
         rc = gh_context_lost() ? -1 : 0;
     } else
         rc = gh_execute(&j);
+    /* the device values the point's expressions read here (sm_count, occupancy) */
+    snprintf(r->device_values, sizeof r->device_values, "%s", gl_devvals_trace());
     if (r->status != GL_OK && r->nmetrics == 0 && r->metrics_reason[0] == '\0')
         snprintf(r->metrics_reason, sizeof r->metrics_reason, "not profiled: run was not ok");
     return rc;
