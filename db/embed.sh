@@ -20,31 +20,18 @@ for f in "$dir/schema.sql" "$dir/views.sql"; do
     [ -r "$f" ] || { echo "embed.sh: cannot read $f" >&2; exit 1; }
 done
 
-# The migrations are NNN.sql or NNN_WORDS.sql, in order of NNN, one per number:
-# a file's number is the place of its step. A number no file has (a migration
-# written on another branch, not merged here yet) is a step that changes nothing,
-# so that the files of parallel branches merge without renumbering; once merged,
-# every number has its file again.
+# The migrations must be 001.sql, 002.sql ... with no gap: the number is the
+# version the file upgrades from, so a gap would skip a step.
 migs=""
 n=0
 for f in "$dir"/migrations/*.sql; do
     [ -e "$f" ] || continue
-    b=$(basename "$f")
-    num=$(echo "$b" | sed -n 's/^\([0-9][0-9][0-9]\)\(_[A-Za-z0-9_]*\)\{0,1\}\.sql$/\1/p')
-    if [ -z "$num" ]; then
-        echo "embed.sh: $f: a migration is named NNN.sql or NNN_WORDS.sql" >&2
-        exit 1
-    fi
-    num=$(echo "$num" | sed 's/^0*//')
-    if [ "$num" -le "$n" ]; then
-        echo "embed.sh: $f: a second migration numbered $num" >&2
-        exit 1
-    fi
-    while [ $((n + 1)) -lt "$num" ]; do
-        n=$((n + 1))
-        migs="$migs -"
-    done
     n=$((n + 1))
+    want=$(printf '%03d.sql' "$n")
+    if [ "$(basename "$f")" != "$want" ]; then
+        echo "embed.sh: $f: expected $dir/migrations/$want (migrations are numbered 001, 002 ... without gaps)" >&2
+        exit 1
+    fi
     migs="$migs $f"
 done
 
@@ -83,11 +70,7 @@ tmp="$out.tmp"
     for f in $migs; do
         i=$((i + 1))
         echo "static const char migration_$i[] ="
-        if [ "$f" = "-" ]; then
-            printf '    "%s"\n' "-- (no migration of this number on this tree)"
-        else
-            literal "$f"
-        fi
+        literal "$f"
         echo "    \"\";"
         echo ""
     done

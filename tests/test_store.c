@@ -279,15 +279,15 @@ static void test_create(void)
         printf("open: %s\n", err);
         return;
     }
-    /* the version is 1 + the migrations: 001..014 (010 the launch sequences', 011 the
-     * scalars', 012 energy, integrity, contamination; 013 another branch's, an empty
-     * step on a tree without it; 014 target, launch_kind, device_values) */
-    CHECK(gl_nmigrations == 14 && gl_schema_version == 1 + gl_nmigrations);
+    /* the version is 1 + the migrations: 001..013 (010 the launch sequences', 011 the
+     * scalars', 012 energy, integrity, contamination; 013 target, launch_kind,
+     * device_values) */
+    CHECK(gl_nmigrations == 13 && gl_schema_version == 1 + gl_nmigrations);
     for (int i = 0; i < gl_nmigrations; i++)
         CHECK(gl_sql_migrations[i] != NULL);
     CHECK(gl_sql_migrations[gl_nmigrations] == NULL);
     sqlite3 *db = raw_open(path);
-    CHECK(qi(db, "PRAGMA user_version") == 15);
+    CHECK(qi(db, "PRAGMA user_version") == 14);
     CHECK_STR(q(db, "PRAGMA journal_mode").s, "wal");
     CHECK_STR(q(db, "SELECT value FROM meta WHERE key = 'application'").s, "gpulab");
     const char *objs[] = { "table:meta", "table:device", "table:session", "table:run",

@@ -204,9 +204,9 @@ static int setup_schema(gl_store *s, const char *path)
         return -1;
     } else {
         for (long long i = v; i < gl_schema_version; i++) {
-            char what[200];
-            snprintf(what, sizeof what, "migrating version %lld to %lld (db/migrations/%03lld.sql, "
-                     "or %03lld_*.sql)", i, i + 1, i, i);
+            char what[128];
+            snprintf(what, sizeof what, "migrating version %lld to %lld (db/migrations/%03lld.sql)",
+                     i, i + 1, i);
             if (store_exec(s, gl_sql_migrations[i - 1], what) != 0)
                 return -1;
         }

@@ -1,6 +1,5 @@
--- db/migrations/014_target.sql - schema version 14 -> 15 (13 -> 14 on a tree without
--- migration 013): kernels for today's GPUs. A user kernel's run records the target
--- it was compiled for (target: sm_90, or the arch-specific sm_90a), how it was
+-- db/migrations/013.sql - schema version 13 -> 14: kernels for today's GPUs. A user
+-- kernel's run records the target it was compiled for (target: sm_90, or the arch-specific sm_90a), how it was
 -- launched (launch_kind: plain, cooperative, cluster 2x1x1, sequence) and the
 -- values of the GPU its expressions read (device_values: "sm_count=132,
 -- occupancy(256,0)=8"). Older runs were compiled for their GPU's own compute
