@@ -117,6 +117,9 @@ static int step(struct search_run *r, struct gl_strat *st, int cap, int *fresh)
         torun[nrun++] = ji;
     }
     if (nrun > 0) {
+        /* the points' kernels in parallel, not one by one in the worker (a failure
+         * here costs nothing: the worker compiles what is missing) */
+        (void)gl_sweep_compile_ahead(r->rl->sw, r->rl->ci, torun, nrun);
         if (gl_run_jobs(r->rl, torun, nrun) != 0)
             return -1;
         for (int i = 0; i < nrun; i++) {

@@ -119,6 +119,14 @@ int gl_sweep_gpus_syntax(const char *gpus, char *err, size_t errlen);
  * compile process died). */
 int gl_sweep_compile(struct gl_sweep *sw, const struct gl_sweep_watch *watch, char *err,
                      size_t errlen);
+/* sweep_compile.c: the kernels of jobs[0..n) of config ci that are not in the
+ * kernel cache yet compiled into it in parallel child processes, as
+ * gl_sweep_compile does, so that the worker that runs them finds them there: a
+ * search asks for several points at once and compiles only what it asks. A
+ * point that does not compile is left to its worker, which stores the failure.
+ * 0, or -1 (out of memory, a compile process could not start: the worker
+ * compiles them one by one then). */
+int gl_sweep_compile_ahead(struct gl_sweep *sw, int ci, const int *jobs, int n);
 /* A job's state now; another shard's job is GL_JOB_OTHER_SHARD before anything
  * else (its rejection is stored by its own shard). */
 enum gl_job_state gl_sweep_state(struct gl_sweep *sw, gl_store *store, const struct gl_job *job);

@@ -609,3 +609,47 @@ out:
     keyset_free(&programs);
     return rc;
 }
+
+/* ---- a search's next points ------------------------------------------------------------- */
+
+int gl_sweep_compile_ahead(struct gl_sweep *sw, int ci, const int *jobs, int n)
+{
+    const struct gl_device_ops *ops = gl_registry_gpu();
+    struct keyset seen = { 0, 0, NULL, NULL }, programs = { 0, 0, NULL, NULL };
+    struct pool pl = { NULL, 0, 0 };
+    char err[512];
+    int rc = 0, total = 0;
+    if (!ops || !ops->kernel_compile || n < 2)
+        return 0;   /* one point: its worker compiles it as soon */
+    int par = jobs_allowed(err, sizeof err);
+    if (par < 2)
+        return 0;
+    struct gl_expansion *e = &sw->exps[ci];
+    for (int i = 0; i < n && rc == 0; i++) {
+        struct gl_job *j = &e->jobs[jobs[i]];
+        const struct gl_kernel_variant *kv = gl_kernel_variant_of(j->v);
+        char key[4096], pkey[4096];
+        if (!kv || j->skip[0] || gl_kernel_compile_key(kv, &j->p, key, sizeof key) != 0 ||
+            gl_kernel_program_key(kv, &j->p, pkey, sizeof pkey) != 0)
+            continue;
+        int v = 0;
+        int added = keyset_put(&seen, key, &v);
+        if (added == 0)
+            continue;
+        v = pl.n;
+        int newp = added < 0 ? -1 : keyset_put(&programs, pkey, &v);
+        struct task *t = newp > 0 ? new_task(&pl, &sw->configs[ci]) : newp == 0 ? &pl.t[v] : NULL;
+        if (!t || task_add(t, j) != 0)
+            rc = -1;
+        else
+            total++;
+    }
+    /* a failure is not reported here: the worker meets it again and stores it */
+    if (rc == 0 && pl.n > 1 &&
+        run_pool(ops, &pl, sw->arch, par < pl.n ? par : pl.n, NULL, total, err, sizeof err) != 0)
+        rc = -1;
+    pool_free(&pl);
+    keyset_free(&seen);
+    keyset_free(&programs);
+    return rc;
+}
