@@ -404,8 +404,8 @@ static void test_options(void)
     snprintf(t2, sizeof t2, "%scompiler = nvccc\n", conf);
     FAILS(t2, 10, "compiler = 'nvccc': unknown", "did you mean 'nvcc'?");
     /* kernel keys only in a kernel section */
-    FAILS("study = t\noptions = -O3\n[o]\nsource = k.cu\n", 2, "belongs in a kernel section",
-          NULL);
+    FAILS("study = t\noptions = -O3\n[o]\nfamily = vecadd\nvariants = seq\nN = 8\n", 2,
+          "belongs in a kernel section", "this config has none");
 }
 
 static void test_errors(void)
@@ -444,7 +444,12 @@ static void test_errors(void)
     /* variants */
     FAILS(with(5, "variants = all", NULL), 5, "'all' means nothing in a kernel section", NULL);
     FAILS(with(5, "variants = copy, copy", NULL), 5, "listed twice", NULL);
-    FAILS(with(5, "variants = transpose_tiled<TILE, BLOCK_ROWS>", NULL), 5, "needs a name", NULL);
+    /* a template-id without NAME = is named after its template */
+    FAILS(with(5, "variants = transpose_tiled<TILE, BLOCK_ROWS>", NULL), 15,
+          "verify: unknown variant 'naive'", "transpose_tiled");
+    /* a template named without its arguments: the hint */
+    FAILS(with(5, "variants = copy, naive, transpose_tiled", NULL), 5,
+          "'transpose_tiled' is a template", "transpose_tiled<T, R>");
     FAILS(with(5, "variants = copy, t = transpose_tiledd<TILE, BLOCK_ROWS>, naive", NULL), 5,
           "no function 'transpose_tiledd'", "did you mean 'transpose_tiled'?");
     FAILS(with(5, "variants = copy, t = xyzzy, naive", NULL), 5, "no function 'xyzzy'",
@@ -952,6 +957,126 @@ static void test_init_checks(void)
     gl_config_free(&cfg);
 }
 
+
+/* Step 15: kernel keys and named parameters before the first section as
+ * defaults, per-variant launches, a template variant without NAME =, the typo
+ * rule against the file's own names, verify = none and outputs nothing checks,
+ * defines that clash with a template parameter, verify across sections. */
+static void test_shared_keys(void)
+{
+    write_file("s.cu",
+               "template <int BLOCK>\n"
+               "__global__ void scale(float *y, const float *x, int n) { }\n"
+               "__global__ void twice(float *y, const float *x, int n) { }\n"
+               "#define Block 4\n");
+    /* everything before the first section; the section names its versions */
+    const char *shared =
+        "source = s.cu\n"                               /* 1 */
+        "N = 8*1024\n"                                  /* 2 */
+        "BLOCK = 128, 256\n"                            /* 3 */
+        "buffer.x = float[N] random\n"                  /* 4 */
+        "buffer.y = float[N] output\n"                  /* 5 */
+        "args = y, x, int N\n"                          /* 6 */
+        "grid = cdiv(N, BLOCK)\n"                       /* 7 */
+        "block = BLOCK\n"                               /* 8 */
+        "[s]\n"                                         /* 9 */
+        "variants = scale<BLOCK>, twice\n"              /* 10 */
+        "grid.twice = cdiv(N, 2*BLOCK)\n"               /* 11 */
+        "verify = twice\n";                             /* 12 */
+    CHECK(parse(shared) == 0);
+    if (!err[0]) {
+        const struct gl_section *s = &cfg.sections[0];
+        CHECK(s->kernel != NULL && s->nvariants == 2);
+        CHECK_STR(s->variants[0], "scale");
+        CHECK_STR(s->kvs[0].expr, "scale<BLOCK>");
+        CHECK(s->kernel->nbuffers == 2 && s->kernel->nargs == 3);
+        CHECK(s->values[GL_P_N].set && s->values[GL_P_N].ints[0] == 8192);
+        CHECK(s->nuser == 1 && strcmp(s->uname[0], "BLOCK") == 0);
+        /* twice has its own grid, scale the section's; scale is verified by twice */
+        CHECK(s->kvs[1].k != s->kernel && s->kvs[0].k == s->kernel);
+        CHECK_STR(s->kvs[1].k->grid[0], "cdiv(N, 2*BLOCK)");
+        CHECK_STR(s->kvs[0].k->grid[0], "cdiv(N, BLOCK)");
+        CHECK(s->kvs[0].reference == &s->kvs[1]);
+        CHECK_STR(s->kvs[1].k->hash, s->kernel->hash);
+        gl_config_free(&cfg);
+    }
+    /* a key set in both places: the section's */
+    char t[4096];
+    snprintf(t, sizeof t, "%sblock = 64\n", shared);
+    CHECK(parse(t) == 0);
+    if (err[0])
+        printf("  %s\n", err);
+    if (!err[0]) {
+        CHECK_STR(cfg.sections[0].kernel->block[0], "64");
+        gl_config_free(&cfg);
+    }
+    /* two instances of one template: named after their template-ids */
+    snprintf(t, sizeof t, "%s", shared);
+    strcpy(strstr(t, "variants"), "variants = scale<BLOCK>, scale<2*BLOCK>\nverify = scale_BLOCK\n");
+    CHECK(parse(t) == 0);
+    if (!err[0]) {
+        CHECK_STR(cfg.sections[0].variants[0], "scale_BLOCK");
+        CHECK_STR(cfg.sections[0].variants[1], "scale_2_BLOCK");
+        gl_config_free(&cfg);
+    }
+    /* a default no section uses is an error naming the key */
+    snprintf(t, sizeof t, "TILE = 3\n%s", shared);
+    FAILS(t, 1, "named parameter 'TILE' before the first section is read by no kernel section",
+          NULL);
+    snprintf(t, sizeof t, "buffer.z = float[N]\n%s", shared);
+    FAILS(t, 1, "'buffer.z' before the first section is passed by no kernel section", NULL);
+    snprintf(t, sizeof t, "%s[t]\nsource = s.cu\nlaunch.a = twice<<<1, 32>>>(y, x, int N)\n"
+             "verify = none\n", shared);
+    CHECK(parse(t) == 0);   /* args, grid, block: not a launch section's */
+    if (err[0])
+        printf("  %s\n", err);
+    if (!err[0])
+        gl_config_free(&cfg);
+    /* grid: the built-in parameter's words stay the parameter */
+    FAILS("grid = 2d\n[s]\nsource = s.cu\nvariants = twice\nN = 8\nbuffer.x = float[N]\n"
+          "buffer.y = float[N] output\nargs = y, x, int N\ngrid = 1\nblock = 8\n", 1,
+          "parameter 'grid' is not read by any variant of any section", NULL);
+    /* a per-variant key for a variant the section does not have */
+    snprintf(t, sizeof t, "%sblock.twicee = 64\n", shared);
+    FAILS(t, 13, "block.twicee: section [s] has no variant 'twicee'", "did you mean 'twice'?");
+    /* the typo rule: Block is a name of the file (a macro), so a named parameter */
+    snprintf(t, sizeof t, "%sBlock = 2\nflops = Block*N\n", shared);
+    CHECK(parse(t) == 0);
+    if (!err[0])
+        gl_config_free(&cfg);
+    snprintf(t, sizeof t, "%sBlok = 2\nflops = Blok*N\n", shared);
+    FAILS(t, 13, "unknown key 'Blok'", "did you mean 'block'?");
+    /* an output with an init and no reference: refused, unless verify = none */
+    const char *noref =
+        "[s]\nsource = s.cu\nvariants = twice\nN = 8\nbuffer.x = float[N]\n"
+        "buffer.y = float[N] zero output\nargs = y, x, int N\ngrid = 1\nblock = 8\n";
+    FAILS(noref, 6, "buffer.y is an output with an init", "verify = none");
+    snprintf(t, sizeof t, "%sverify = none\n", noref);
+    CHECK(parse(t) == 0);
+    if (!err[0]) {
+        CHECK(cfg.sections[0].kernel->verify_none == 1);
+        gl_config_free(&cfg);
+    }
+    /* defines that clash with a template parameter */
+    snprintf(t, sizeof t, "%sdefines = BLOCK\n", shared);
+    FAILS(t, 13, "defines: 'BLOCK' is also a template parameter of scale", "scale<BLOCK>");
+    /* verify: a variant of another section */
+    const char *two =
+        "source = s.cu\nN = 1024\nBLOCK = 128\nbuffer.x = float[N] random\n"
+        "buffer.y = float[N] output\nargs = y, x, int N\nblock = BLOCK\n"
+        "[fast]\nvariants = scale<BLOCK>\ngrid = cdiv(N, BLOCK)\nverify = slow.twice\n"
+        "[slow]\nvariants = twice\ngrid = cdiv(N, 2*BLOCK)\n";
+    CHECK(parse(two) == 0);
+    if (!err[0]) {
+        CHECK(cfg.sections[0].kvs[0].reference == &cfg.sections[1].kvs[0]);
+        gl_config_free(&cfg);
+    }
+    snprintf(t, sizeof t, "%s", two);
+    strcpy(strstr(t, "verify = slow.twice"), "verify = slow.twic\n[slow]\nvariants = twice\n"
+           "grid = cdiv(N, 2*BLOCK)\n");
+    FAILS(t, 11, "verify: unknown variant 'slow.twic'", "did you mean 'slow.twice'?");
+}
+
 int main(void)
 {
     if (!t_load_plugins())
@@ -977,6 +1102,7 @@ int main(void)
     test_verify_reads();
     test_inits_symbols();
     test_init_checks();
+    test_shared_keys();
     char cmd[600];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
     if (system(cmd) != 0)

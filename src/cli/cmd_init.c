@@ -245,6 +245,16 @@ static void section(struct text *t, const struct gl_ks_kernel *k, const char *sr
         else
             put(t, "buffer.%s = %s[%s] output\n", p->name, ty, count);
     }
+    /* an output with an init has no poison for a run to find: without a
+     * reference nothing checks it, which the section must say (docs/kernels.md) */
+    for (int i = 0; i < k->nparams; i++) {
+        const struct gl_ks_param *p = &k->params[i];
+        if (p->is_ptr && !p->is_const && p->written && (p->accumulated || p->read)) {
+            put(t, "verify = none                    # nothing checks %s yet: name a reference "
+                "(verify = VARIANT or c:FILE:FUNC)\n", p->name);
+            break;
+        }
+    }
     put(t, "args = ");
     for (int i = 0; i < k->nparams; i++) {
         const struct gl_ks_param *p = &k->params[i];

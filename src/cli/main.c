@@ -217,6 +217,27 @@ static int want_help(int argc, char **argv)
     return 0;
 }
 
+/* The compute capabilities CUDA 13's NVRTC and nvcc build for (--arch). */
+static const int archs[] = { 75, 80, 86, 87, 88, 89, 90, 100, 103, 110, 120, 121 };
+#define ARCHS "75, 80, 86, 87, 88, 89, 90, 100, 103, 110, 120, 121"
+
+static int known_arch(long v)
+{
+    for (size_t i = 0; i < sizeof archs / sizeof archs[0]; i++)
+        if (archs[i] == v)
+            return 1;
+    return 0;
+}
+
+static int nearest_arch(long v)
+{
+    int best = archs[0];
+    for (size_t i = 0; i < sizeof archs / sizeof archs[0]; i++)
+        if (labs(archs[i] - v) < labs(best - v))
+            best = archs[i];
+    return best;
+}
+
 static int usage_error(const char *usage, const char *msg, const char *arg)
 {
     fprintf(stderr, "gpulab: %s%s%s\n%s", msg, arg ? " " : "", arg ? arg : "", usage);
@@ -281,6 +302,14 @@ static int parse_run_opts(int argc, char **argv, const char *usage, struct gl_ru
                 if (gl_arch_parse(argv[++i], &o->arch, why, sizeof why) != 0)
                     return usage_error(usage, "--arch wants a compute capability such as 90 or "
                                        "an arch-specific target such as 90a, got", argv[i]);
+                int cc = gl_arch_cc(o->arch);
+                if (!known_arch(cc)) {
+                    char msg[256];
+                    snprintf(msg, sizeof msg, "--arch %d is no compute capability the CUDA 13 "
+                             "compilers build for (%s; did you mean %d?), got", cc, ARCHS,
+                             nearest_arch(cc));
+                    return usage_error(usage, msg, argv[i]);
+                }
             }
         } else if (strcmp(a, "--force") == 0) {
             o->force = 1;

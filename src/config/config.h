@@ -77,6 +77,10 @@ struct gl_section {
      * `variants` (variants[i] is kvs[i].name); NULL for built-in variants. */
     struct gl_kernel *kernel;
     struct gl_kernel_variant *kvs;
+    /* A variant with a launch of its own (grid.NAME, block.NAME, smem.NAME,
+     * args.NAME): its own copy of kernel with those replaced (kvs[i].k), owned;
+     * NULL: kvs[i].k is kernel. */
+    struct gl_kernel *kshape[GL_MAX_VARIANTS];
     /* Named parameters (kernel sections): name and values, in config order. */
     int nuser;
     char uname[GL_MAX_UPARAMS][GL_UPARAM_NAME];

@@ -55,6 +55,11 @@ int cfg_read_blocks(struct ctx *x, char *text, struct block **out, int *nout);
  * (byte 0xNN at column C)" (cfg_err). */
 int cfg_check_text(struct ctx *x, const char *text, size_t n);
 void cfg_free_blocks(struct block *b, int n);
+/* The keys before the first section of a config without kernel sections: a
+ * kernel key or unknown identifier there is an error. 0, or -1 (cfg_err). */
+int cfg_check_top(struct ctx *x, const struct block *bl, int nb);
+/* A key of every section, a built-in parameter, `study` or `description`. */
+int cfg_is_known_key(const char *k);
 struct entry *cfg_find(const struct block *b, const char *key);
 char *cfg_trim(char *s);
 /* Keys only a kernel section has (buffer.NAME aside), NULL-terminated. */
@@ -63,6 +68,19 @@ extern const char *const cfg_kernel_keys[];
 extern const char *const cfg_section_keys[];
 /* A key of a kernel section: a kernel key or buffer.NAME. */
 int cfg_is_kernel_key(const char *k);
+/* grid.NAME, block.NAME, smem.NAME or args.NAME: one variant's own launch shape. */
+int cfg_is_variant_key(const char *k);
+
+/* config_defaults.c: the keys before the first section as defaults of kernel
+ * sections. cfg_kernel_block: into m (its entries owned, the values the
+ * blocks'), b's lines and the defaults b takes (used[i] set for each top entry
+ * taken). cfg_top_unused: a kernel default that no section took is an error.
+ * cfg_grid_is_param: a grid value of the built-in parameter's words. 0, or -1. */
+int cfg_kernel_block(struct ctx *x, const struct block *top, const struct block *b, int *used,
+                     struct block *m);
+int cfg_top_unused(struct ctx *x, const struct block *top, const int *used, int nkernel);
+int cfg_grid_is_param(const char *val);
+int cfg_is_kernel_default(const struct entry *e);
 
 /* config_values.c */
 /* The value list or range of parameter d on line e into vals. 0, or -1. */
@@ -121,6 +139,11 @@ int cfg_is_search_key(const char *k);
 int cfg_kernel_section(struct ctx *x, const struct block *b, const struct block *top,
                        struct top_use *use, struct gl_section *s);
 void cfg_kernel_free(struct gl_section *s);
+/* After every section is read: each `verify = NAME` that names a variant of
+ * another kernel section of the config (SECTION.NAME, or a name only one other
+ * section has) is checked against this section's buffers and parameters and
+ * becomes its variants' reference. 0, or -1 (cfg_err). */
+int cfg_kernel_cross_verify(struct ctx *x, struct gl_config *c);
 
 /* config_kinit.c: what follows TYPE[COUNT] on a buffer.NAME or symbol.NAME
  * line (p, modified): the init and `output` into bf, its random stream from

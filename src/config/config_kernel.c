@@ -17,6 +17,7 @@
 #include "deps.h"
 #include "fileutil.h"
 #include "kernel_variant.h"
+#include "ksource.h"
 #include "nearest.h"
 #include "registry.h"
 #include "sha256.h"
@@ -40,7 +41,17 @@ struct kread {
     struct gl_expr_scope sc;        /* every parameter; collects the ones named */
     int uline[GL_MAX_UPARAMS];      /* line of each named parameter */
     int buffer_line[GL_KERNEL_MAX_BUFFERS];
+    struct gl_ks_file ks;           /* the source's kernels as its text declares them */
 };
+
+/* The kernel `name` of the source's text (its template parameters), or NULL. */
+static const struct gl_ks_kernel *ks_kernel(const struct kread *r, const char *name)
+{
+    for (int i = 0; i < r->ks.nkernels; i++)
+        if (strcmp(r->ks.kernels[i].name, name) == 0)
+            return &r->ks.kernels[i];
+    return NULL;
+}
 
 /* ---- small text helpers ---------------------------------------------------- */
 
@@ -178,7 +189,9 @@ static int named_params(struct kread *r)
         const struct entry *e = &r->b->e[i];
         if (known_in_kernel(e->key))
             continue;
-        const char *near = typo_of(e->key);
+        /* a near miss of a key is a typo, unless the kernel file itself uses the
+         * name (a macro, a template parameter, an identifier: BLOCKS, Block) */
+        const char *near = cfg_has_ident(r->k->text, e->key) ? NULL : typo_of(e->key);
         if (near)
             return cfg_err(r->x, e->line, "unknown key '%s' (did you mean '%s'?)", e->key, near);
         if (!cfg_is_ident(e->key))
@@ -284,8 +297,28 @@ static int section_variants(struct kread *r)
     s->kvs = calloc(GL_MAX_VARIANTS, sizeof *s->kvs);
     if (!s->kvs)
         return cfg_err(r->x, e->line, "out of memory");
+    /* the names every item would have (a template-id without `NAME =` its
+     * template's), to tell which of those would collide */
+    char names[GL_MAX_VARIANTS * 2][GL_KNAME];
+    int nnames = 0;
+    {
+        char pre[4096];
+        snprintf(pre, sizeof pre, "%s", e->val);
+        for (char *p = pre; p && nnames < GL_MAX_VARIANTS * 2;) {
+            char *item = cfg_next_item(&p, 1), *eq = strchr(item, '=');
+            char func[GL_KEXPR];
+            if (eq) {
+                *eq = '\0';
+                snprintf(names[nnames++], GL_KNAME, "%s", cfg_trim(item));
+            } else if (cfg_kernel_expr(item, func, sizeof func)) {
+                const char *base = strrchr(func, ':');
+                snprintf(names[nnames++], GL_KNAME, "%.63s", base ? base + 1 : func);
+            }
+        }
+    }
     for (char *p = buf; p;) {
         char *item = cfg_next_item(&p, 1), *name = item, *expr = item;
+        char auto_name[GL_KNAME];
         if (!*item)
             return cfg_err(r->x, e->line, "empty item in variants list '%s'", e->val);
         char *eq = strchr(item, '=');
@@ -293,12 +326,35 @@ static int section_variants(struct kread *r)
             *eq = '\0';
             name = cfg_trim(item);
             expr = cfg_trim(eq + 1);
+        } else if (strchr(item, '<')) {
+            /* scale<BLOCK>: named scale, or scale_BLOCK where two would be scale */
+            char func[GL_KEXPR];
+            if (!cfg_kernel_expr(item, func, sizeof func))
+                return cfg_err(r->x, e->line, "variants: '%s' is neither a kernel function's "
+                               "name nor a template-id such as %s<TILE>", item,
+                               func[0] ? func : "kernel");
+            const char *base = strrchr(func, ':');
+            base = base ? base + 1 : func;
+            int same = 0;
+            for (int i = 0; i < nnames; i++)
+                same += strcmp(names[i], base) == 0;
+            size_t o = (size_t)snprintf(auto_name, sizeof auto_name, "%.63s", base);
+            if (same > 1) {
+                for (const char *c = strchr(item, '<'); *c && o + 1 < sizeof auto_name; c++) {
+                    if (cfg_ident_char(*c))
+                        auto_name[o++] = *c;
+                    else if (auto_name[o - 1] != '_')
+                        auto_name[o++] = '_';
+                }
+                while (o > 0 && auto_name[o - 1] == '_')
+                    o--;
+                auto_name[o] = '\0';
+            }
+            name = auto_name;
         }
         if (strcmp(name, "all") == 0 || strcmp(name, "cpu") == 0 || strcmp(name, "gpu") == 0)
             return cfg_err(r->x, e->line, "variants: '%s' means nothing in a kernel section: name "
                            "the kernels of %s", name, r->k->source);
-        if (!eq && strchr(item, '<'))
-            return cfg_err(r->x, e->line, "variants: '%s' needs a name: NAME = %s", item, item);
         if (!cfg_is_ident(name) || strlen(name) >= GL_KNAME)
             return cfg_err(r->x, e->line, "variants: bad variant name '%s' (a C identifier of at "
                            "most %d characters)", name, GL_KNAME - 1);
@@ -323,11 +379,44 @@ static int section_variants(struct kread *r)
         snprintf(kv->expr, sizeof kv->expr, "%s", expr);
         if (variant_expr(r, e->line, kv) != 0)
             return -1;
+        if (!strchr(expr, '<')) {   /* a template named without its arguments */
+            char func[GL_KEXPR];
+            cfg_kernel_expr(expr, func, sizeof func);
+            const char *base = strrchr(func, ':');
+            const struct gl_ks_kernel *kk = ks_kernel(r, base ? base + 1 : func);
+            if (kk && kk->ntparams > 0) {
+                char args[256] = "";
+                for (int t = 0; t < kk->ntparams; t++)
+                    cfg_add_to_list(args, sizeof args, kk->tparams[t].name);
+                return cfg_err(r->x, e->line, "variants: '%s' is a template (line %d of %s: "
+                               "template <%s>): name an instance, with parameters as its "
+                               "arguments: %s<%s> (and a named parameter %s = values)", expr,
+                               kk->line, r->k->source, args, expr, args, kk->tparams[0].name);
+            }
+        }
     }
     return 0;
 }
 
 /* ---- defines, buffers, args, shape ----------------------------------------- */
+
+/* A -D NAME that is also a template parameter's name in the source: the macro
+ * would replace the parameter's name and the template stops compiling. */
+static int define_clash(struct kread *r, int line, const char *name)
+{
+    for (int i = 0; i < r->ks.nkernels; i++) {
+        const struct gl_ks_kernel *kk = &r->ks.kernels[i];
+        for (int t = 0; t < kk->ntparams; t++)
+            if (strcmp(kk->tparams[t].name, name) == 0)
+                return cfg_err(r->x, line, "defines: '%s' is also a template parameter of %s "
+                               "(line %d of %s): -D %s=... would replace that name and the "
+                               "template would not compile; pass it as the template argument "
+                               "instead (%s<%s> in variants, without defines), or rename the "
+                               "template parameter", name, kk->name, kk->line, r->k->source,
+                               name, kk->name, name);
+    }
+    return 0;
+}
 
 static int section_defines(struct kread *r)
 {
@@ -337,6 +426,13 @@ static int section_defines(struct kread *r)
         return 0;
     if (strcmp(e->val, "all") == 0) {
         k->all_defines = 1;
+        for (int i = 0; i < GL_NPARAMS; i++)
+            if (cfg_find(r->b, gl_param_table[i].name) &&
+                define_clash(r, e->line, gl_param_table[i].name) != 0)
+                return -1;
+        for (int u = 0; u < r->s->nuser; u++)
+            if (!cfg_is_type_param(r->s, u) && define_clash(r, e->line, r->s->uname[u]) != 0)
+                return -1;
         return 0;
     }
     char buf[1024];
@@ -371,6 +467,8 @@ static int section_defines(struct kread *r)
                 return cfg_err(r->x, e->line, "defines: '%s' is named twice", name);
         if (k->ndefines == GL_KERNEL_MAX_DEFINES)
             return cfg_err(r->x, e->line, "defines: more than %d names", GL_KERNEL_MAX_DEFINES);
+        if (define_clash(r, e->line, name) != 0)
+            return -1;
         snprintf(k->defines[k->ndefines++], GL_UPARAM_NAME, "%s", name);
         if (d)
             r->sc.used_params |= GL_PBIT(d->id);
@@ -435,28 +533,29 @@ static int find_buffer(const struct gl_kernel *k, const char *name)
     return -1;
 }
 
-static int section_args(struct kread *r)
+/* args (key "args") into r->k, or a variant's args.NAME into dst. */
+static int section_args_into(struct kread *r, const char *key, struct gl_kernel *dst)
 {
-    const struct entry *e = cfg_find(r->b, "args");
+    const struct entry *e = cfg_find(r->b, key);
     struct gl_kernel *k = r->k;
     if (!e)
         return cfg_err(r->x, r->b->line, "kernel section [%s] has no 'args' (the kernel's "
                        "arguments in order: buffer names, or TYPE EXPR)", r->s->name);
     char buf[4096], list[512] = "";
     if (strlen(e->val) >= sizeof buf)
-        return cfg_err(r->x, e->line, "args list is too long");
+        return cfg_err(r->x, e->line, "%s list is too long", key);
     snprintf(buf, sizeof buf, "%s", e->val);
     for (int i = 0; i < k->nbuffers; i++)
         cfg_add_to_list(list, sizeof list, k->buffers[i].name);
     int passed[GL_KERNEL_MAX_BUFFERS] = { 0 };
-    k->args_line = e->line;
+    dst->args_line = e->line;
     for (char *p = buf; p;) {
         char *item = cfg_next_item(&p, 0);
         if (!*item)
             return cfg_err(r->x, e->line, "empty item in args '%s'", e->val);
-        if (k->nargs == GL_KERNEL_MAX_ARGS)
+        if (dst->nargs == GL_KERNEL_MAX_ARGS)
             return cfg_err(r->x, e->line, "more than %d args", GL_KERNEL_MAX_ARGS);
-        struct gl_karg *a = &k->args[k->nargs];
+        struct gl_karg *a = &dst->args[dst->nargs];
         memset(a, 0, sizeof *a);
         int bi = find_buffer(k, item);
         if (bi >= 0 && k->buffers[bi].symbol)
@@ -465,7 +564,7 @@ static int section_args(struct kread *r)
         if (bi >= 0) {
             a->buffer = bi;
             passed[bi] = 1;
-            k->nargs++;
+            dst->nargs++;
             continue;
         }
         a->buffer = -1;
@@ -485,13 +584,18 @@ static int section_args(struct kread *r)
         item[w] = '\0';
         if (cfg_kernel_scalar(r->x, e->line, r->s, &r->sc, item, cfg_trim(item + w + 1), a) != 0)
             return -1;
-        k->nargs++;
+        dst->nargs++;
     }
     for (int i = 0; i < k->nbuffers; i++)
         if (!passed[i] && !k->buffers[i].symbol)
             return cfg_err(r->x, r->buffer_line[i], "buffer '%s' is not passed to the kernel "
                            "(args on line %d: %s)", k->buffers[i].name, e->line, e->val);
     return 0;
+}
+
+static int section_args(struct kread *r)
+{
+    return section_args_into(r, "args", r->k);
 }
 
 /* grid or block: 1 to 3 expressions. */
@@ -530,6 +634,116 @@ static int optional_expr(struct kread *r, const char *key, char *out)
     const struct entry *e = cfg_find(r->b, key);
     out[0] = '\0';
     return e ? check_expr(r, e->line, key, e->val, out) : 0;
+}
+
+/* ---- a variant's own launch: grid.NAME, block.NAME, smem.NAME, args.NAME ---- */
+
+enum { VS_GRID = 1, VS_BLOCK = 2, VS_SMEM = 4, VS_ARGS = 8 };
+static const char *const vs_keys[] = { "grid", "block", "smem", "args" };
+
+/* Each variant key names a variant of the section (not in a section of launch
+ * lines); the variants with any get their own kernel, its shape read here (the
+ * rest is copied from the section's kernel by variant_kernels_done). own[v]: the
+ * VS_ bits variant v sets. */
+static int variant_shapes(struct kread *r, int seq, unsigned own[GL_MAX_VARIANTS])
+{
+    struct gl_section *s = r->s;
+    memset(own, 0, GL_MAX_VARIANTS * sizeof *own);
+    for (int i = 0; i < r->b->n; i++) {
+        const struct entry *e = &r->b->e[i];
+        if (!cfg_is_variant_key(e->key))
+            continue;
+        const char *vname = strchr(e->key, '.') + 1;
+        if (seq)
+            return cfg_err(r->x, e->line, "%s: a section of launch lines gives each launch its "
+                           "shape and arguments on its own line", e->key);
+        int v = -1;
+        for (int j = 0; j < s->nvariants; j++)
+            if (strcmp(s->variants[j], vname) == 0)
+                v = j;
+        if (v < 0) {
+            struct gl_nearest near;
+            char list[512] = "", sug[96];
+            gl_nearest_init(&near, vname);
+            for (int j = 0; j < s->nvariants; j++) {
+                gl_nearest_offer(&near, s->variants[j]);
+                cfg_add_to_list(list, sizeof list, s->variants[j]);
+            }
+            suggest(sug, sizeof sug, near.best);
+            return cfg_err(r->x, e->line, "%s: section [%s] has no variant '%s'%s (variants: %s)",
+                           e->key, s->name, vname, sug, list);
+        }
+        for (int b = 0; b < 4; b++)
+            if (strncmp(e->key, vs_keys[b], strlen(vs_keys[b])) == 0 &&
+                e->key[strlen(vs_keys[b])] == '.')
+                own[v] |= 1u << b;
+    }
+    for (int v = 0; v < s->nvariants; v++) {
+        if (!own[v])
+            continue;
+        struct gl_kernel *c = s->kshape[v] = calloc(1, sizeof *c);
+        char key[GL_KNAME + 8];
+        if (!c)
+            return cfg_err(r->x, r->b->line, "out of memory");
+        snprintf(key, sizeof key, "grid.%s", s->variants[v]);
+        if ((own[v] & VS_GRID) && shape(r, key, c->grid, &c->ngrid) != 0)
+            return -1;
+        snprintf(key, sizeof key, "block.%s", s->variants[v]);
+        if ((own[v] & VS_BLOCK) && shape(r, key, c->block, &c->nblock) != 0)
+            return -1;
+        snprintf(key, sizeof key, "smem.%s", s->variants[v]);
+        if ((own[v] & VS_SMEM) && optional_expr(r, key, c->smem) != 0)
+            return -1;
+        snprintf(key, sizeof key, "args.%s", s->variants[v]);
+        if ((own[v] & VS_ARGS) && section_args_into(r, key, c) != 0)
+            return -1;
+    }
+    return 0;
+}
+
+/* 1 when every variant sets the VS_ bit: the section's own key may be absent. */
+static int all_own(const struct gl_section *s, const unsigned own[GL_MAX_VARIANTS], unsigned bit)
+{
+    for (int v = 0; v < s->nvariants; v++)
+        if (!(own[v] & bit))
+            return 0;
+    return s->nvariants > 0;
+}
+
+/* Once the section's kernel is complete: each variant kernel is a copy of it
+ * with the variant's own shape, and the variant runs it. */
+static int variant_kernels_done(struct kread *r, const unsigned own[GL_MAX_VARIANTS])
+{
+    struct gl_section *s = r->s;
+    struct gl_kernel *tmp = malloc(sizeof *tmp);
+    if (!tmp)
+        return cfg_err(r->x, r->b->line, "out of memory");
+    for (int v = 0; v < s->nvariants; v++) {
+        struct gl_kernel *c = s->kshape[v];
+        if (!c)
+            continue;
+        *tmp = *c;
+        *c = *r->k;   /* text, seq: the section's (owned by r->k) */
+        if (own[v] & VS_GRID) {
+            memcpy(c->grid, tmp->grid, sizeof c->grid);
+            c->ngrid = tmp->ngrid;
+        }
+        if (own[v] & VS_BLOCK) {
+            memcpy(c->block, tmp->block, sizeof c->block);
+            c->nblock = tmp->nblock;
+        }
+        if (own[v] & VS_SMEM)
+            memcpy(c->smem, tmp->smem, sizeof c->smem);
+        if (own[v] & VS_ARGS) {
+            memcpy(c->args, tmp->args, sizeof c->args);
+            c->nargs = tmp->nargs;
+            c->args_line = tmp->args_line;
+        }
+        s->kvs[v].k = c;
+    }
+    free(tmp);
+    /* a variant verified against another of the section runs that one's kernel */
+    return 0;
 }
 
 /* sha256 (hex) of a file's bytes, a regular file of at most max bytes: 0, or
@@ -578,6 +792,28 @@ static int outputs_to_compare(struct kread *r, const struct entry *e)
         if (r->k->buffers[i].output)
             return 0;
     return cfg_err(r->x, e->line, "verify: no buffer is marked 'output': nothing to compare");
+}
+
+/* Without a reference, an output is checked only for being written (the poison
+ * gone); an output with an init has no poison, so nothing checks it: refused,
+ * unless the section says `verify = none` (its runs are then stored with check
+ * 'none', not verified). */
+static int unverifiable_outputs(struct kread *r, const struct entry *none)
+{
+    if (none)
+        return 0;
+    for (int i = 0; i < r->k->nbuffers; i++) {
+        const struct gl_kbuffer *bf = &r->k->buffers[i];
+        if (!bf->output || bf->init == GL_KI_POISON)
+            continue;
+        return cfg_err(r->x, bf->line, "%s.%s is an output with an init, so a run cannot tell "
+                       "whether the kernel wrote it, and section [%s] has no reference: nothing "
+                       "would check it. Add verify = VARIANT (a kernel that computes it too) or "
+                       "verify = c:FILE:FUNC (a C reference), drop the init if the kernel "
+                       "writes every element, or say verify = none to store its runs as not "
+                       "verified", bf->symbol ? "symbol" : "buffer", bf->name, r->s->name);
+    }
+    return 0;
 }
 
 /* `verify = c:FILE:FUNC`: a C function computes the expected outputs (kernel.h).
@@ -649,8 +885,12 @@ static int section_verify(struct kread *r)
                            "1e-5", t->val);
         k->tolerance = v;
     }
-    if (!e)
-        return 0;
+    if (!e || strcmp(e->val, "none") == 0) {
+        k->verify_none = e != NULL;
+        if (e)
+            k->verify_line = e->line;
+        return unverifiable_outputs(r, e);
+    }
     k->verify_line = e->line;
     if (strncmp(e->val, "c:", 2) == 0)
         return verify_c(r, e);
@@ -658,6 +898,16 @@ static int section_verify(struct kread *r)
     for (int i = 0; i < s->nvariants; i++)
         if (strcmp(s->variants[i], e->val) == 0)
             ref = i;
+    if (ref < 0 && cfg_is_ident(e->val) + (strchr(e->val, '.') != NULL) > 0 &&
+        strlen(e->val) < sizeof k->verify) {
+        /* another section's variant (SECTION.NAME, or NAME): cfg_kernel_cross_verify
+         * finds it once every section is read */
+        if (outputs_to_compare(r, e) != 0)
+            return -1;
+        snprintf(k->verify, sizeof k->verify, "%s", e->val);
+        k->verify_cross = 1;
+        return 0;
+    }
     if (ref < 0) {
         struct gl_nearest near;
         gl_nearest_init(&near, e->val);
@@ -857,10 +1107,25 @@ static int section_where(struct kread *r, const struct block *top, struct top_us
     return cfg_kernel_no_types(r->x, e ? e->line : r->b->line, "where", r->s, 0, one.used_names);
 }
 
+static int kernel_section(struct kread *rp, struct ctx *x, const struct block *b,
+                          const struct block *top, struct top_use *use, struct gl_section *s);
+
 int cfg_kernel_section(struct ctx *x, const struct block *b, const struct block *top,
                        struct top_use *use, struct gl_section *s)
 {
-    struct kread r;
+    struct kread *r = calloc(1, sizeof *r);
+    if (!r)
+        return cfg_err(x, b->line, "out of memory");
+    int rc = kernel_section(r, x, b, top, use, s);
+    gl_ks_free(&r->ks);
+    free(r);
+    return rc;
+}
+
+static int kernel_section(struct kread *rp, struct ctx *x, const struct block *b,
+                          const struct block *top, struct top_use *use, struct gl_section *s)
+{
+#define r (*rp)
     memset(&r, 0, sizeof r);
     r.x = x;
     r.b = b;
@@ -870,8 +1135,12 @@ int cfg_kernel_section(struct ctx *x, const struct block *b, const struct block 
     for (int i = 0; i < GL_NPARAMS; i++)
         if (!gl_param_table[i].is_text)
             r.sc.params |= GL_PBIT(i);
-    if (section_family(&r) != 0 || read_source(&r) != 0 ||
-        cfg_kernel_compile_keys(x, b, r.k) != 0 || named_params(&r) != 0)
+    char kerr[256];
+    if (section_family(&r) != 0 || read_source(&r) != 0)
+        return -1;
+    if (gl_ks_scan(r.k->text, &r.ks, kerr, sizeof kerr) != 0)
+        memset(&r.ks, 0, sizeof r.ks);   /* only hints are lost: the compiler judges the file */
+    if (cfg_kernel_compile_keys(x, b, r.k) != 0 || named_params(&r) != 0)
         return -1;
     r.sc.nnames = s->nuser;
     r.sc.names = (const char (*)[GL_UPARAM_NAME])s->uname;
@@ -881,12 +1150,16 @@ int cfg_kernel_section(struct ctx *x, const struct block *b, const struct block 
             parse_buffer(&r, &b->e[i], &nrandom) != 0)
             return -1;
     struct gl_kernel *k = r.k;
-    unsigned reads = 0;
+    unsigned reads = 0, own[GL_MAX_VARIANTS];
     int seq = cfg_has_launches(b);   /* launch.NAME lines instead of args, grid, block, smem */
     if (section_variants(&r) != 0 || section_defines(&r) != 0 ||
+        variant_shapes(&r, seq, own) != 0 ||
         (seq && cfg_kernel_launches(x, b, s, k, &r.sc) != 0) ||
-        (!seq && (section_args(&r) != 0 || shape(&r, "grid", k->grid, &k->ngrid) != 0 ||
-                  shape(&r, "block", k->block, &k->nblock) != 0 ||
+        (!seq && (((cfg_find(b, "args") || !all_own(s, own, VS_ARGS)) && section_args(&r) != 0) ||
+                  ((cfg_find(b, "grid") || !all_own(s, own, VS_GRID)) &&
+                   shape(&r, "grid", k->grid, &k->ngrid) != 0) ||
+                  ((cfg_find(b, "block") || !all_own(s, own, VS_BLOCK)) &&
+                   shape(&r, "block", k->block, &k->nblock) != 0) ||
                   optional_expr(&r, "smem", k->smem) != 0)) ||
         cluster_shape(&r) != 0 || cfg_kernel_targets(x, b, s, k) != 0 ||
         optional_expr(&r, "flops", k->flops) != 0 || optional_expr(&r, "bytes", k->bytes) != 0 ||
@@ -894,17 +1167,22 @@ int cfg_kernel_section(struct ctx *x, const struct block *b, const struct block 
         builtin_params(&r, top, use) != 0 ||
         cfg_section_zip(x, b, top, use, s) != 0 || section_where(&r, top, use) != 0 ||
         unused_params(&r, &reads) != 0 || kernel_hash(&r) != 0 ||
-        cfg_section_timing(x, b, top, s) != 0)
+        cfg_section_timing(x, b, top, s) != 0 || variant_kernels_done(&r, own) != 0)
         return -1;
     for (int i = 0; i < s->nvariants; i++) {
         gl_kernel_variant_init(&s->kvs[i]);
         s->kvs[i].v.params = reads;
     }
     return cfg_section_size(x, s);
+#undef r
 }
 
 void cfg_kernel_free(struct gl_section *s)
 {
+    for (int v = 0; v < GL_MAX_VARIANTS; v++) {
+        free(s->kshape[v]);   /* copies: their text and seq are s->kernel's */
+        s->kshape[v] = NULL;
+    }
     if (s->kernel) {
         free(s->kernel->text);
         free(s->kernel->seq);
@@ -913,4 +1191,125 @@ void cfg_kernel_free(struct gl_section *s)
     free(s->kvs);
     s->kernel = NULL;
     s->kvs = NULL;
+}
+
+/* ---- verify = a variant of another section ----------------------------------- */
+
+/* What differs between two sections' buffer i, or NULL when they are the same. */
+static const char *buffer_differs(const struct gl_kbuffer *a, const struct gl_kbuffer *b)
+{
+    if (strcmp(a->name, b->name) != 0)
+        return "name";
+    if (a->type != b->type || strcmp(a->tparam, b->tparam) != 0)
+        return "type";
+    if (strcmp(a->count, b->count) != 0)
+        return "count";
+    if (a->init != b->init || a->value != b->value || a->value2 != b->value2 ||
+        strcmp(a->bound[0], b->bound[0]) != 0 || strcmp(a->bound[1], b->bound[1]) != 0 ||
+        strcmp(a->file_hash, b->file_hash) != 0)
+        return "init";
+    if (a->output != b->output)
+        return "output";
+    if (a->symbol != b->symbol)
+        return "kind (buffer or symbol)";
+    return NULL;
+}
+
+static int cross_one(struct ctx *x, struct gl_config *c, struct gl_section *s)
+{
+    struct gl_kernel *k = s->kernel;
+    const char *want = k->verify, *dot = strchr(want, '.');
+    char sec[64] = "";
+    const char *vname = want;
+    if (dot) {
+        snprintf(sec, sizeof sec, "%.*s", (int)(dot - want), want);
+        vname = dot + 1;
+    }
+    struct gl_section *rs = NULL;
+    int rv = -1, nfound = 0;
+    char where[256] = "", best[160];
+    struct gl_nearest near;
+    gl_nearest_init(&near, want);
+    for (int i = 0; i < c->nsections; i++) {
+        struct gl_section *o = &c->sections[i];
+        if (!o->kernel)
+            continue;
+        for (int v = 0; v < o->nvariants; v++) {
+            char full[160];
+            snprintf(full, sizeof full, "%s.%s", o->name, o->variants[v]);
+            if (gl_nearest_offer(&near, o == s ? o->variants[v] : full)) {
+                snprintf(best, sizeof best, "%s", near.best);
+                near.best = best;
+            }
+            if (strcmp(o->variants[v], vname) != 0 || (sec[0] && strcmp(o->name, sec) != 0) ||
+                (!sec[0] && o == s))
+                continue;
+            rs = o;
+            rv = v;
+            nfound++;
+            char item[80];
+            snprintf(item, sizeof item, "[%s]", o->name);
+            cfg_add_to_list(where, sizeof where, item);
+        }
+    }
+    if (nfound == 0) {
+        char list[512] = "";
+        for (int v = 0; v < s->nvariants; v++)
+            cfg_add_to_list(list, sizeof list, s->variants[v]);
+        if (near.best)
+            return cfg_err(x, k->verify_line, "verify: unknown variant '%s' of section [%s] (did "
+                           "you mean '%s'?)", want, s->name, near.best);
+        return cfg_err(x, k->verify_line, "verify: unknown variant '%s' of section [%s] "
+                       "(variants: %s; a variant of another section is SECTION.NAME)", want,
+                       s->name, list);
+    }
+    if (nfound > 1)
+        return cfg_err(x, k->verify_line, "verify: variant '%s' is in sections %s: say which, "
+                       "verify = SECTION.%s", vname, where, vname);
+    const struct gl_kernel *rk = rs->kernel;
+    if (k->seq || rk->seq)
+        return cfg_err(x, k->verify_line, "verify: [%s] or [%s] runs launch lines: a reference "
+                       "from another section must be one launch, in a section without them",
+                       s->name, rs->name);
+    if (rk->nbuffers != k->nbuffers)
+        return cfg_err(x, k->verify_line, "verify: [%s] has %d buffers and [%s] %d: the "
+                       "reference must take the same buffers", s->name, k->nbuffers, rs->name,
+                       rk->nbuffers);
+    for (int i = 0; i < k->nbuffers; i++) {
+        const char *d = buffer_differs(&k->buffers[i], &rk->buffers[i]);
+        if (d)
+            return cfg_err(x, k->verify_line, "verify: buffer %d of [%s] (%s, line %d) and of "
+                           "[%s] (%s, line %d) differ in %s: the reference must take the same "
+                           "buffers, declared alike", i + 1, s->name, k->buffers[i].name,
+                           k->buffers[i].line, rs->name, rk->buffers[i].name,
+                           rk->buffers[i].line, d);
+    }
+    /* it runs at this section's points: what it reads must be set here */
+    const struct gl_variant *rvv = &rs->kvs[rv].v;
+    for (int i = 0; i < GL_NPARAMS; i++)
+        if ((rvv->params & GL_PBIT(i)) && rs->values[i].set && !s->values[i].set &&
+            !gl_param_table[i].deflt)
+            return cfg_err(x, k->verify_line, "verify: %s.%s reads %s, which section [%s] does "
+                           "not set", rs->name, vname, gl_param_table[i].name, s->name);
+    for (int u = 0; u < rs->nuser; u++) {
+        int have = 0;
+        for (int w = 0; w < s->nuser; w++)
+            have |= strcmp(rs->uname[u], s->uname[w]) == 0;
+        if (!have)
+            return cfg_err(x, k->verify_line, "verify: %s.%s reads the named parameter %s, "
+                           "which section [%s] does not set", rs->name, vname, rs->uname[u],
+                           s->name);
+    }
+    for (int v = 0; v < s->nvariants; v++)
+        s->kvs[v].reference = &rs->kvs[rv];
+    return 0;
+}
+
+int cfg_kernel_cross_verify(struct ctx *x, struct gl_config *c)
+{
+    for (int i = 0; i < c->nsections; i++)
+        if (c->sections[i].kernel && c->sections[i].kernel->verify_cross &&
+            cross_one(x, c, &c->sections[i]) != 0)
+            return -1;
+    return 0;
 }

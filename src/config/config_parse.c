@@ -139,13 +139,16 @@ static int section_params(struct ctx *x, const struct block *b, const struct blo
     for (int i = 0; i < GL_NPARAMS; i++) {
         const struct gl_param_def *d = &gl_param_table[i];
         const struct entry *e;
-        if ((reads & GL_PBIT(i)) && cfg_find(top, d->name))
+        const struct entry *t = cfg_find(top, d->name);
+        if (t && cfg_is_kernel_default(t))
+            t = NULL;   /* a launch grid (grid = cdiv(N, BS)): kernel sections' */
+        if ((reads & GL_PBIT(i)) && t)
             use->param[i] = 1;
         if ((e = cfg_find(b, d->name))) {
             if (!(reads & GL_PBIT(i)))
                 return cfg_err(x, e->line, "parameter '%s' is not read by any variant of section "
                             "[%s]", d->name, s->name);
-        } else if (!(reads & GL_PBIT(i)) || !(e = cfg_find(top, d->name))) {
+        } else if (!(reads & GL_PBIT(i)) || !(e = t)) {
             continue;
         }
         if (cfg_parse_values(x, d, e, &s->values[i]) != 0)
@@ -163,13 +166,20 @@ static int section_params(struct ctx *x, const struct block *b, const struct blo
 
 /* zip: the section's own lines, else the defaults whose parameters it sets. */
 static int build_section(struct ctx *x, const struct block *b, const struct block *top,
-                         struct top_use *use, struct gl_section *s)
+                         struct top_use *use, struct gl_section *s, int *kused)
 {
     unsigned reads = 0;
     snprintf(s->name, sizeof s->name, "%s", b->name);
     s->line = b->line;
-    if (cfg_find(b, "source"))
-        return cfg_kernel_section(x, b, top, use, s);
+    if (cfg_find(b, "source") || cfg_find(top, "source")) {
+        /* a kernel section: its own lines and the defaults it takes (config_defaults.c) */
+        struct block m;
+        int rc = cfg_kernel_block(x, top, b, kused, &m);
+        if (rc == 0)
+            rc = cfg_kernel_section(x, &m, top, use, s);
+        free(m.e);
+        return rc;
+    }
     if (section_variants(x, b, top, s, &reads) != 0 ||
         section_params(x, b, top, reads, use, s) != 0 || cfg_section_zip(x, b, top, use, s) != 0 ||
         cfg_section_where(x, b, top, use, s, NULL) != 0 || cfg_section_timing(x, b, top, s) != 0)
@@ -213,7 +223,7 @@ static int parse_blocks(struct ctx *x, struct gl_config *c, struct block *bl, in
     const struct block *top = &bl[0];
     struct top_use use;
     memset(&use, 0, sizeof use);
-    int rc = -1;
+    int rc = -1, *kused = NULL;
     use.where = calloc((size_t)top->n + 1, sizeof *use.where);
     use.zip = calloc((size_t)top->n + 1, sizeof *use.zip);
     if (!use.where || !use.zip) {
@@ -248,17 +258,26 @@ static int parse_blocks(struct ctx *x, struct gl_config *c, struct block *bl, in
         cfg_err(x, 0, "out of memory");
         goto out;
     }
+    kused = calloc((size_t)top->n + 1, sizeof *kused);
+    if (!kused) {
+        cfg_err(x, 0, "out of memory");
+        goto out;
+    }
+    int nkernel = 0;
     for (int i = 1; i < nb; i++) {
         c->nsections = i;
-        if (build_section(x, &bl[i], top, &use, &c->sections[i - 1]) != 0 ||
+        if (build_section(x, &bl[i], top, &use, &c->sections[i - 1], kused) != 0 ||
             cfg_section_search(x, &bl[i], top, &c->sections[i - 1]) != 0)
             goto out;
+        nkernel += c->sections[i - 1].kernel != NULL;
     }
+    if (cfg_top_unused(x, top, kused, nkernel) != 0 || cfg_kernel_cross_verify(x, c) != 0)
+        goto out;
     /* every default must have applied somewhere */
     for (int i = 0; i < top->n; i++) {
         const struct entry *t = &top->e[i];
         const struct gl_param_def *d = gl_param_by_name(t->key);
-        if (d && !use.param[d->id]) {
+        if (d && !use.param[d->id] && !cfg_is_kernel_default(t)) {
             cfg_err(x, t->line, "parameter '%s' is not read by any variant of any section", d->name);
             goto out;
         }
@@ -278,6 +297,7 @@ static int parse_blocks(struct ctx *x, struct gl_config *c, struct block *bl, in
     }
     rc = 0;
 out:
+    free(kused);
     free(use.where);
     free(use.zip);
     return rc;

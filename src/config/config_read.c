@@ -132,10 +132,22 @@ static int is_ident(const char *s)
     return 1;
 }
 
+/* grid.NAME, block.NAME, smem.NAME, args.NAME: variant NAME's own launch. */
+int cfg_is_variant_key(const char *k)
+{
+    static const char *const base[] = { "grid.", "block.", "smem.", "args.", NULL };
+    for (int i = 0; base[i]; i++) {
+        size_t n = strlen(base[i]);
+        if (strncmp(k, base[i], n) == 0)
+            return is_ident(k + n);
+    }
+    return 0;
+}
+
 int cfg_is_kernel_key(const char *k)
 {
     return in_list(cfg_kernel_keys, k) || strncmp(k, "buffer.", 7) == 0 || cfg_is_symbol_key(k) ||
-           strncmp(k, "launch.", 7) == 0;
+           strncmp(k, "launch.", 7) == 0 || cfg_is_variant_key(k);
 }
 
 /* Closest known key or parameter; *is_param says which it is (ties: parameter). */
@@ -221,9 +233,9 @@ static int unknown_key(struct ctx *x, const char *key, int line)
 
 /* A section ends: without `source =`, its kernel keys and unknown identifiers
  * (kept for a kernel section's named parameters) are errors. */
-static int close_block(struct ctx *x, const struct block *b)
+static int close_block(struct ctx *x, const struct block *b, const struct block *top)
 {
-    if (!b->name[0] || cfg_find(b, "source"))
+    if (!b->name[0] || cfg_find(b, "source") || cfg_find(top, "source"))
         return 0;
     for (int i = 0; i < b->n; i++) {
         const struct entry *e = &b->e[i];
@@ -278,7 +290,7 @@ int cfg_read_blocks(struct ctx *x, char *text, struct block **out, int *nout)
                             name);
             if (strlen(name) >= sizeof b->name)
                 return cfg_err(x, line, "section name '%s' is too long", name);
-            if (close_block(x, cur) != 0)
+            if (close_block(x, cur, &(*out)[0]) != 0)
                 return -1;
             for (int i = 1; i < nb; i++)
                 if (strcmp((*out)[i].name, name) == 0)
@@ -304,13 +316,13 @@ int cfg_read_blocks(struct ctx *x, char *text, struct block **out, int *nout)
             return cfg_err(x, line, "missing key before '= %s'", val);
         if (strlen(key) >= sizeof cur->e[0].key)
             return cfg_err(x, line, "key '%.40s...' is too long", key);
-        if (nb == 1 && cfg_is_kernel_key(key))
-            return cfg_err(x, line, "'%s' belongs in a kernel section (one with 'source ='), not "
-                           "before the first section", key);
-        /* in a section, an identifier may be a kernel section's named parameter */
-        int maybe = nb > 1 && (is_ident(key) || (strncmp(key, "buffer.", 7) == 0 && is_ident(key + 7)) ||
+        /* an identifier may be a kernel section's named parameter, in a section or
+         * before the first one (a default: cfg_check_top judges it once every
+         * section is known) */
+        int maybe = (is_ident(key) || (strncmp(key, "buffer.", 7) == 0 && is_ident(key + 7)) ||
                                 cfg_is_symbol_key(key) ||
-                               (strncmp(key, "launch.", 7) == 0 && is_ident(key + 7)));
+                               (strncmp(key, "launch.", 7) == 0 && is_ident(key + 7)) ||
+                               cfg_is_variant_key(key));
         if (!known_key(key) && !maybe)
             return unknown_key(x, key, line);
         if (!*val)
@@ -331,7 +343,37 @@ int cfg_read_blocks(struct ctx *x, char *text, struct block **out, int *nout)
         if (add_entry(cur, key, val, line) != 0)
             return cfg_err(x, line, "out of memory");
     }
-    return close_block(x, &(*out)[nb - 1]);
+    if (close_block(x, &(*out)[nb - 1], &(*out)[0]) != 0)
+        return -1;
+    return cfg_check_top(x, *out, nb);
+}
+
+/* The keys before the first section, once every section is read: in a config
+ * without a kernel section (no `source =` anywhere) a kernel key or an unknown
+ * identifier there is the error it always was. With one, config_defaults.c
+ * judges them (each must find a kernel section that uses it). */
+int cfg_check_top(struct ctx *x, const struct block *bl, int nb)
+{
+    const struct block *top = &bl[0];
+    int kernel = cfg_find(top, "source") != NULL;
+    for (int i = 1; i < nb && !kernel; i++)
+        kernel = cfg_find(&bl[i], "source") != NULL;
+    if (kernel)
+        return 0;
+    for (int i = 0; i < top->n; i++) {
+        const struct entry *e = &top->e[i];
+        if (cfg_is_kernel_key(e->key))
+            return cfg_err(x, e->line, "'%s' belongs in a kernel section (one with 'source ='), "
+                           "and this config has none", e->key);
+        if (!known_key(e->key))
+            return unknown_key(x, e->key, e->line);
+    }
+    return 0;
+}
+
+int cfg_is_known_key(const char *k)
+{
+    return known_key(k);
 }
 
 void cfg_free_blocks(struct block *b, int n)

@@ -93,6 +93,8 @@ struct gl_metric {
 #define GL_CHECK_SAMPLED "sampled" /* every element written and finite; check_points
                                       random elements against the float64 reference */
 #define GL_CHECK_WRITTEN "written" /* no reference: every element written */
+#define GL_CHECK_NONE "none"       /* not verified: an output with an init and no reference
+                                      (a kernel section's `verify = none`) */
 
 /* gl_result.metrics_reason of a run whose counters another run of its
  * profiling batch took with it: the CUDA context was lost (a later run trapped

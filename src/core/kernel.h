@@ -113,6 +113,10 @@ struct gl_kernel {
     char verify_c_hash[65];       /* sha256 (hex) of FILE's contents (folded into hash) */
     int verify_c_compile;         /* 1: verify_c_path is C source to compile */
     int verify_line;              /* the config line of `verify` */
+    int verify_none;              /* `verify = none`: outputs nothing can check are stored
+                                     with check_method 'none' (not verified) */
+    int verify_cross;             /* verify names a variant of another section (its own
+                                     kernel: own shape, compiled with its own defines) */
     /* What the C reference reads of the point besides its buffers: `verify_reads
      * = PER, N` names them (they count as read; the reference is handed only
      * those, the other parameters unset: experiments/cref.h). Without the key a

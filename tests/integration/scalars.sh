@@ -57,6 +57,7 @@ buffer.y = float[N] random output
 args = y, x, float 1/sqrt(N), int N
 grid = cdiv(N, 256)
 block = 256
+verify = none
 EOF
 cat >"$T/t.conf" <<'EOF'
 study = typed
@@ -70,6 +71,7 @@ buffer.y = T[N] random output
 args = int N, T 1 - 0.9, x, T 0x1.8p-3, y
 grid = cdiv(N, 256)
 block = 256
+verify = none
 EOF
 cat >"$T/h.conf" <<'EOF'
 study = h16

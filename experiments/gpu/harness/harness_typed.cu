@@ -304,8 +304,10 @@ int gh_typed_check(struct gh_job *j)
         if (!tb->out)
             continue;
         const void *want = T->want[tb->idx];
-        if (!want && tb->init != GL_KI_POISON)   /* no reference, and no poison to find */
+        if (!want && tb->init != GL_KI_POISON) {   /* no reference, and no poison to find */
+            snprintf(r->check, sizeof r->check, "%s", GL_CHECK_NONE);   /* not verified */
             continue;
+        }
         double tol = T->tol > 0 ? T->tol : gl_ty_default_tol(tb->type);
         struct gh_typed_verdict v = { j->out[tb->idx].dev, tb->type, want,
                                       T->want_double ? GL_KT_DOUBLE : tb->type, tol };

@@ -191,15 +191,22 @@ struct gk_ctx {
     void *ref_sym[GL_KERNEL_MAX_BUFFERS];
     int cooperative;                          /* launch = cooperative */
     unsigned cluster[3];                      /* cluster = X, Y, Z (0 0 0: none) */
+    /* a reference with a launch of its own (another section's variant, or one
+     * with grid.NAME, ...: its own gl_kernel): its shape and arguments */
+    int ref_own;
+    dim3 ref_grid, ref_block;
+    size_t ref_smem;
+    int ref_nargs;
+    struct gk_arg ref_args[GL_KERNEL_MAX_ARGS];
 };
 
-static cudaError_t launch(struct gh_job *j, const void *kernel)
+static cudaError_t launch_with(struct gh_job *j, const void *kernel, int nargs,
+                               const struct gk_arg *xa, dim3 grid, dim3 block, size_t smem)
 {
-    const struct gk_ctx *x = (const struct gk_ctx *)j->ctx;
     void *ptrs[GL_KERNEL_MAX_ARGS];
     void *args[GL_KERNEL_MAX_ARGS];
-    for (int i = 0; i < x->nargs; i++) {
-        const struct gk_arg *a = &x->args[i];
+    for (int i = 0; i < nargs; i++) {
+        const struct gk_arg *a = &xa[i];
         if (a->buf >= 0) {
             ptrs[i] = a->out ? (void *)j->out[(int)a->idx].dev : (void *)j->in[(int)a->idx].dev;
             args[i] = &ptrs[i];
@@ -207,14 +214,15 @@ static cudaError_t launch(struct gh_job *j, const void *kernel)
             args[i] = (void *)&a->v;
         }
     }
+    const struct gk_ctx *x = (const struct gk_ctx *)j->ctx;
     if (!x->cooperative && !x->cluster[0])
-        return cudaLaunchKernel(kernel, j->grid, j->block, args, j->dyn_smem, 0);
+        return cudaLaunchKernel(kernel, grid, block, args, smem, 0);
     /* cudaLaunchKernelEx with the launch's attribute: cooperative, or a cluster */
     cudaLaunchConfig_t cfg = {};
     cudaLaunchAttribute attr[1] = {};
-    cfg.gridDim = j->grid;
-    cfg.blockDim = j->block;
-    cfg.dynamicSmemBytes = j->dyn_smem;
+    cfg.gridDim = grid;
+    cfg.blockDim = block;
+    cfg.dynamicSmemBytes = smem;
     cfg.stream = 0;
     if (x->cooperative) {
         attr[0].id = cudaLaunchAttributeCooperative;
@@ -228,6 +236,22 @@ static cudaError_t launch(struct gh_job *j, const void *kernel)
     cfg.attrs = attr;
     cfg.numAttrs = 1;
     return cudaLaunchKernelExC(&cfg, kernel, args);
+}
+
+static cudaError_t launch(struct gh_job *j, const void *kernel)
+{
+    const struct gk_ctx *x = (const struct gk_ctx *)j->ctx;
+    return launch_with(j, kernel, x->nargs, x->args, j->grid, j->block, j->dyn_smem);
+}
+
+/* The reference kernel: with its own shape and arguments when it has them. */
+static cudaError_t launch_ref(struct gh_job *j)
+{
+    const struct gk_ctx *x = (const struct gk_ctx *)j->ctx;
+    if (!x->ref_own)
+        return launch(j, x->ref_kernel);
+    return launch_with(j, x->ref_kernel, x->ref_nargs, x->ref_args, x->ref_grid, x->ref_block,
+                       x->ref_smem);
 }
 
 /* ---- device values, cooperative launches, clusters ----------------------------------- */
@@ -426,7 +450,7 @@ static int kernel_reference(struct gh_job *j)
     char what[GL_KNAME + 48];
     snprintf(what, sizeof what, "reference kernel '%s'", x->ref_kv->name);
     return gh_typed_prepare_outputs(j) && gh_ok(j->r, ref_symbols(j, 1), what) &&
-           gh_ok(j->r, x->seq ? gk_seq_enqueue(j, x->seq, 1) : launch(j, x->ref_kernel), what) &&
+           gh_ok(j->r, x->seq ? gk_seq_enqueue(j, x->seq, 1) : launch_ref(j), what) &&
            gh_ok(j->r, ref_symbols(j, 0), what) &&
            gh_ok(j->r, cudaDeviceSynchronize(), what) && gh_typed_keep_outputs(j);
 }
@@ -529,6 +553,43 @@ static int kernel_at(struct gl_result *r, const struct gl_kernel_variant *kv,
         char what[GL_KEXPR + 40];
         snprintf(what, sizeof what, "cudaLibraryGetGlobal(%.*s)", GL_KEXPR, elf[i]);
         if (!gh_ok(r, cudaLibraryGetGlobal(&sym[i], &sym_bytes[i], lib, elf[i]), what))
+            return 0;
+    }
+    return 1;
+}
+
+/* A reference variant with a kernel of its own (rk: its grid, block, smem
+ * and args; the same buffers, checked when the config was read): its launch at
+ * the point into x. 1, or 0 with j->r skipped. */
+static int ref_shape(struct gh_job *j, struct gk_ctx *x, const struct gl_kernel *rk,
+                     const struct gh_typed *T)
+{
+    struct gl_result *r = j->r;
+    const struct gl_params *p = j->p;
+    char err[GL_REASON_MAX];
+    long long v = 0;
+    x->ref_own = 1;
+    if (!dims(r, "reference grid", rk->ngrid, rk->grid, p, &x->ref_grid) ||
+        !dims(r, "reference block", rk->nblock, rk->block, p, &x->ref_block))
+        return 0;
+    if (rk->smem[0] && gk_value(rk->smem, p, &v, err, sizeof err) != 0)
+        return gh_skip(r, "reference smem '%s': %s", rk->smem, err);
+    if (v < 0 || v > INT_MAX)
+        return gh_skip(r, "reference smem = %lld bytes", v);
+    x->ref_smem = (size_t)v;
+    x->ref_nargs = rk->nargs;
+    for (int i = 0; i < rk->nargs; i++) {
+        const struct gl_karg *a = &rk->args[i];
+        x->ref_args[i].buf = (signed char)a->buffer;
+        if (a->buffer >= 0) {
+            if (a->buffer >= T->n)
+                return gh_fail(r, "internal: reference argument %d names buffer %d", i + 1,
+                               a->buffer);
+            x->ref_args[i].out = (signed char)T->b[a->buffer].out;
+            x->ref_args[i].idx = (signed char)T->b[a->buffer].idx;
+            continue;
+        }
+        if (!scalar(r, i, a, p, &x->ref_args[i]))
             return 0;
     }
     return 1;
@@ -643,9 +704,13 @@ static int prepare(struct gh_job *j, struct gk_ctx *x, struct gh_typed *T, char 
         for (int b = 0; b < k->nbuffers; b++)   /* the reference's own variables */
             x->ref_sym[b] = rsym[b] != sym[b] ? rsym[b] : NULL;
         x->ref_kernel = (const void *)ref;
-        /* the reference launches with the same shape: it must fit too (and gets
-         * its dynamic shared memory limit raised) */
-        if (!k->seq && !gh_check_launch(r, x->ref_kernel, j->grid, j->block, j->dyn_smem))
+        /* the reference launches with the same shape, or its own: it must fit
+         * too (and gets its dynamic shared memory limit raised) */
+        if (!k->seq && kv->reference->k != k && !ref_shape(j, x, kv->reference->k, T))
+            return 0;
+        if (!k->seq && !gh_check_launch(r, x->ref_kernel, x->ref_own ? x->ref_grid : j->grid,
+                                        x->ref_own ? x->ref_block : j->block,
+                                        x->ref_own ? x->ref_smem : j->dyn_smem))
             return 0;
         T->reference = kernel_reference;
         snprintf(ref_name, ref_len, "'%s'", kv->reference->name);
