@@ -860,7 +860,8 @@ static int verify_c(struct kread *r, const struct entry *e)
         if (gl_kernel_cache_dir(dir, sizeof dir) != 0)
             return cfg_err(r->x, e->line, "verify: no kernel cache to build %s into: set "
                            "GPULAB_CACHE (HOME is not set)", k->verify_c_path);
-        n = snprintf(k->verify_c_so, sizeof k->verify_c_so, "%s/cref-%s.so", dir,
+        /* cref2: built with GL_CREF_BUILD (plugin.h), so an older build is not taken */
+        n = snprintf(k->verify_c_so, sizeof k->verify_c_so, "%s/cref2-%s.so", dir,
                      k->verify_c_hash);
         if (n < 0 || (size_t)n >= sizeof k->verify_c_so)
             return cfg_err(r->x, e->line, "verify: the kernel cache's path is too long");

@@ -102,7 +102,7 @@ struct gl_kernel {
     /* `verify = c:FILE:FUNC`: the expected outputs come from a C function instead
      * (then verify is "" and no variant is the reference). FILE is relative to the
      * config's folder: a .c file gpulab compiles (cc -O2 -shared -fPIC -fopenmp
-     * -I <gpulab's src/core>) into the kernel cache as <cache>/cref-<sha256 of the
+     * -DGL_CREF_BUILD -I <gpulab's src/core>) into the kernel cache as <cache>/cref2-<sha256 of the
      * source>.so, at plan/run time in the compile child, or a .so used as is. Its
      * function (gl_kernel_cref_fn) is called in the worker with the host copy of
      * every buffer. verify_c_so is computed when the config is read, before the

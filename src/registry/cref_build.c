@@ -63,13 +63,14 @@ int gl_cref_build(const struct gl_kernel *k, char *log, size_t loglen)
         inc[0] = '-';
         inc[1] = 'I';
         snprintf(tmp, sizeof tmp, "%s.tmp%ld", k->verify_c_so, (long)getpid());
-        char *rest[] = { "-O2", "-shared", "-fPIC", "-fopenmp", inc, "-o", tmp,
+        /* GL_CREF_BUILD: plugin.h's gl_param_value notes a name it was not handed */
+        char *rest[] = { "-O2", "-shared", "-fPIC", "-fopenmp", "-DGL_CREF_BUILD", inc, "-o", tmp,
                          (char *)k->verify_c_path, NULL };
         for (int i = 0; rest[i]; i++)
             argv[argc++] = rest[i];
         argv[argc] = NULL;
         char cmd[256];
-        snprintf(cmd, sizeof cmd, "%s -O2 -shared -fPIC -fopenmp -I...", argv[0]);
+        snprintf(cmd, sizeof cmd, "%s -O2 -shared -fPIC -fopenmp -DGL_CREF_BUILD -I...", argv[0]);
         size_t head = (size_t)snprintf(log, loglen, "does not compile (%s):\n", cmd);
         int st = gl_run_captured(argv, log + head, loglen - head);
         if (st != 0) {

@@ -5,7 +5,7 @@ int coop_reduce_ref(const struct gl_params *p, const void *const *in, double *co
                     char *err, size_t errlen)
 {
     const float *x = in[0];
-    long n = gl_param_value(p, "N");
+    long n = p->n;   /* N is the built-in parameter */
     double s = 0;
     (void)err;
     (void)errlen;

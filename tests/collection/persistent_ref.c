@@ -5,7 +5,7 @@ int persistent_ref(const struct gl_params *p, const void *const *in, double *con
                    char *err, size_t errlen)
 {
     const float *x = in[0], *y = in[1];
-    long n = gl_param_value(p, "N");
+    long n = p->n;   /* N is the built-in parameter */
     (void)err;
     (void)errlen;
     for (long i = 0; i < n; i++)

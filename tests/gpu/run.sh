@@ -44,7 +44,8 @@ done
 # collection: every config of tests/collection/ ok, verified and profiled
 # compare: gpulab compare's targets: an A/A of S2's GPU section, planted 3 % and 1 % slowdowns
 # integrity: a kernel that computes once and returns early is wrong; energy of vecadd runs
-for s in kernels plugins gpus smem shard symbols launches collection compare integrity modern; do
+# cref_reads: a C reference reading a parameter verify_reads does not list fails its runs
+for s in kernels plugins gpus smem shard symbols launches collection compare integrity modern cref_reads; do
     sh tests/gpu/$s.sh >"$log" 2>&1; rc=$?
     cat "$log"
     add_up tests/gpu/$s.sh "$s-gpu" $rc

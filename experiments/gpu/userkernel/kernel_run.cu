@@ -126,15 +126,18 @@ static struct gk_cref {
     char so[sizeof(((struct gl_kernel *)0)->verify_c_so)];
     char func[GL_KNAME];
     gl_kernel_cref_fn fn;
+    char *missed;   /* its gl_cref_missed (plugin.h), NULL in a prebuilt .so */
 } crefs[GK_MAX_CREFS];
 static int ncrefs;
 
 /* k's C reference function (the plan's compile step built the .so). */
-static int load_cref(struct gl_result *r, const struct gl_kernel *k, gl_kernel_cref_fn *out)
+static int load_cref(struct gl_result *r, const struct gl_kernel *k, gl_kernel_cref_fn *out,
+                     char **missed)
 {
     for (int i = 0; i < ncrefs; i++)
         if (strcmp(crefs[i].so, k->verify_c_so) == 0 && strcmp(crefs[i].func, k->verify_c_func) == 0) {
             *out = crefs[i].fn;
+            *missed = crefs[i].missed;
             return 1;
         }
     void *h = dlopen(k->verify_c_so, RTLD_NOW | RTLD_LOCAL);
@@ -148,9 +151,11 @@ static int load_cref(struct gl_result *r, const struct gl_kernel *k, gl_kernel_c
         return gh_fail(r, "C reference %s: no function '%s'", k->verify_c_path, k->verify_c_func);
     gl_kernel_cref_fn fn;
     memcpy(&fn, &f, sizeof fn);
+    *missed = (char *)dlsym(h, "gl_cref_missed");
     if (ncrefs < GK_MAX_CREFS) {
         snprintf(crefs[ncrefs].so, sizeof crefs[ncrefs].so, "%s", k->verify_c_so);
         snprintf(crefs[ncrefs].func, sizeof crefs[ncrefs].func, "%s", k->verify_c_func);
+        crefs[ncrefs].missed = *missed;
         crefs[ncrefs++].fn = fn;
     }
     *out = fn;
@@ -182,6 +187,7 @@ struct gk_ctx {
     const void *kernel;                       /* cudaKernel_t */
     const void *ref_kernel;                   /* the reference's, or NULL */
     gl_kernel_cref_fn cref;                   /* the C reference, or NULL */
+    char *cref_missed;                        /* its gl_cref_missed, or NULL */
     struct gk_seq *seq;                       /* a launch sequence (kernel_sequence.cu), or
                                                  NULL: one launch of kernel with args */
     int nargs;
@@ -455,6 +461,19 @@ static int kernel_reference(struct gh_job *j)
            gh_ok(j->r, cudaDeviceSynchronize(), what) && gh_typed_keep_outputs(j);
 }
 
+/* The run fails: the C reference asked gl_param_value for a name it was not
+ * handed, so its values may be another point's (or GL_UNSET's). */
+static int cref_missed(struct gl_result *r, const struct gl_kernel *k, const char *name)
+{
+    const struct gl_param_def *d = gl_param_by_name(name);
+    if (d)
+        return gh_fail(r, "the C reference asked gl_param_value for %s, a built-in parameter: "
+                       "it reads p->%s (gl_param_value has the named parameters only)", name,
+                       d->column);
+    return gh_fail(r, "the C reference read %.*s, which %s", GL_UPARAM_NAME, name,
+                   k->verify_reads_all ? "the section does not set" : "verify_reads does not list");
+}
+
 /* The C reference on host copies of every buffer as it starts (inputs and
  * reset images made on the device and copied down, outputs poisoned or zero),
  * handed only the parameters it reads (cref.h); its expected values (double,
@@ -470,9 +489,13 @@ static int c_reference(struct gh_job *j)
     if (ok) {
         err[0] = '\0';
         gl_cref_params(x->kv->k, j->p, &q);
+        if (x->cref_missed)
+            x->cref_missed[0] = '\0';
         if (x->cref(&q, v.in, v.want, err, sizeof err) != 0)
             ok = gh_fail(j->r, "C reference %s: %s", x->kv->k->verify_c_func,
                          err[0] ? err : "failed (no reason given)");
+        else if (x->cref_missed && x->cref_missed[0])   /* its values may be another point's */
+            ok = cref_missed(j->r, x->kv->k, x->cref_missed);
     }
     return gh_expected_done(j, &v, ok);
 }
@@ -689,7 +712,7 @@ static int prepare(struct gh_job *j, struct gk_ctx *x, struct gh_typed *T, char 
     x->kernel = k->seq ? j->kernel : (const void *)kern;
     T->tol = k->tolerance > 0 ? k->tolerance : 0.0;   /* 0: each output type's default */
     if (k->verify_c_func[0]) {
-        if (!load_cref(r, k, &x->cref))
+        if (!load_cref(r, k, &x->cref, &x->cref_missed))
             return 0;
         if (gl_cref_key(k, p, key, key_len, err, sizeof err) != 0)
             return gh_fail(r, "C reference %s: %s", k->verify_c_func, err);
@@ -751,7 +774,7 @@ int gk_kernel_run(const struct gl_kernel_variant *kv, const struct gl_params *p,
     int go = gh_begin(&kv->v, p, t, r);
     if (go <= 0)
         return go;
-    memset(&x, 0, sizeof x);
+    x = gk_ctx();   /* value-initialised: its dim3 members have constructors */
     memset(&T, 0, sizeof T);
     ref_name[0] = '\0';
     j.p = p;
