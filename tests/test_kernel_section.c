@@ -673,7 +673,7 @@ static void test_verify_c(void)
         CHECK_STR(k->verify_c_func, "naive_ref");
         CHECK_STR(k->verify, "");
         CHECK(k->verify_c_compile == 1 && k->verify_line == 15 && strlen(k->verify_c_hash) == 64);
-        snprintf(want, sizeof want, "%s/cref-%s.so", dir, k->verify_c_hash);
+        snprintf(want, sizeof want, "%s/cref2-%s.so", dir, k->verify_c_hash);
         CHECK_STR(k->verify_c_so, want);
         for (int i = 0; i < s->nvariants; i++)
             CHECK(s->kvs[i].reference == NULL);
