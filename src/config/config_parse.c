@@ -282,8 +282,24 @@ static int parse_blocks(struct ctx *x, struct gl_config *c, struct block *bl, in
             goto out;
         }
         if (strcmp(t->key, "where") == 0 && !use.where[i]) {
-            cfg_err(x, t->line, "where '%.200s' applies to no section (none sets every parameter it "
-                 "names)", t->val);
+            /* its own mistake (syntax, a name no section has) if it has one */
+            static char names[GL_MAX_UPARAMS][GL_UPARAM_NAME];
+            int nn = 0;
+            for (int si = 0; si < c->nsections; si++)
+                for (int u = 0; u < c->sections[si].nuser && nn < GL_MAX_UPARAMS; u++) {
+                    int seen = 0;
+                    for (int k = 0; k < nn && !seen; k++)
+                        seen = strcmp(names[k], c->sections[si].uname[u]) == 0;
+                    if (!seen)
+                        memcpy(names[nn++], c->sections[si].uname[u], GL_UPARAM_NAME);
+                }
+            struct gl_expr_scope any = { ~0u, nn, (const char (*)[GL_UPARAM_NAME])names, 0, 0 };
+            char msg[512];
+            if (gl_expr_check_scope(t->val, &any, msg, sizeof msg) != 0)
+                cfg_err(x, t->line, "where '%.200s': %s", t->val, msg);
+            else
+                cfg_err(x, t->line, "where '%.200s' applies to no section (none sets every "
+                        "parameter it names)", t->val);
             goto out;
         }
         if (strcmp(t->key, "zip") == 0 && !use.zip[i]) {

@@ -223,9 +223,9 @@ int cfg_section_where(struct ctx *x, const struct block *b, const struct block *
         const struct entry *e = &top->e[i];
         if (strcmp(e->key, "where") != 0)
             continue;
-        if (gl_expr_check(e->val, ~0u, msg, sizeof msg) != 0)
-            return cfg_err(x, e->line, "where '%.80s%s': %s", e->val,
-                           strlen(e->val) > 80 ? "..." : "", msg);
+        /* not this section's (it names a parameter the section does not set, or
+         * one of another section's): a where no section takes is an error at the
+         * end, with the expression's own mistake if it has one (config_parse.c) */
         if (gl_expr_check_scope(e->val, &sc, msg, sizeof msg) != 0)
             continue;
         use->where[i] = 1;

@@ -55,5 +55,36 @@ $G plan "$T/u.conf" --db "$T/c.db" >"$T/out" 2>&1 && ok || bad "verify = none: $
 $G plan "$T/u.conf" --arch 91 >"$T/out" 2>&1
 rc=$?
 [ $rc -eq 2 ] && grep -q "did you mean 90" "$T/out" && ok || bad "--arch 91: rc $rc: $(head -3 "$T/out")"
+# a where before the first section may name named parameters; its mistakes are its own
+where_conf() {   # where_conf WHERE...: a small tiled SGEMM with those where lines up top
+    echo "source = $(pwd)/tests/collection/sgemm_tuned.cu"
+    printf 'N = 256\nBM = 16, 32\nBN = 16, 32\nBK = 8\nTM = 1, 2\nTN = 1\nPAD = 0\n'
+    echo "defines = BM, BN, BK, TM, TN, PAD"
+    for w in "$@"; do echo "where = $w"; done
+    cat <<'CONF'
+[a]
+variants = sgemm_tiled
+buffer.C = float[N*N] output
+buffer.A = float[N*N] random
+buffer.B = float[N*N] random
+args = C, A, B, int N
+grid = cdiv(N, BN), cdiv(N, BM)
+block = (BM / TM) * (BN / TN)
+smem = 4 * BK * (BM + PAD + BN + PAD)
+verify = none
+CONF
+}
+where_conf "TM <= BM" "(BM / TM) * BN >= 256" >"$T/w.conf"
+$G plan "$T/w.conf" >"$T/out" 2>&1
+rc=$?
+[ $rc -eq 0 ] && grep -q "7 configurations" "$T/out" && ok || bad "where with named parameters before the first section: rc $rc: $(grep -E "configurations|:[0-9]+:" "$T/out" | head -3)"
+where_conf "TM <= BM" "(BM / TM) >= 8 &&" >"$T/w.conf"
+$G plan "$T/w.conf" >"$T/out" 2>&1
+rc=$?
+[ $rc -eq 2 ] && grep -q "w.conf:11: where '(BM / TM) >= 8 &&': expected a value" "$T/out" && ok || bad "a where's syntax error before the first section: rc $rc: $(head -3 "$T/out")"
+where_conf "TM <= Bm" >"$T/w.conf"
+$G plan "$T/w.conf" >"$T/out" 2>&1
+rc=$?
+[ $rc -eq 2 ] && grep -q "w.conf:10: where 'TM <= Bm': unknown parameter 'Bm' (did you mean 'BM'?)" "$T/out" && ok || bad "a where's misspelt name before the first section: rc $rc: $(head -3 "$T/out")"
 echo "first_configs: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
