@@ -366,6 +366,19 @@ static int fake_run(const struct gl_variant *v, const struct gl_params *p,
     return 0;
 }
 
+/* r: ok, verified in full, one sample of ms (the bowl's and the table's runs). */
+static void one_sample(struct gl_result *r, double ms)
+{
+    r->status = GL_OK;
+    r->nsamples = 1;
+    r->samples_ms[0] = ms;
+    r->max_rel_err = 0.0;
+    snprintf(r->check, sizeof r->check, "%s", GL_CHECK_FULL);
+    r->check_points = 1;
+    r->launches = 1;
+    r->busy_ms = ms;
+}
+
 /* The bowl's cost of one axis, d away from its best value. */
 static double bowl_axis(long d)
 {
@@ -413,14 +426,7 @@ static int bowl_run(const struct gl_variant *v, const struct gl_params *p,
         snprintf(r->check, sizeof r->check, "%s", GL_CHECK_FULL);
         return 0;
     }
-    r->status = GL_OK;
-    r->nsamples = 1;
-    r->samples_ms[0] = bowl_ms(p);
-    r->max_rel_err = 0.0;
-    snprintf(r->check, sizeof r->check, "%s", GL_CHECK_FULL);
-    r->check_points = 1;
-    r->launches = 1;
-    r->busy_ms = r->samples_ms[0];
+    one_sample(r, bowl_ms(p));
     if (counters > 0 && batch_open && nparked < FAKE_BATCH) {
         parked_n[nparked] = 0;
         parked[nparked++] = r;
@@ -533,14 +539,7 @@ static int table_run(const struct gl_variant *v, const struct gl_params *p,
                  ntable < 0 ? why : "fake table: the point has no line in the table");
         return 0;
     }
-    r->status = GL_OK;
-    r->nsamples = 1;
-    r->samples_ms[0] = table_ms(p);
-    r->max_rel_err = 0.0;
-    snprintf(r->check, sizeof r->check, "%s", GL_CHECK_FULL);
-    r->check_points = 1;
-    r->launches = 1;
-    r->busy_ms = r->samples_ms[0];
+    one_sample(r, table_ms(p));
     return 0;
 }
 
