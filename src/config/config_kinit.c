@@ -90,24 +90,12 @@ static int numbers(struct ctx *x, int line, const char *what, const char *init, 
  * bounds as far as a double tells them). */
 static void int_range(enum gl_ktype t, double *lo, double *hi)
 {
-    switch (t) {
-    case GL_KT_INT:
-        *lo = -2147483648.0, *hi = 2147483647.0;
-        return;
-    case GL_KT_UINT:
-        *lo = 0.0, *hi = 4294967295.0;
-        return;
-    case GL_KT_INT64:
-        *lo = -9223372036854775808.0, *hi = 9223372036854775807.0;
-        return;
-    default:
-        *lo = 0.0, *hi = 18446744073709551615.0;
-    }
+    gl_ktype_int_range(t, lo, hi);
 }
 
 static int is_float_type(enum gl_ktype t)
 {
-    return t == GL_KT_FLOAT || t == GL_KT_DOUBLE || t == GL_KT_HALF || t == GL_KT_BF16;
+    return gl_ktype_is_float(t);
 }
 
 /* file(PATH): found from the config's folder, its size and sha256. */

@@ -120,6 +120,10 @@ static int elem_of_class(const char *name)
         return GL_KT_HALF;
     if (strcmp(name, "__nv_bfloat16") == 0)
         return GL_KT_BF16;
+    if (strcmp(name, "__nv_fp8_e4m3") == 0)
+        return GL_KT_FP8E4M3;
+    if (strcmp(name, "__nv_fp8_e5m2") == 0)
+        return GL_KT_FP8E5M2;
     return -1;
 }
 
@@ -196,8 +200,8 @@ static int class_type(struct dm *d, const char *prefix, struct ty *t)
 }
 
 static const struct { char code; const char *name; int elem; } builtins[] = {
-    { 'v', "void", -1 }, { 'b', "bool", -1 }, { 'c', "char", -1 }, { 'a', "signed char", -1 },
-    { 'h', "unsigned char", -1 }, { 's', "short", -1 }, { 't', "unsigned short", -1 },
+    { 'v', "void", -1 }, { 'b', "bool", -1 }, { 'c', "char", -1 }, { 'a', "signed char", GL_KT_INT8 },
+    { 'h', "unsigned char", GL_KT_UINT8 }, { 's', "short", -1 }, { 't', "unsigned short", -1 },
     { 'i', "int", GL_KT_INT }, { 'j', "unsigned int", GL_KT_UINT }, { 'l', "long", GL_KT_INT64 },
     { 'm', "unsigned long", GL_KT_UINT64 }, { 'x', "long long", GL_KT_INT64 },
     { 'y', "unsigned long long", GL_KT_UINT64 }, { 'n', "__int128", -1 },
