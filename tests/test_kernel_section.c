@@ -423,7 +423,7 @@ static void test_errors(void)
     FAILS(with(12, "args = out, in, flot N", NULL), 12, "unknown type 'flot'",
           "did you mean 'float'?");
     FAILS(with(12, "args = out, in, flaot N", NULL), 12, "unknown type 'flaot'",
-          "types: float, double, int, uint, int64, uint64");
+          "types: float, double, int, uint, int64, uint64, half, bfloat16, int8, uint8, fp8e4m3, fp8e5m2");
     FAILS(with(12, "args = out, in, int NN", NULL), 12, "unknown parameter 'NN'", NULL);
     FAILS(with(12, "args = out, int N", NULL), 10, "buffer 'in' is not passed", NULL);
     FAILS(with(12, NULL, NULL), 2, "has no 'args'", NULL);
@@ -438,7 +438,11 @@ static void test_errors(void)
     FAILS(with(10, "buffer.in = float[N*Q]", NULL), 10, "buffer.in 'N*Q'",
           "unknown parameter 'Q'");
     FAILS(with(0, NULL, "buffer.in = float[N]\n"), 17, "duplicate key 'buffer.in'", "line 10");
-    FAILS(with(0, NULL, "buffer.N = float[N]\n"), 17, "'N' is a parameter", NULL);
+    /* a buffer may have a parameter's name (args tell them apart), unless -D passes it */
+    FAILS(with(0, NULL, "buffer.N = float[N]\n"), 17, "buffer 'N' is not passed", NULL);
+    FAILS(with(12, "args = out, in, TILE, int N", "buffer.TILE = float[N]\n"), 17,
+          "buffer 'TILE' has the name of parameter TILE, which defines passes as -D TILE=...",
+          "rename the buffer or leave TILE out of defines");
     /* source */
     FAILS("[tr]\nsource = nothere.cu\n" BODY, 2, "cannot read the kernel file", "nothere.cu");
     /* variants */
@@ -705,6 +709,54 @@ static void test_verify_c(void)
 
 /* half and bfloat16 buffers and scalars: read, sized two bytes, a half scalar
  * beyond 65504 rejected by the plan's check. */
+/* int8, uint8 and fp8 buffers and scalars; output unordered; a kernel without
+ * parameters needs no args; a kernel in an included header; a buffer named K. */
+static void test_8bit_and_more(void)
+{
+    snprintf(text, sizeof text, HEAD "%s", body_with(12, "args = out, in, q, u, f, g, int N, int8 -3"));
+    strcat(text, "buffer.q = int8[N] randint(-128, 128)\nbuffer.u = uint8[N] ramp\n"
+                 "buffer.f = fp8e4m3[N] random\nbuffer.g = fp8e5m2[N] output unordered\n");
+    CHECK(parse(text) == 0);
+    if (cfg.nsections == 1) {
+        const struct gl_kernel *k = cfg.sections[0].kernel;
+        CHECK(k->nbuffers == 6 && k->buffers[2].type == GL_KT_INT8 &&
+              k->buffers[3].type == GL_KT_UINT8 && k->buffers[4].type == GL_KT_FP8E4M3 &&
+              k->buffers[5].type == GL_KT_FP8E5M2 && k->buffers[5].output &&
+              k->buffers[5].unordered && !k->buffers[1].unordered);
+        CHECK(k->nargs == 8 && k->args[7].type == GL_KT_INT8);
+    }
+    gl_config_free(&cfg);
+    FAILS(with(10, "buffer.in = int8[N*N] randint(0, 300)", NULL), 10, "int8 holds -128 to 127",
+          NULL);
+    FAILS(with(11, "buffer.out = float[N*N] unordered output", NULL), 11,
+          "'unordered' qualifies an output", NULL);
+    FAILS(with(11, "buffer.out = float[N*N] output unorderd", NULL), 11, "unknown 'unorderd'",
+          "did you mean 'unordered'?");
+    /* a buffer named like a built-in parameter (K), passed by name */
+    snprintf(text, sizeof text, HEAD "%s", body_with(12, "args = out, in, K, int N"));
+    strcat(text, "buffer.K = float[N]\n");
+    CHECK(parse(text) == 0);
+    gl_config_free(&cfg);
+    /* no args: only when no buffer must be passed */
+    snprintf(text, sizeof text, "study = t\n[z]\nsource = k.cu\nvariants = copy\n"
+             "symbol.c_out = float[4] output\ngrid = 1\nblock = 32\n");
+    CHECK(parse(text) == 0);
+    if (cfg.nsections == 1)
+        CHECK(cfg.sections[0].kernel->nargs == 0 && cfg.sections[0].kernel->args_line == 2);
+    gl_config_free(&cfg);
+    FAILS(with(12, NULL, NULL), 2, "has no 'args'", "buffer 'in' (line 10) must be passed");
+    /* a kernel defined in a header the source includes */
+    write_file("hdr.cuh", "#pragma once\n__global__ void from_header(float *o) { }\n");
+    write_file("hsrc.cu", "#include \"hdr.cuh\"\n__global__ void local(float *o) { }\n");
+    snprintf(text, sizeof text, "study = t\n[h]\nsource = hsrc.cu\nvariants = from_header\n"
+             "buffer.o = float[32] output\nargs = o\ngrid = 1\nblock = 32\n");
+    CHECK(parse(text) == 0);
+    gl_config_free(&cfg);
+    snprintf(text, sizeof text, "study = t\n[h]\nsource = hsrc.cu\nvariants = from_headr\n"
+             "buffer.o = float[32] output\nargs = o\ngrid = 1\nblock = 32\n");
+    FAILS(text, 4, "no function 'from_headr'", "did you mean 'from_header'?");
+}
+
 static void test_16bit(void)
 {
     snprintf(text, sizeof text, HEAD "%s", body_with(12, "args = out, in, w, b, int N, half TILE*1000, bfloat16 N"));
@@ -971,6 +1023,7 @@ int main(void)
     test_counts_and_keys();
     test_verify_c();
     test_16bit();
+    test_8bit_and_more();
     test_verify_reads();
     test_inits_symbols();
     test_init_checks();

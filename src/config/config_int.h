@@ -89,6 +89,11 @@ char *cfg_next_item(char **p, int angle);
 int cfg_global_names(const char *text, char names[][GL_KNAME], int max);
 /* 1 when text uses name as an identifier. */
 int cfg_has_ident(const char *text, const char *name);
+/* 1 when k's source or a user header it includes (deps.h's scan) uses name
+ * as an identifier: a kernel defined in an included header can be named. With
+ * n, names gets the __global__ functions of all of them (at most max, *n). */
+int cfg_kernel_has_ident(const struct gl_kernel *k, const char *name, char names[][GL_KNAME],
+                         int max, int *n);
 /* A kernel expression: its function name (trimmed, namespaces kept) into func,
  * and 1 when it is a name or a template-id f<ARGS>, else 0. */
 int cfg_kernel_expr(const char *expr, char *func, size_t len);

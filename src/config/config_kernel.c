@@ -220,9 +220,9 @@ static int variant_expr(struct kread *r, int line, struct gl_kernel_variant *kv)
                        "template-id such as %s<TILE>", e, func[0] ? func : "kernel");
     const char *base = strrchr(func, ':');
     base = base ? base + 1 : func;
-    if (!cfg_has_ident(r->k->text, base)) {
-        char names[64][GL_KNAME];
-        int n = cfg_global_names(r->k->text, names, 64);
+    char names[64][GL_KNAME];
+    int n = 0;
+    if (!cfg_kernel_has_ident(r->k, base, names, 64, &n)) {
         struct gl_nearest near;
         gl_nearest_init(&near, base);
         for (int i = 0; i < n; i++)
@@ -379,11 +379,11 @@ static int parse_buffer(struct kread *r, const struct entry *e, int *nrandom)
     if (strlen(name) >= GL_KNAME)
         return cfg_err(r->x, e->line, "%s: buffer name longer than %d characters", what,
                        GL_KNAME - 1);
-    if (gl_param_by_name(name) || in_list(cfg_function_names, name))
-        return cfg_err(r->x, e->line, "%s: '%s' is a parameter's or function's name", what, name);
-    for (int u = 0; u < r->s->nuser; u++)
-        if (strcmp(r->s->uname[u], name) == 0)
-            return cfg_err(r->x, e->line, "%s: '%s' is a named parameter too", what, name);
+    /* a parameter's name (K) is allowed: args tell a buffer (a bare name) from a
+     * scalar (TYPE EXPR), and expressions read only parameters; unless the
+     * parameter is passed with -D (same_names, once defines are read) */
+    if (in_list(cfg_function_names, name))
+        return cfg_err(r->x, e->line, "%s: '%s' is a function of expressions", what, name);
     if (k->nbuffers == GL_KERNEL_MAX_BUFFERS)
         return cfg_err(r->x, e->line, "more than %d buffers in section [%s]",
                        GL_KERNEL_MAX_BUFFERS, r->s->name);
@@ -428,9 +428,19 @@ static int section_args(struct kread *r)
 {
     const struct entry *e = cfg_find(r->b, "args");
     struct gl_kernel *k = r->k;
-    if (!e)
-        return cfg_err(r->x, r->b->line, "kernel section [%s] has no 'args' (the kernel's "
-                       "arguments in order: buffer names, or TYPE EXPR)", r->s->name);
+    if (!e) {
+        /* a kernel without parameters (its buffers all symbols): no args; the
+         * signature check of plan (kernel_sig.h) then reports on the section's
+         * line a kernel that has parameters after all */
+        for (int i = 0; i < k->nbuffers; i++)
+            if (!k->buffers[i].symbol)
+                return cfg_err(r->x, r->b->line, "kernel section [%s] has no 'args' (the "
+                               "kernel's arguments in order: buffer names, or TYPE EXPR), but "
+                               "buffer '%s' (line %d) must be passed", r->s->name,
+                               k->buffers[i].name, k->buffers[i].line);
+        k->args_line = r->b->line;
+        return 0;
+    }
     char buf[4096], list[512] = "";
     if (strlen(e->val) >= sizeof buf)
         return cfg_err(r->x, e->line, "args list is too long");
@@ -783,6 +793,36 @@ static int unused_params(struct kread *r, unsigned *reads)
     return 0;
 }
 
+/* A buffer named like a parameter (buffer.K beside K = 64) is told apart from
+ * it everywhere in the config, but not in the kernel's source once the
+ * parameter is passed as -D K=64: the macro would replace the kernel's own
+ * parameter name K. That case is an error saying so. */
+static int same_names(struct kread *r)
+{
+    const struct gl_kernel *k = r->k;
+    const struct gl_section *s = r->s;
+    for (int b = 0; b < k->nbuffers; b++) {
+        const char *name = k->buffers[b].name;
+        const struct gl_param_def *d = gl_param_by_name(name);
+        int u = -1, defined = 0;
+        for (int i = 0; i < s->nuser; i++)
+            if (strcmp(s->uname[i], name) == 0)
+                u = i;
+        if (!d && u < 0)
+            continue;
+        for (int i = 0; i < k->ndefines; i++)
+            defined |= strcmp(k->defines[i], name) == 0;
+        if (k->all_defines)
+            defined |= u >= 0 || (d && !d->is_text && s->values[d->id].set);
+        if (defined)
+            return cfg_err(r->x, k->buffers[b].line, "buffer '%s' has the name of parameter %s, "
+                           "which defines passes as -D %s=...: the macro would replace the "
+                           "kernel's parameter name %s; rename the buffer or leave %s out of "
+                           "defines", name, name, name, name, name);
+    }
+    return 0;
+}
+
 /* ---- hash ------------------------------------------------------------------ */
 
 /* sha256 of the source, the user headers it includes (src/core/deps.h: one scan
@@ -871,7 +911,7 @@ int cfg_kernel_section(struct ctx *x, const struct block *b, const struct block 
         section_verify(&r) != 0 || section_verify_reads(&r) != 0 ||
         builtin_params(&r, top, use) != 0 ||
         cfg_section_zip(x, b, top, use, s) != 0 || section_where(&r, top, use) != 0 ||
-        unused_params(&r, &reads) != 0 || kernel_hash(&r) != 0 ||
+        unused_params(&r, &reads) != 0 || same_names(&r) != 0 || kernel_hash(&r) != 0 ||
         cfg_section_timing(x, b, top, s) != 0)
         return -1;
     for (int i = 0; i < s->nvariants; i++) {

@@ -46,6 +46,9 @@ struct gl_kbuffer {
     enum gl_kinit init;
     double value;                 /* GL_KI_CONST */
     int output;                   /* written by the kernel and compared with the reference */
+    int unordered;                /* `output unordered`: compared as a multiset (both sides
+                                     sorted, then element by element), for outputs whose
+                                     order the kernel's atomics choose */
     int stream;                   /* random stream of a GL_KI_RANDOM, _RANDINT or _NORMAL
                                      buffer (declaration order) */
     int line;                     /* config line that declared it */

@@ -121,6 +121,8 @@ struct gh_tbuf {              /* one buffer, in the order the kernel or plugin d
     unsigned long long stream;/* init random: its stream of the run's seed */
     size_t count;             /* elements */
     int out;                  /* an output */
+    int unordered;            /* ... compared as a multiset (host_buffers.h gl_hb_unordered:
+                                 both sides copied to the host and sorted) */
     int idx;                  /* set by gh_typed_layout: index in j->in or j->out */
     int img;                  /* ... an output's reset image in j->in (init const, ramp or
                                  random; zero is a memset), or an input's pristine copy

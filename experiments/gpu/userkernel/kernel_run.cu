@@ -405,6 +405,7 @@ static int prepare(struct gh_job *j, struct gk_ctx *x, struct gh_typed *T, char 
         tb->stream = (unsigned long long)kb->stream;
         tb->count = (size_t)v;
         tb->out = kb->output != 0;
+        tb->unordered = kb->unordered;
     }
     if (!gh_typed_layout(j, T))
         return 0;
