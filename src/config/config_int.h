@@ -126,6 +126,19 @@ int cfg_is_search_key(const char *k);
 int cfg_kernel_section(struct ctx *x, const struct block *b, const struct block *top,
                        struct top_use *use, struct gl_section *s);
 void cfg_kernel_free(struct gl_section *s);
+/* An expression of a kernel section's key (what names it in messages) in the
+ * scope sc (the parameters it names are marked used), copied into out (NULL:
+ * not kept). 0, or -1 (cfg_err). */
+int cfg_kernel_check_expr(struct ctx *x, int line, const char *what, const char *e,
+                          struct gl_expr_scope *sc, const struct gl_section *s, char *out);
+/* config_objects.c: the section's tensormap.NAME, texture.NAME and surface.NAME
+ * lines (kernel.h struct gl_kobject) over its buffers and arrays, read before
+ * `args` names them. 0, or -1 (cfg_err). */
+int cfg_kernel_objects(struct ctx *x, const struct block *b, struct gl_section *s,
+                       struct gl_kernel *k, struct gl_expr_scope *sc);
+/* The object key prefixes ("tensormap.", "texture.", "surface."): the kind
+ * (enum gl_kobj_kind) of key, or -1. */
+int cfg_object_kind(const char *key);
 
 /* config_kinit.c: what follows TYPE[COUNT] on a buffer.NAME or symbol.NAME
  * line (p, modified): the init and `output` into bf, its random stream from

@@ -16,6 +16,7 @@
 #include "config_int.h"
 #include "deps.h"
 #include "fileutil.h"
+#include "kobject.h"
 #include "kernel_variant.h"
 #include "nearest.h"
 #include "registry.h"
@@ -99,26 +100,32 @@ static const char *typo_of(const char *name)
     return best;
 }
 
-static int check_expr(struct kread *r, int line, const char *what, const char *e, char *out)
+int cfg_kernel_check_expr(struct ctx *x, int line, const char *what, const char *e,
+                          struct gl_expr_scope *sc, const struct gl_section *s, char *out)
 {
     char msg[512];
     if (!*e)
-        return cfg_err(r->x, line, "%s: empty expression", what);
+        return cfg_err(x, line, "%s: empty expression", what);
     if (strlen(e) >= GL_KEXPR)
-        return cfg_err(r->x, line, "%s: expression '%.40s...' is longer than %d characters", what,
+        return cfg_err(x, line, "%s: expression '%.40s...' is longer than %d characters", what,
                        e, GL_KEXPR - 1);
-    struct gl_expr_scope one = r->sc;   /* what this expression names, alone */
+    struct gl_expr_scope one = *sc;   /* what this expression names, alone */
     one.used_params = one.used_names = 0;
     int bad = gl_expr_check_scope(e, &one, msg, sizeof msg);
-    r->sc.used_params |= one.used_params;
-    r->sc.used_names |= one.used_names;
+    sc->used_params |= one.used_params;
+    sc->used_names |= one.used_names;
     if (bad != 0)
-        return cfg_err(r->x, line, "%s '%s': %s", what, e, msg);
-    if (cfg_kernel_no_types(r->x, line, what, r->s, 0, one.used_names) != 0)
+        return cfg_err(x, line, "%s '%s': %s", what, e, msg);
+    if (cfg_kernel_no_types(x, line, what, s, 0, one.used_names) != 0)
         return -1;
     if (out)
         snprintf(out, GL_KEXPR, "%s", e);
     return 0;
+}
+
+static int check_expr(struct kread *r, int line, const char *what, const char *e, char *out)
+{
+    return cfg_kernel_check_expr(r->x, line, what, e, &r->sc, r->s, out);
 }
 
 /* ---- source, family, named parameters -------------------------------------- */
@@ -369,11 +376,41 @@ static int section_defines(struct kread *r)
     return 0;
 }
 
-/* buffer.NAME = TYPE[COUNT] [INIT] [output], or symbol.NAME = ... (config_kinit.c) */
+/* array.NAME's [W, H, D]: 1 to 3 extents, count their product. */
+static int array_extents(struct kread *r, const struct entry *e, const char *what, char *dims,
+                         struct gl_kbuffer *bf)
+{
+    char count[GL_KEXPR * 4] = "";
+    for (char *p = dims; p;) {
+        char *item = cfg_next_item(&p, 0);
+        if (bf->nextent == 3)
+            return cfg_err(r->x, e->line, "%s: more than 3 extents in [%s] (a cudaArray is 1D "
+                           "[W], 2D [W, H] or 3D [W, H, D])", what, e->val);
+        if (check_expr(r, e->line, what, item, bf->extent[bf->nextent]) != 0)
+            return -1;
+        size_t u = strlen(count);
+        snprintf(count + u, sizeof count - u, "%s(%s)", bf->nextent ? "*" : "", item);
+        bf->nextent++;
+    }
+    if (strlen(count) >= GL_KEXPR)
+        return cfg_err(r->x, e->line, "%s: extents '%s' are too long", what, e->val);
+    snprintf(bf->count, sizeof bf->count, "%s", count);
+    if (!gl_kobj_array_type(bf->type) && !bf->tparam[0])
+        return cfg_err(r->x, e->line, "%s: a cudaArray holds float, half, int, uint, int8 or "
+                       "uint8 elements, not %s", what, gl_ktype_name(bf->type));
+    if (bf->tparam[0])
+        return cfg_err(r->x, e->line, "%s: an array's type is a type, not the type parameter "
+                       "%s", what, bf->tparam);
+    return 0;
+}
+
+/* buffer.NAME = TYPE[COUNT] [INIT] [output], symbol.NAME = ... (config_kinit.c)
+ * or array.NAME = TYPE[W, H] ... */
 static int parse_buffer(struct kread *r, const struct entry *e, int *nrandom)
 {
     struct gl_kernel *k = r->k;
-    const char *name = e->key + 7;
+    int is_array = strncmp(e->key, "array.", 6) == 0;
+    const char *name = e->key + (is_array ? 6 : 7);
     char what[96], val[1024];
     snprintf(what, sizeof what, "%s", e->key);
     if (strlen(name) >= GL_KNAME)
@@ -402,8 +439,11 @@ static int parse_buffer(struct kread *r, const struct entry *e, int *nrandom)
     snprintf(bf->name, sizeof bf->name, "%s", name);
     bf->line = e->line;
     if (cfg_kernel_type(r->x, e->line, what, r->s, cfg_trim(val), &bf->type, bf->tparam,
-                        &r->sc.used_names) != 0 ||
-        check_expr(r, e->line, what, cfg_trim(lb + 1), bf->count) != 0)
+                        &r->sc.used_names) != 0)
+        return -1;
+    bf->array = is_array;
+    if (is_array ? array_extents(r, e, what, lb + 1, bf) != 0
+                 : check_expr(r, e->line, what, cfg_trim(lb + 1), bf->count) != 0)
         return -1;
     bf->symbol = strncmp(e->key, "symbol.", 7) == 0;
     if (cfg_kbuffer_inits(r->x, e->line, what, rb + 1, bf, nrandom) != 0)
@@ -432,6 +472,10 @@ static int section_args(struct kread *r)
         /* a kernel without parameters (its buffers all symbols): no args; the
          * signature check of plan (kernel_sig.h) then reports on the section's
          * line a kernel that has parameters after all */
+        if (k->nobjects)
+            return cfg_err(r->x, r->b->line, "kernel section [%s] has no 'args', but '%s' (line "
+                           "%d) must be passed", r->s->name, k->objects[0].name,
+                           k->objects[0].line);
         for (int i = 0; i < k->nbuffers; i++)
             if (!k->buffers[i].symbol)
                 return cfg_err(r->x, r->b->line, "kernel section [%s] has no 'args' (the "
@@ -447,7 +491,7 @@ static int section_args(struct kread *r)
     snprintf(buf, sizeof buf, "%s", e->val);
     for (int i = 0; i < k->nbuffers; i++)
         cfg_add_to_list(list, sizeof list, k->buffers[i].name);
-    int passed[GL_KERNEL_MAX_BUFFERS] = { 0 };
+    int passed[GL_KERNEL_MAX_BUFFERS] = { 0 }, opassed[GL_KERNEL_MAX_OBJECTS] = { 0 };
     k->args_line = e->line;
     for (char *p = buf; p;) {
         char *item = cfg_next_item(&p, 0);
@@ -458,6 +502,22 @@ static int section_args(struct kread *r)
         struct gl_karg *a = &k->args[k->nargs];
         memset(a, 0, sizeof *a);
         int bi = find_buffer(k, item);
+        for (int o = 0; o < k->nobjects; o++)
+            if (strcmp(k->objects[o].name, item) == 0) {
+                a->buffer = -1;
+                a->object = o + 1;
+                opassed[o] = 1;
+                break;
+            }
+        if (a->object) {
+            k->nargs++;
+            continue;
+        }
+        if (bi >= 0 && k->buffers[bi].array)
+            return cfg_err(r->x, e->line, "args: '%s' is an array (line %d): the kernel reads it "
+                           "through a texture or a surface over it (texture.NAME = %s, "
+                           "surface.NAME = %s), passed instead", item, k->buffers[bi].line, item,
+                           item);
         if (bi >= 0 && k->buffers[bi].symbol)
             return cfg_err(r->x, e->line, "args: '%s' is a symbol (line %d): the kernel reads "
                            "it by its name, it is not passed", item, k->buffers[bi].line);
@@ -476,6 +536,8 @@ static int section_args(struct kread *r)
                 gl_nearest_offer(&near, k->buffers[i].name);
             for (int i = 0; i < GL_KT_COUNT; i++)
                 gl_nearest_offer(&near, gl_ktype_name(i));
+            for (int i = 0; i < k->nobjects; i++)
+                gl_nearest_offer(&near, k->objects[i].name);
             char sug[96];
             suggest(sug, sizeof sug, near.best);
             return cfg_err(r->x, e->line, "args: '%s' is not a buffer (buffers: %s) nor 'TYPE "
@@ -486,10 +548,25 @@ static int section_args(struct kread *r)
             return -1;
         k->nargs++;
     }
-    for (int i = 0; i < k->nbuffers; i++)
-        if (!passed[i] && !k->buffers[i].symbol)
-            return cfg_err(r->x, r->buffer_line[i], "buffer '%s' is not passed to the kernel "
-                           "(args on line %d: %s)", k->buffers[i].name, e->line, e->val);
+    /* a buffer or an array reached through a passed object counts as passed */
+    for (int o = 0; o < k->nobjects; o++) {
+        const struct gl_kobject *ob = &k->objects[o];
+        static const char *const kind[] = { "tensormap", "texture", "surface" };
+        if (!opassed[o])
+            return cfg_err(r->x, ob->line, "%s '%s' is not passed to the kernel (args on line "
+                           "%d: %s)", kind[ob->kind], ob->name, e->line, e->val);
+        passed[ob->source] = 1;
+    }
+    for (int i = 0; i < k->nbuffers; i++) {
+        if (passed[i] || k->buffers[i].symbol)
+            continue;
+        if (k->buffers[i].array)
+            return cfg_err(r->x, r->buffer_line[i], "array '%s' is read by no texture or surface "
+                           "(texture.NAME = %s, surface.NAME = %s, passed in args)",
+                           k->buffers[i].name, k->buffers[i].name, k->buffers[i].name);
+        return cfg_err(r->x, r->buffer_line[i], "buffer '%s' is not passed to the kernel "
+                       "(args on line %d: %s)", k->buffers[i].name, e->line, e->val);
+    }
     return 0;
 }
 
@@ -896,12 +973,20 @@ int cfg_kernel_section(struct ctx *x, const struct block *b, const struct block 
     r.sc.names = (const char (*)[GL_UPARAM_NAME])s->uname;
     int nrandom = 0;
     for (int i = 0; i < b->n; i++)
-        if ((strncmp(b->e[i].key, "buffer.", 7) == 0 || cfg_is_symbol_key(b->e[i].key)) &&
+        if ((strncmp(b->e[i].key, "buffer.", 7) == 0 || strncmp(b->e[i].key, "array.", 6) == 0 ||
+             cfg_is_symbol_key(b->e[i].key)) &&
             parse_buffer(&r, &b->e[i], &nrandom) != 0)
             return -1;
     struct gl_kernel *k = r.k;
     unsigned reads = 0;
     int seq = cfg_has_launches(b);   /* launch.NAME lines instead of args, grid, block, smem */
+    if (cfg_kernel_objects(x, b, s, k, &r.sc) != 0)
+        return -1;
+    if (seq && k->nobjects)
+        return cfg_err(x, k->objects[0].line, "%s '%s': tensor maps, textures and surfaces are "
+                       "passed in args, not in launch.NAME lines", k->objects[0].kind ==
+                       GL_KO_TENSORMAP ? "tensormap" : k->objects[0].kind == GL_KO_TEXTURE ?
+                       "texture" : "surface", k->objects[0].name);
     if (section_variants(&r) != 0 || section_defines(&r) != 0 ||
         (seq && cfg_kernel_launches(x, b, s, k, &r.sc) != 0) ||
         (!seq && (section_args(&r) != 0 || shape(&r, "grid", k->grid, &k->ngrid) != 0 ||

@@ -135,7 +135,8 @@ static int is_ident(const char *s)
 int cfg_is_kernel_key(const char *k)
 {
     return in_list(cfg_kernel_keys, k) || strncmp(k, "buffer.", 7) == 0 || cfg_is_symbol_key(k) ||
-           strncmp(k, "launch.", 7) == 0;
+           strncmp(k, "launch.", 7) == 0 || strncmp(k, "array.", 6) == 0 ||
+           cfg_object_kind(k) >= 0;
 }
 
 /* Closest known key or parameter; *is_param says which it is (ties: parameter). */
@@ -310,6 +311,8 @@ int cfg_read_blocks(struct ctx *x, char *text, struct block **out, int *nout)
         /* in a section, an identifier may be a kernel section's named parameter */
         int maybe = nb > 1 && (is_ident(key) || (strncmp(key, "buffer.", 7) == 0 && is_ident(key + 7)) ||
                                 cfg_is_symbol_key(key) ||
+                               (strncmp(key, "array.", 6) == 0 && is_ident(key + 6)) ||
+                               (cfg_object_kind(key) >= 0 && is_ident(strchr(key, '.') + 1)) ||
                                (strncmp(key, "launch.", 7) == 0 && is_ident(key + 7)));
         if (!known_key(key) && !maybe)
             return unknown_key(x, key, line);

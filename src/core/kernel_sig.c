@@ -587,7 +587,12 @@ static void param_list(const struct gl_ksig *sig, char names[][GL_KSIG_NAME], ch
 static void arg_text(const struct gl_kernel *k, int i, int type, char *buf, size_t len)
 {
     const struct gl_karg *a = &k->args[i];
-    if (a->buffer >= 0)
+    static const char *const what[] = { "a tensor map: CUtensorMap", "a texture: "
+                                        "cudaTextureObject_t", "a surface: cudaSurfaceObject_t" };
+    if (a->object)
+        snprintf(buf, len, "'%s' (%s)", k->objects[a->object - 1].name,
+                 what[k->objects[a->object - 1].kind]);
+    else if (a->buffer >= 0)
         snprintf(buf, len, "'%s' (a %s buffer)", k->buffers[a->buffer].name, gl_ktype_name(type));
     else
         snprintf(buf, len, "'%s %s'", a->tparam[0] ? a->tparam : gl_ktype_name(a->type), a->expr);
@@ -613,6 +618,19 @@ int gl_ksig_check(const struct gl_kernel *k, const struct gl_params *p, const ch
     for (int i = 0; i < k->nargs; i++) {
         const struct gl_karg *a = &k->args[i];
         const struct gl_ksig_param *q = &sig->params[i];
+        if (a->object) {   /* a handle by value: CUtensorMap, or an unsigned long long */
+            int ok = k->objects[a->object - 1].kind == GL_KO_TENSORMAP
+                         ? !q->pointer && strstr(q->type, "CUtensorMap") != NULL
+                         : !q->pointer && q->elem == GL_KT_UINT64;
+            if (ok)
+                continue;
+            arg_text(k, i, 0, arg, sizeof arg);
+            describe(q, names[i], one, sizeof one);
+            ordinal(i, o, sizeof o);
+            snprintf(msg, len, "args: %s argument %s but %s's %s parameter is %s", o, arg,
+                     display, o, one);
+            return -1;
+        }
         int type = a->buffer >= 0 ? gl_ktype_at(k->buffers[a->buffer].type,
                                                 k->buffers[a->buffer].tparam, p)
                                   : gl_ktype_at(a->type, a->tparam, p);

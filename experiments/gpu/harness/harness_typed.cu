@@ -63,7 +63,8 @@ int gh_typed_layout(struct gh_job *j, struct gh_typed *T)
      * the kernel never sees, after its own */
     for (int b = 0; b < T->n; b++) {
         struct gh_tbuf *tb = &T->b[b];
-        if (tb->out ? tb->init == GL_KI_POISON || tb->init == GL_KI_ZERO : tb->symbol)
+        if (tb->out ? tb->init == GL_KI_POISON || tb->init == GL_KI_ZERO
+                    : tb->symbol || tb->arr)
             continue;
         if (nin + nimg >= GH_MAX_IN)
             return gh_fail(j->r, "too many buffers (at most %d inputs and reset images)",
