@@ -982,6 +982,11 @@ int cfg_kernel_section(struct ctx *x, const struct block *b, const struct block 
     int seq = cfg_has_launches(b);   /* launch.NAME lines instead of args, grid, block, smem */
     if (cfg_kernel_objects(x, b, s, k, &r.sc) != 0)
         return -1;
+    for (int i = 0; seq && i < k->nbuffers; i++)
+        if (k->buffers[i].array)
+            return cfg_err(x, k->buffers[i].line, "array '%s': arrays are read through textures "
+                           "and surfaces passed in args, not in launch.NAME lines",
+                           k->buffers[i].name);
     if (seq && k->nobjects)
         return cfg_err(x, k->objects[0].line, "%s '%s': tensor maps, textures and surfaces are "
                        "passed in args, not in launch.NAME lines", k->objects[0].kind ==
