@@ -30,8 +30,13 @@ using namespace nvcuda;
 #define WARPS_Y 2   // warps per block along M
 #endif
 
+// Each warp stages its 16 x 16 tiles of A and B in shared memory (fragments load
+// from 256-bit aligned addresses: a 16-byte step along K in global memory is not).
 __global__ void igemm_wmma(const signed char *A, const signed char *B, int *C, int M, int N, int K)
 {
+    __shared__ __align__(32) signed char sA[WARPS_X * WARPS_Y][WMMA_M * WMMA_K];
+    __shared__ __align__(32) signed char sB[WARPS_X * WARPS_Y][WMMA_K * WMMA_N];
+    const int warp = threadIdx.y * WARPS_X + threadIdx.x / 32, lane = threadIdx.x % 32;
     int warp_m = blockIdx.y * WARPS_Y + threadIdx.y;         // tile row
     int warp_n = blockIdx.x * WARPS_X + threadIdx.x / 32;    // tile column
     if (warp_m * WMMA_M >= M || warp_n * WMMA_N >= N)
@@ -40,10 +45,17 @@ __global__ void igemm_wmma(const signed char *A, const signed char *B, int *C, i
     wmma::fragment<wmma::matrix_b, WMMA_M, WMMA_N, WMMA_K, signed char, wmma::row_major> b;
     wmma::fragment<wmma::accumulator, WMMA_M, WMMA_N, WMMA_K, int> acc;
     wmma::fill_fragment(acc, 0);
+    const int r = lane / 2, half = lane % 2;   // each lane copies 8 bytes of a 16-byte row
     for (int k = 0; k < K; k += WMMA_K) {
-        wmma::load_matrix_sync(a, A + (size_t)warp_m * WMMA_M * K + k, K);
-        wmma::load_matrix_sync(b, B + (size_t)k * N + warp_n * WMMA_N, N);
+        *(uint2 *)&sA[warp][r * WMMA_K + half * 8] =
+            *(const uint2 *)&A[(size_t)(warp_m * WMMA_M + r) * K + k + half * 8];
+        *(uint2 *)&sB[warp][r * WMMA_N + half * 8] =
+            *(const uint2 *)&B[(size_t)(k + r) * N + warp_n * WMMA_N + half * 8];
+        __syncwarp();
+        wmma::load_matrix_sync(a, sA[warp], WMMA_K);
+        wmma::load_matrix_sync(b, sB[warp], WMMA_N);
         wmma::mma_sync(acc, a, b, acc);
+        __syncwarp();
     }
     wmma::store_matrix_sync(C + (size_t)warp_m * WMMA_M * N + warp_n * WMMA_N, acc, N,
                             wmma::mem_row_major);
