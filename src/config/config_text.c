@@ -1,7 +1,8 @@
 /* config_text.c - the small text helpers of kernel sections' readers
  * (config_kernel.c, config_launches.c): C identifiers, a comma list for
  * messages, the next comma-separated item outside parentheses (and angle
- * brackets), the __global__ functions a source defines, whether it uses a name,
+ * brackets), the __global__ functions a source defines, whether it (or a user
+ * header it includes) uses a name,
  * the expression language's function names, and a symbol.NAME key's form.
  * Must not read configs or report errors: the callers do. */
 #include "config_int.h"
