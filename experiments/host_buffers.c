@@ -155,3 +155,54 @@ void gl_hb_check(struct gl_result *r, const struct gl_host_buffer *b, const void
     }
     gl_hb_verdict(r, name, b->type, n, want ? "the reference" : NULL, tol, &f);
 }
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    if (isnan(x) || isnan(y))
+        return isnan(x) - isnan(y);   /* NaN last */
+    return x < y ? -1 : x > y;
+}
+
+int gl_hb_unordered(const void *got, int t, const void *want, int wt, size_t n, double tol,
+                    struct gl_hb_found *f)
+{
+    double *g = malloc(n * sizeof *g), *w = malloc(n * sizeof *w);
+    if (!g || !w) {
+        free(g);
+        free(w);
+        return -1;
+    }
+    for (size_t i = 0; i < n; i++) {
+        g[i] = gl_ty_get(got, t, i);
+        w[i] = gl_ty_get(want, wt, i);
+    }
+    qsort(g, n, sizeof *g, cmp_double);
+    qsort(w, n, sizeof *w, cmp_double);
+    memset(f, 0, sizeof *f);
+    for (size_t i = 0; i < n; i++) {
+        double err = 0.0;
+        int bad;
+        /* both sorted copies are doubles now: the float rule for a float type,
+         * equality of values for an integer one (as gl_ty_bad against doubles) */
+        if (gl_ty_is_float(t)) {
+            bad = gl_ty_bad(g, GL_KT_DOUBLE, i, w, GL_KT_DOUBLE, tol, &err);
+        } else {
+            bad = isnan(w[i]) || g[i] != w[i];
+            double d = fabs(g[i] - w[i]);
+            err = !bad ? 0.0 : w[i] != 0.0 ? d / fabs(w[i]) : d;
+            if (bad && !(err > 0.0))
+                err = INFINITY;
+        }
+        if (err > f->maxerr)
+            f->maxerr = err;
+        if (bad && f->nbad++ == 0) {
+            f->first = i;
+            f->got = g[i];
+            f->want = w[i];
+        }
+    }
+    free(g);
+    free(w);
+    return 0;
+}

@@ -62,6 +62,14 @@ void gl_hb_verdict(struct gl_result *r, const char *name, enum gl_ktype t, size_
 void gl_hb_check(struct gl_result *r, const struct gl_host_buffer *b, const void *got,
                  const double *want, double tol);
 
+/* An output compared as a multiset (`output unordered`): got (type t) and
+ * want (type wt: t, or GL_KT_DOUBLE for a host reference's values), n elements
+ * each, read as doubles and sorted (NaN last), then compared element by
+ * element with gl_ty_bad's rules (floats within tol, integers exactly), into f
+ * (f->first: the index in sorted order). 0, or -1 when out of memory. */
+int gl_hb_unordered(const void *got, int t, const void *want, int wt, size_t n, double tol,
+                    struct gl_hb_found *f);
+
 #ifdef __cplusplus
 }
 #endif

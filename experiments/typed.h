@@ -3,15 +3,19 @@
  * the CPU plugin path's fill and check) and for the GPU (gpu/harness_typed.cu:
  * users' kernels filled and checked on the device), so that both sides make the
  * same inputs from a seed and give the same verdict on the same output.
- * 16-bit floats (half, bfloat16) are read and written with ktype.h's bit-level
+ * 16- and 8-bit floats (half, bfloat16, fp8e4m3, fp8e5m2) are read and written
+ * with ktype.h's bit-level
  * conversions (no cuda_fp16.h on either side: rounded to nearest, ties to even;
  * read back exactly). Every value below passes through a double, which holds
  * every float, half and bfloat16 exactly.
  * Inputs: random elements are rng.h's stream (floats in [0, 1), integers that
- * value times 2^24; half and bfloat16 get the float rounded, so 1.0 can occur);
+ * value times 2^24, 8-bit ones the type's whole range: uint8 0..255, int8
+ * -128..127; half, bfloat16 and the 8-bit floats get the float rounded, so 1.0
+ * can occur);
  * const and ramp are converted from a double as C converts (16-bit floats:
  * rounded as above, so a ramp is exact up to 2048 in half, 256 in bfloat16, and
- * half's reaches infinity at 65520).
+ * half's reaches infinity at 65520; 8-bit integers wrap modulo 256, 8-bit floats
+ * saturate at their largest finite value as CUDA's constructors do).
  * Verdict of output element i (type t) against the reference's want (an array
  * of type wt: the reference kernel's output, of t, or a host reference's
  * doubles), each read as a double:
@@ -48,7 +52,7 @@ GL_TY_FN size_t gl_ty_esize(int t)
 
 GL_TY_FN int gl_ty_is_float(int t)
 {
-    return t == GL_KT_FLOAT || t == GL_KT_DOUBLE || t == GL_KT_HALF || t == GL_KT_BF16;
+    return gl_ktype_is_float(t);
 }
 
 /* ---- elements ------------------------------------------------------------------ */
@@ -73,6 +77,14 @@ GL_TY_FN double gl_ty_get(const void *a, int t, size_t i)
         return gl_from_half(((const uint16_t *)a)[i]);
     case GL_KT_BF16:
         return gl_from_bf16(((const uint16_t *)a)[i]);
+    case GL_KT_INT8:
+        return ((const int8_t *)a)[i];
+    case GL_KT_UINT8:
+        return ((const uint8_t *)a)[i];
+    case GL_KT_FP8E4M3:
+        return gl_from_fp8(((const uint8_t *)a)[i], GL_FP8E4M3_E, GL_FP8E4M3_M);
+    case GL_KT_FP8E5M2:
+        return gl_from_fp8(((const uint8_t *)a)[i], GL_FP8E5M2_E, GL_FP8E5M2_M);
     }
     return 0.0;
 }
@@ -104,6 +116,16 @@ GL_TY_FN void gl_ty_set(void *a, int t, size_t i, double v)
     case GL_KT_BF16:
         ((uint16_t *)a)[i] = gl_to_bf16(v);
         break;
+    case GL_KT_INT8:   /* wrapped to 8 bits, as C converts to an unsigned type */
+    case GL_KT_UINT8:
+        ((uint8_t *)a)[i] = (uint8_t)(uint64_t)(int64_t)v;
+        break;
+    case GL_KT_FP8E4M3:
+        ((uint8_t *)a)[i] = gl_to_fp8(v, GL_FP8E4M3_E, GL_FP8E4M3_M);
+        break;
+    case GL_KT_FP8E5M2:
+        ((uint8_t *)a)[i] = gl_to_fp8(v, GL_FP8E5M2_E, GL_FP8E5M2_M);
+        break;
     }
 }
 
@@ -111,6 +133,8 @@ GL_TY_FN void gl_ty_set(void *a, int t, size_t i, double v)
 GL_TY_FN uint64_t gl_ty_bits(const void *a, int t, size_t i)
 {
     switch (gl_ty_esize(t)) {
+    case 1:
+        return ((const uint8_t *)a)[i];
     case 2:
         return ((const uint16_t *)a)[i];
     case 4:
@@ -127,7 +151,8 @@ GL_TY_FN int gl_ty_unwritten(const void *a, int t, size_t i)
     if (gl_ty_is_float(t) && isnan(gl_ty_get(a, t, i)))
         return 1;
     size_t es = gl_ty_esize(t);
-    return gl_ty_bits(a, t, i) == (es == 8 ? UINT64_MAX : es == 4 ? UINT32_MAX : 0xFFFFu);
+    return gl_ty_bits(a, t, i) ==
+           (es == 8 ? UINT64_MAX : es == 4 ? UINT32_MAX : es == 2 ? 0xFFFFu : 0xFFu);
 }
 
 /* ---- the bounded and normal inits (kernel sections) ---------------------------------
@@ -227,7 +252,11 @@ GL_TY_FN double gl_ty_init_value2(int t, int init, double a, double b, unsigned 
         return gl_ty_normal(a, b, s0, i);
     }
     double u = (double)gl_rng_float(s0, (unsigned long long)i);
-    return gl_ty_is_float(t) ? fma(b - a, u, a) : u * 16777216.0;
+    if (gl_ty_is_float(t))
+        return fma(b - a, u, a);
+    if (gl_ty_esize(t) == 1)   /* 8-bit integers: the type's whole range */
+        return (double)(int)(u * 256.0) - (t == GL_KT_INT8 ? 128.0 : 0.0);
+    return u * 16777216.0;
 }
 
 /* The same for the inits a plugin's job has: const (value), ramp or random in
@@ -247,7 +276,8 @@ GL_TY_FN double gl_ty_init_value(int t, int init, double value, unsigned long lo
  * (the two then differ by up to 2 u). An output accumulated over K terms in the
  * 16-bit type itself drifts by about u sqrt(K) (up to u K): such a kernel needs
  * `tolerance =` for its largest K (the reference can tell no K). float and
- * double keep 1e-5. */
+ * double keep 1e-5; the 8-bit floats the same four units: fp8e4m3 (4
+ * significant bits) 2^-2, fp8e5m2 (3) 2^-1. */
 GL_TY_FN double gl_ty_default_tol(int t)
 {
     switch (t) {
@@ -255,6 +285,10 @@ GL_TY_FN double gl_ty_default_tol(int t)
         return 1.0 / 512.0;
     case GL_KT_BF16:
         return 1.0 / 64.0;
+    case GL_KT_FP8E4M3:
+        return 1.0 / 4.0;
+    case GL_KT_FP8E5M2:
+        return 1.0 / 2.0;
     }
     return 1e-5;
 }

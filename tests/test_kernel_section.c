@@ -423,7 +423,7 @@ static void test_errors(void)
     FAILS(with(12, "args = out, in, flot N", NULL), 12, "unknown type 'flot'",
           "did you mean 'float'?");
     FAILS(with(12, "args = out, in, flaot N", NULL), 12, "unknown type 'flaot'",
-          "types: float, double, int, uint, int64, uint64");
+          "types: float, double, int, uint, int64, uint64, half, bfloat16, int8, uint8, fp8e4m3, fp8e5m2");
     FAILS(with(12, "args = out, in, int NN", NULL), 12, "unknown parameter 'NN'", NULL);
     FAILS(with(12, "args = out, int N", NULL), 10, "buffer 'in' is not passed", NULL);
     FAILS(with(12, NULL, NULL), 2, "has no 'args'", NULL);
@@ -438,7 +438,11 @@ static void test_errors(void)
     FAILS(with(10, "buffer.in = float[N*Q]", NULL), 10, "buffer.in 'N*Q'",
           "unknown parameter 'Q'");
     FAILS(with(0, NULL, "buffer.in = float[N]\n"), 17, "duplicate key 'buffer.in'", "line 10");
-    FAILS(with(0, NULL, "buffer.N = float[N]\n"), 17, "'N' is a parameter", NULL);
+    /* a buffer may have a parameter's name (args tell them apart), unless -D passes it */
+    FAILS(with(0, NULL, "buffer.N = float[N]\n"), 17, "buffer 'N' is not passed", NULL);
+    FAILS(with(12, "args = out, in, TILE, int N", "buffer.TILE = float[N]\n"), 17,
+          "buffer 'TILE' has the name of parameter TILE, which defines passes as -D TILE=...",
+          "rename the buffer or leave TILE out of defines");
     /* source */
     FAILS("[tr]\nsource = nothere.cu\n" BODY, 2, "cannot read the kernel file", "nothere.cu");
     /* variants */
@@ -712,6 +716,116 @@ static void test_verify_c(void)
 
 /* half and bfloat16 buffers and scalars: read, sized two bytes, a half scalar
  * beyond 65504 rejected by the plan's check. */
+/* int8, uint8 and fp8 buffers and scalars; output unordered; a kernel without
+ * parameters needs no args; a kernel in an included header; a buffer named K. */
+static void test_8bit_and_more(void)
+{
+    snprintf(text, sizeof text, HEAD "%s", body_with(12, "args = out, in, q, u, f, g, int N, int8 -3"));
+    strcat(text, "buffer.q = int8[N] randint(-128, 128)\nbuffer.u = uint8[N] ramp\n"
+                 "buffer.f = fp8e4m3[N] random\nbuffer.g = fp8e5m2[N] output unordered\n");
+    CHECK(parse(text) == 0);
+    if (cfg.nsections == 1) {
+        const struct gl_kernel *k = cfg.sections[0].kernel;
+        CHECK(k->nbuffers == 6 && k->buffers[2].type == GL_KT_INT8 &&
+              k->buffers[3].type == GL_KT_UINT8 && k->buffers[4].type == GL_KT_FP8E4M3 &&
+              k->buffers[5].type == GL_KT_FP8E5M2 && k->buffers[5].output &&
+              k->buffers[5].unordered && !k->buffers[1].unordered);
+        CHECK(k->nargs == 8 && k->args[7].type == GL_KT_INT8);
+    }
+    gl_config_free(&cfg);
+    FAILS(with(10, "buffer.in = int8[N*N] randint(0, 300)", NULL), 10, "int8 holds -128 to 127",
+          NULL);
+    FAILS(with(11, "buffer.out = float[N*N] unordered output", NULL), 11,
+          "'unordered' qualifies an output", NULL);
+    FAILS(with(11, "buffer.out = float[N*N] output unorderd", NULL), 11, "unknown 'unorderd'",
+          "did you mean 'unordered'?");
+    /* a buffer named like a built-in parameter (K), passed by name */
+    snprintf(text, sizeof text, HEAD "%s", body_with(12, "args = out, in, K, int N"));
+    strcat(text, "buffer.K = float[N]\n");
+    CHECK(parse(text) == 0);
+    gl_config_free(&cfg);
+    /* no args: only when no buffer must be passed */
+    snprintf(text, sizeof text, "study = t\n[z]\nsource = k.cu\nvariants = copy\n"
+             "symbol.c_out = float[4] output\ngrid = 1\nblock = 32\n");
+    CHECK(parse(text) == 0);
+    if (cfg.nsections == 1)
+        CHECK(cfg.sections[0].kernel->nargs == 0 && cfg.sections[0].kernel->args_line == 2);
+    gl_config_free(&cfg);
+    FAILS(with(12, NULL, NULL), 2, "has no 'args'", "buffer 'in' (line 10) must be passed");
+    /* a kernel defined in a header the source includes */
+    write_file("hdr.cuh", "#pragma once\n__global__ void from_header(float *o) { }\n");
+    write_file("hsrc.cu", "#include \"hdr.cuh\"\n__global__ void local(float *o) { }\n");
+    snprintf(text, sizeof text, "study = t\n[h]\nsource = hsrc.cu\nvariants = from_header\n"
+             "buffer.o = float[32] output\nargs = o\ngrid = 1\nblock = 32\n");
+    CHECK(parse(text) == 0);
+    gl_config_free(&cfg);
+    snprintf(text, sizeof text, "study = t\n[h]\nsource = hsrc.cu\nvariants = from_headr\n"
+             "buffer.o = float[32] output\nargs = o\ngrid = 1\nblock = 32\n");
+    FAILS(text, 4, "no function 'from_headr'", "did you mean 'from_header'?");
+}
+
+/* array., texture., surface. and tensormap. lines as the config reader keeps them. */
+static void test_objects(void)
+{
+    snprintf(text, sizeof text, HEAD "%s", body_with(12, "args = out, in, tm, tx, sf, tb, int N"));
+    strcat(text, "array.img = half[N, 2*N] random\n"                                  /* 17 */
+                 "array.dst = float[N, N, 4] output\n"                                /* 18 */
+                 "tensormap.tm = in dims(N, N) box(TILE, 8) strides(4*N) swizzle(64B) "
+                 "l2(256B) fill(nan) elem_strides(1, 2)\n"                             /* 19 */
+                 "texture.tx = img filter(linear) address(wrap, border) coords(normalized)\n"
+                 "surface.sf = dst\n"
+                 "texture.tb = in\n");
+    CHECK(parse(text) == 0);
+    if (cfg.nsections == 1) {
+        const struct gl_kernel *k = cfg.sections[0].kernel;
+        CHECK(k->nbuffers == 4 && k->buffers[2].array && k->buffers[2].nextent == 2 &&
+              strcmp(k->buffers[2].count, "(N)*(2*N)") == 0 && k->buffers[3].nextent == 3 &&
+              k->buffers[3].output && !k->buffers[0].array);
+        CHECK(k->nobjects == 4);
+        const struct gl_kobject *tm = &k->objects[0], *tx = &k->objects[1];
+        CHECK(tm->kind == GL_KO_TENSORMAP && tm->source == 0 && tm->rank == 2 &&
+              strcmp(tm->dims[1], "N") == 0 && strcmp(tm->box[0], "TILE") == 0 &&
+              strcmp(tm->strides[1], "4*N") == 0 && tm->swizzle == 2 && tm->l2 == 3 &&
+              tm->fill == 1 && tm->elem_strides[1] == 2 && tm->dtype == -1 && tm->line == 19);
+        CHECK(tx->kind == GL_KO_TEXTURE && tx->source == 2 && tx->filter == 1 &&
+              tx->address[0] == 0 && tx->address[1] == 3 && tx->address[2] == 3 &&
+              tx->normalized == 1 && tx->read_normalized == 0);
+        CHECK(k->objects[2].kind == GL_KO_SURFACE && k->objects[2].source == 3 &&
+              k->objects[3].source == 0);
+        CHECK(k->nargs == 7 && k->args[2].object == 1 && k->args[2].buffer == -1 &&
+              k->args[5].object == 4 && k->args[0].object == 0);
+        /* per point: box TILE = 16 passes, TILE = 32 floats is 128 bytes > the 64B swizzle */
+        const struct gl_variant *v = &cfg.sections[0].kvs[0].v;
+        struct gl_params p;
+        char buf[512];
+        gl_params_init(&p);
+        p.n = 64;
+        gl_params_user_set(&p, "TILE", 16);
+        gl_params_user_set(&p, "BLOCK_ROWS", 8);
+        gl_variant_complete(v, &p);
+        CHECK(v->check(v, &p, NULL, buf, sizeof buf) == NULL);
+        gl_params_user_set(&p, "TILE", 32);
+        const char *why = v->check(v, &p, NULL, buf, sizeof buf);
+        CHECK(why && strstr(why, "tensormap.tm (line 19): box[0] = 32 elements of 4 bytes is 128 "
+                            "bytes, more than the 64-byte span of swizzle(64B)"));
+    }
+    gl_config_free(&cfg);
+    FAILS(with(12, "args = out, in, m, int N", "tensormap.m = inn dims(4) box(4)\n"), 17,
+          "no buffer or array 'inn'", "did you mean 'in'?");
+    FAILS(with(12, "args = out, in, m, int N", "array.img = float[N] random\n"
+               "tensormap.m = img dims(4) box(4)\n"), 18, "a tensor map is over a buffer", NULL);
+    FAILS(with(12, "args = out, in, in, int N", "texture.in = in\n"), 17,
+          "'in' is a buffer's name too", NULL);
+    FAILS(with(12, "args = out, in, m, int N", "tensormap.m = in dims(N, N) box(8)\n"), 17,
+          "box has 1 sides but dims 2", NULL);
+    FAILS(with(12, "args = out, in, m, int N", "tensormap.m = in dims(N, N) box(8, 8) "
+               "type(flaot32)\n"), 17, "unknown data type 'flaot32'", "did you mean 'float32'?");
+    FAILS(with(12, "args = out, in, t, int N", "array.a = double[N] random\ntexture.t = a\n"), 17,
+          "a cudaArray holds float, half, int, uint, int8 or uint8 elements, not double", NULL);
+    FAILS(with(12, "args = out, in, t, int N", "array.a = uint8[N] random\n"
+               "texture.t = a filter(linear)\n"), 18, "unless read(normalized)", NULL);
+}
+
 static void test_16bit(void)
 {
     snprintf(text, sizeof text, HEAD "%s", body_with(12, "args = out, in, w, b, int N, half TILE*1000, bfloat16 N"));
@@ -1099,6 +1213,8 @@ int main(void)
     test_counts_and_keys();
     test_verify_c();
     test_16bit();
+    test_8bit_and_more();
+    test_objects();
     test_verify_reads();
     test_inits_symbols();
     test_init_checks();

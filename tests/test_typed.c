@@ -49,7 +49,8 @@ static void test_sizes(void)
     /* ktype.h's names and sizes: one per type of the enum */
     CHECK(strcmp(gl_ktype_name(GL_KT_HALF), "half") == 0 &&
           strcmp(gl_ktype_name(GL_KT_BF16), "bfloat16") == 0 &&
-          strcmp(gl_ktype_name(GL_KT_UINT64), "uint64") == 0 && strcmp(gl_ktype_name(8), "?") == 0);
+          strcmp(gl_ktype_name(GL_KT_UINT64), "uint64") == 0 && strcmp(gl_ktype_name(GL_KT_COUNT), "?") == 0 &&
+          strcmp(gl_ktype_name(GL_KT_FP8E5M2), "fp8e5m2") == 0 && gl_ktype_size(GL_KT_INT8) == 1);
     int sized = 1;
     for (int t = 0; t < GL_KT_COUNT; t++)
         sized &= gl_ktype_size(t) > 0 && gl_ty_esize(t) == gl_ktype_size(t);
@@ -536,9 +537,59 @@ static void test_random_range_default(void)
     CHECK(gl_kbuffer_values(&b, &p, &lo, &hi, err, sizeof err) == 0 && lo == 3.0);
 }
 
+/* The 8-bit types: fp8 conversions (CUDA's satfinite rounding), 8-bit integer
+ * fills over the type's range, wrap, poison, and the multiset comparison. */
+static void test_8bit(void)
+{
+    CHECK(gl_to_fp8(1.0, 4, 3) == 0x38 && gl_to_fp8(448.0, 4, 3) == 0x7e &&
+          gl_to_fp8(500.0, 4, 3) == 0x7e && gl_to_fp8(-1e9, 4, 3) == 0xfe &&
+          gl_to_fp8(NAN, 4, 3) == 0x7f && gl_to_fp8(0.001953125, 4, 3) == 0x01 &&
+          gl_to_fp8(0.0009765625, 4, 3) == 0x00 /* half the smallest: ties to even */);
+    CHECK(gl_to_fp8(1.0, 5, 2) == 0x3c && gl_to_fp8(57344.0, 5, 2) == 0x7b &&
+          gl_to_fp8(INFINITY, 5, 2) == 0x7b && gl_to_fp8(1.125, 5, 2) == 0x3c &&
+          gl_to_fp8(1.375, 5, 2) == 0x3e /* halfway between 1.25 and 1.5: to even */);
+    CHECK(gl_from_fp8(0x7e, 4, 3) == 448.0 && isnan(gl_from_fp8(0xff, 4, 3)) &&
+          gl_from_fp8(0x78, 4, 3) == 256.0 && isinf(gl_from_fp8(0x7c, 5, 2)) &&
+          gl_from_fp8(0x01, 5, 2) == 1.0 / 65536.0);
+    for (int b = 0; b < 256; b++) {   /* every finite value reads back exactly */
+        double v = gl_from_fp8((uint8_t)b, 4, 3);
+        if (!isnan(v) && gl_to_fp8(v, 4, 3) != (b == 0x80 ? 0x80 : b))
+            CHECK(!"e4m3 round trip");
+        v = gl_from_fp8((uint8_t)b, 5, 2);
+        if (!isnan(v) && !isinf(v) && gl_to_fp8(v, 5, 2) != b)
+            CHECK(!"e5m2 round trip");
+    }
+    int8_t q[512];
+    uint8_t u[512];
+    int lo = 0, hi = 0;
+    for (size_t i = 0; i < 512; i++) {
+        gl_ty_set(q, GL_KT_INT8, i, gl_ty_init_value(GL_KT_INT8, GL_KI_RANDOM, 0, 7, i));
+        gl_ty_set(u, GL_KT_UINT8, i, gl_ty_init_value(GL_KT_UINT8, GL_KI_RANDOM, 0, 7, i));
+        lo |= q[i] < -100;
+        hi |= u[i] > 200;
+    }
+    CHECK(lo && hi);   /* the whole range, not 0..2^24 wrapped */
+    gl_ty_set(q, GL_KT_INT8, 0, 300.0);   /* wraps modulo 256 */
+    CHECK(q[0] == 44 && gl_ty_get(q, GL_KT_INT8, 0) == 44.0);
+    q[1] = -1;
+    CHECK(gl_ty_unwritten(q, GL_KT_INT8, 1) && !gl_ty_unwritten(q, GL_KT_INT8, 0));
+    CHECK(gl_ty_default_tol(GL_KT_FP8E4M3) == 0.25 && gl_ty_is_float(GL_KT_FP8E5M2) &&
+          !gl_ty_is_float(GL_KT_UINT8));
+    /* output unordered: the same multiset in another order passes, another fails */
+    int got[5] = { 3, 1, 2, 2, 9 };
+    double want[5] = { 9, 2, 1, 3, 2 }, want2[5] = { 9, 2, 1, 3, 3 };
+    struct gl_hb_found f;
+    CHECK(gl_hb_unordered(got, GL_KT_INT, want, GL_KT_DOUBLE, 5, 0.0, &f) == 0 && f.nbad == 0);
+    CHECK(gl_hb_unordered(got, GL_KT_INT, want2, GL_KT_DOUBLE, 5, 0.0, &f) == 0 && f.nbad == 1 &&
+          f.got == 2 && f.want == 3);
+    float fg[3] = { 1.0f, 2.0f, 3.0f }, fw[3] = { 3.0f, 1.0f, 2.00001f };
+    CHECK(gl_hb_unordered(fg, GL_KT_FLOAT, fw, GL_KT_FLOAT, 3, 1e-4, &f) == 0 && f.nbad == 0);
+}
+
 int main(void)
 {
     test_sizes();
+    test_8bit();
     test_random_range_default();
     test_fill();
     test_fill2();

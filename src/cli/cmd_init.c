@@ -129,12 +129,27 @@ static const char *pointee(const struct gl_ks_kernel *k, const char *elem)
     return gl_ks_buffer_type(elem);
 }
 
+/* A parameter passed as an object's handle (docs/kernels.md): 1 a texture,
+ * 2 a surface, 3 a tensor map; 0 for any other. */
+static int object_kind(const struct gl_ks_param *p)
+{
+    if (p->is_ptr)
+        return 0;
+    if (strcmp(p->elem, "cudaTextureObject_t") == 0)
+        return 1;
+    if (strcmp(p->elem, "cudaSurfaceObject_t") == 0)
+        return 2;
+    return strcmp(p->elem, "CUtensorMap") == 0 || strcmp(p->elem, "CUtensorMap_st") == 0 ? 3 : 0;
+}
+
 /* Why kernel k cannot get a section, or NULL. */
 static const char *cannot(const struct gl_ks_kernel *k, char *buf, size_t len)
 {
     for (int i = 0; i < k->nparams; i++) {
         const struct gl_ks_param *p = &k->params[i];
         int fl;
+        if (object_kind(p))
+            continue;
         if (p->is_ptr ? !pointee(k, p->elem) : !scalar_of(k, p->elem, &fl)) {
             int is_t = 0;
             for (int t = 0; t < k->ntparams; t++)
@@ -255,11 +270,29 @@ static void section(struct text *t, const struct gl_ks_kernel *k, const char *sr
             break;
         }
     }
+    /* textures and surfaces over arrays of their own, tensor maps over buffers */
+    for (int i = 0; i < k->nparams; i++) {
+        const struct gl_ks_param *p = &k->params[i];
+        switch (object_kind(p)) {
+        case 1:
+            put(t, "array.%s_data = float[N, N] random\ntexture.%s = %s_data\n", p->name, p->name,
+                p->name);
+            break;
+        case 2:
+            put(t, "array.%s_data = float[N, N] output\nsurface.%s = %s_data\n", p->name, p->name,
+                p->name);
+            break;
+        case 3:
+            put(t, "buffer.%s_data = float[N*N] random\ntensormap.%s = %s_data dims(N, N) "
+                "box(32, 32)\n", p->name, p->name, p->name);
+            break;
+        }
+    }
     put(t, "args = ");
     for (int i = 0; i < k->nparams; i++) {
         const struct gl_ks_param *p = &k->params[i];
         put(t, "%s", i ? ", " : "");
-        if (p->is_ptr) {
+        if (p->is_ptr || object_kind(p)) {
             put(t, "%s", p->name);
             continue;
         }

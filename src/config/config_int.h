@@ -107,6 +107,11 @@ char *cfg_next_item(char **p, int angle);
 int cfg_global_names(const char *text, char names[][GL_KNAME], int max);
 /* 1 when text uses name as an identifier. */
 int cfg_has_ident(const char *text, const char *name);
+/* 1 when k's source or a user header it includes (deps.h's scan) uses name
+ * as an identifier: a kernel defined in an included header can be named. With
+ * n, names gets the __global__ functions of all of them (at most max, *n). */
+int cfg_kernel_has_ident(const struct gl_kernel *k, const char *name, char names[][GL_KNAME],
+                         int max, int *n);
 /* A kernel expression: its function name (trimmed, namespaces kept) into func,
  * and 1 when it is a name or a template-id f<ARGS>, else 0. */
 int cfg_kernel_expr(const char *expr, char *func, size_t len);
@@ -144,6 +149,19 @@ void cfg_kernel_free(struct gl_section *s);
  * section has) is checked against this section's buffers and parameters and
  * becomes its variants' reference. 0, or -1 (cfg_err). */
 int cfg_kernel_cross_verify(struct ctx *x, struct gl_config *c);
+/* An expression of a kernel section's key (what names it in messages) in the
+ * scope sc (the parameters it names are marked used), copied into out (NULL:
+ * not kept). 0, or -1 (cfg_err). */
+int cfg_kernel_check_expr(struct ctx *x, int line, const char *what, const char *e,
+                          struct gl_expr_scope *sc, const struct gl_section *s, char *out);
+/* config_objects.c: the section's tensormap.NAME, texture.NAME and surface.NAME
+ * lines (kernel.h struct gl_kobject) over its buffers and arrays, read before
+ * `args` names them. 0, or -1 (cfg_err). */
+int cfg_kernel_objects(struct ctx *x, const struct block *b, struct gl_section *s,
+                       struct gl_kernel *k, struct gl_expr_scope *sc);
+/* The object key prefixes ("tensormap.", "texture.", "surface."): the kind
+ * (enum gl_kobj_kind) of key, or -1. */
+int cfg_object_kind(const char *key);
 
 /* config_kinit.c: what follows TYPE[COUNT] on a buffer.NAME or symbol.NAME
  * line (p, modified): the init and `output` into bf, its random stream from

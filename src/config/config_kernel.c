@@ -16,6 +16,7 @@
 #include "config_int.h"
 #include "deps.h"
 #include "fileutil.h"
+#include "kobject.h"
 #include "kernel_variant.h"
 #include "ksource.h"
 #include "nearest.h"
@@ -110,26 +111,32 @@ static const char *typo_of(const char *name)
     return best;
 }
 
-static int check_expr(struct kread *r, int line, const char *what, const char *e, char *out)
+int cfg_kernel_check_expr(struct ctx *x, int line, const char *what, const char *e,
+                          struct gl_expr_scope *sc, const struct gl_section *s, char *out)
 {
     char msg[512];
     if (!*e)
-        return cfg_err(r->x, line, "%s: empty expression", what);
+        return cfg_err(x, line, "%s: empty expression", what);
     if (strlen(e) >= GL_KEXPR)
-        return cfg_err(r->x, line, "%s: expression '%.40s...' is longer than %d characters", what,
+        return cfg_err(x, line, "%s: expression '%.40s...' is longer than %d characters", what,
                        e, GL_KEXPR - 1);
-    struct gl_expr_scope one = r->sc;   /* what this expression names, alone */
+    struct gl_expr_scope one = *sc;   /* what this expression names, alone */
     one.used_params = one.used_names = 0;
     int bad = gl_expr_check_scope(e, &one, msg, sizeof msg);
-    r->sc.used_params |= one.used_params;
-    r->sc.used_names |= one.used_names;
+    sc->used_params |= one.used_params;
+    sc->used_names |= one.used_names;
     if (bad != 0)
-        return cfg_err(r->x, line, "%s '%s': %s", what, e, msg);
-    if (cfg_kernel_no_types(r->x, line, what, r->s, 0, one.used_names) != 0)
+        return cfg_err(x, line, "%s '%s': %s", what, e, msg);
+    if (cfg_kernel_no_types(x, line, what, s, 0, one.used_names) != 0)
         return -1;
     if (out)
         snprintf(out, GL_KEXPR, "%s", e);
     return 0;
+}
+
+static int check_expr(struct kread *r, int line, const char *what, const char *e, char *out)
+{
+    return cfg_kernel_check_expr(r->x, line, what, e, &r->sc, r->s, out);
 }
 
 /* ---- source, family, named parameters -------------------------------------- */
@@ -244,9 +251,9 @@ static int variant_expr(struct kread *r, int line, struct gl_kernel_variant *kv)
                        "template-id such as %s<TILE>", e, func[0] ? func : "kernel");
     const char *base = strrchr(func, ':');
     base = base ? base + 1 : func;
-    if (!cfg_has_ident(r->k->text, base)) {
-        char names[64][GL_KNAME];
-        int n = cfg_global_names(r->k->text, names, 64);
+    char names[64][GL_KNAME];
+    int n = 0;
+    if (!cfg_kernel_has_ident(r->k, base, names, 64, &n)) {
         struct gl_nearest near;
         gl_nearest_init(&near, base);
         for (int i = 0; i < n; i++)
@@ -478,21 +485,51 @@ static int section_defines(struct kread *r)
     return 0;
 }
 
-/* buffer.NAME = TYPE[COUNT] [INIT] [output], or symbol.NAME = ... (config_kinit.c) */
+/* array.NAME's [W, H, D]: 1 to 3 extents, count their product. */
+static int array_extents(struct kread *r, const struct entry *e, const char *what, char *dims,
+                         struct gl_kbuffer *bf)
+{
+    char count[GL_KEXPR * 4] = "";
+    for (char *p = dims; p;) {
+        char *item = cfg_next_item(&p, 0);
+        if (bf->nextent == 3)
+            return cfg_err(r->x, e->line, "%s: more than 3 extents in [%s] (a cudaArray is 1D "
+                           "[W], 2D [W, H] or 3D [W, H, D])", what, e->val);
+        if (check_expr(r, e->line, what, item, bf->extent[bf->nextent]) != 0)
+            return -1;
+        size_t u = strlen(count);
+        snprintf(count + u, sizeof count - u, "%s(%s)", bf->nextent ? "*" : "", item);
+        bf->nextent++;
+    }
+    if (strlen(count) >= GL_KEXPR)
+        return cfg_err(r->x, e->line, "%s: extents '%s' are too long", what, e->val);
+    snprintf(bf->count, sizeof bf->count, "%s", count);
+    if (!gl_kobj_array_type(bf->type) && !bf->tparam[0])
+        return cfg_err(r->x, e->line, "%s: a cudaArray holds float, half, int, uint, int8 or "
+                       "uint8 elements, not %s", what, gl_ktype_name(bf->type));
+    if (bf->tparam[0])
+        return cfg_err(r->x, e->line, "%s: an array's type is a type, not the type parameter "
+                       "%s", what, bf->tparam);
+    return 0;
+}
+
+/* buffer.NAME = TYPE[COUNT] [INIT] [output], symbol.NAME = ... (config_kinit.c)
+ * or array.NAME = TYPE[W, H] ... */
 static int parse_buffer(struct kread *r, const struct entry *e, int *nrandom)
 {
     struct gl_kernel *k = r->k;
-    const char *name = e->key + 7;
+    int is_array = strncmp(e->key, "array.", 6) == 0;
+    const char *name = e->key + (is_array ? 6 : 7);
     char what[96], val[1024];
     snprintf(what, sizeof what, "%s", e->key);
     if (strlen(name) >= GL_KNAME)
         return cfg_err(r->x, e->line, "%s: buffer name longer than %d characters", what,
                        GL_KNAME - 1);
-    if (gl_param_by_name(name) || in_list(cfg_function_names, name))
-        return cfg_err(r->x, e->line, "%s: '%s' is a parameter's or function's name", what, name);
-    for (int u = 0; u < r->s->nuser; u++)
-        if (strcmp(r->s->uname[u], name) == 0)
-            return cfg_err(r->x, e->line, "%s: '%s' is a named parameter too", what, name);
+    /* a parameter's name (K) is allowed: args tell a buffer (a bare name) from a
+     * scalar (TYPE EXPR), and expressions read only parameters; unless the
+     * parameter is passed with -D (same_names, once defines are read) */
+    if (in_list(cfg_function_names, name))
+        return cfg_err(r->x, e->line, "%s: '%s' is a function of expressions", what, name);
     if (k->nbuffers == GL_KERNEL_MAX_BUFFERS)
         return cfg_err(r->x, e->line, "more than %d buffers in section [%s]",
                        GL_KERNEL_MAX_BUFFERS, r->s->name);
@@ -511,8 +548,11 @@ static int parse_buffer(struct kread *r, const struct entry *e, int *nrandom)
     snprintf(bf->name, sizeof bf->name, "%s", name);
     bf->line = e->line;
     if (cfg_kernel_type(r->x, e->line, what, r->s, cfg_trim(val), &bf->type, bf->tparam,
-                        &r->sc.used_names) != 0 ||
-        check_expr(r, e->line, what, cfg_trim(lb + 1), bf->count) != 0)
+                        &r->sc.used_names) != 0)
+        return -1;
+    bf->array = is_array;
+    if (is_array ? array_extents(r, e, what, lb + 1, bf) != 0
+                 : check_expr(r, e->line, what, cfg_trim(lb + 1), bf->count) != 0)
         return -1;
     bf->symbol = strncmp(e->key, "symbol.", 7) == 0;
     if (cfg_kbuffer_inits(r->x, e->line, what, rb + 1, bf, nrandom) != 0)
@@ -538,16 +578,30 @@ static int section_args_into(struct kread *r, const char *key, struct gl_kernel 
 {
     const struct entry *e = cfg_find(r->b, key);
     struct gl_kernel *k = r->k;
-    if (!e)
-        return cfg_err(r->x, r->b->line, "kernel section [%s] has no 'args' (the kernel's "
-                       "arguments in order: buffer names, or TYPE EXPR)", r->s->name);
+    if (!e) {
+        /* a kernel without parameters (its buffers all symbols): no args; the
+         * signature check of plan (kernel_sig.h) then reports on the section's
+         * line a kernel that has parameters after all */
+        if (k->nobjects)
+            return cfg_err(r->x, r->b->line, "kernel section [%s] has no 'args', but '%s' (line "
+                           "%d) must be passed", r->s->name, k->objects[0].name,
+                           k->objects[0].line);
+        for (int i = 0; i < k->nbuffers; i++)
+            if (!k->buffers[i].symbol)
+                return cfg_err(r->x, r->b->line, "kernel section [%s] has no 'args' (the "
+                               "kernel's arguments in order: buffer names, or TYPE EXPR), but "
+                               "buffer '%s' (line %d) must be passed", r->s->name,
+                               k->buffers[i].name, k->buffers[i].line);
+        dst->args_line = r->b->line;
+        return 0;
+    }
     char buf[4096], list[512] = "";
     if (strlen(e->val) >= sizeof buf)
         return cfg_err(r->x, e->line, "%s list is too long", key);
     snprintf(buf, sizeof buf, "%s", e->val);
     for (int i = 0; i < k->nbuffers; i++)
         cfg_add_to_list(list, sizeof list, k->buffers[i].name);
-    int passed[GL_KERNEL_MAX_BUFFERS] = { 0 };
+    int passed[GL_KERNEL_MAX_BUFFERS] = { 0 }, opassed[GL_KERNEL_MAX_OBJECTS] = { 0 };
     dst->args_line = e->line;
     for (char *p = buf; p;) {
         char *item = cfg_next_item(&p, 0);
@@ -558,6 +612,22 @@ static int section_args_into(struct kread *r, const char *key, struct gl_kernel 
         struct gl_karg *a = &dst->args[dst->nargs];
         memset(a, 0, sizeof *a);
         int bi = find_buffer(k, item);
+        for (int o = 0; o < k->nobjects; o++)
+            if (strcmp(k->objects[o].name, item) == 0) {
+                a->buffer = -1;
+                a->object = o + 1;
+                opassed[o] = 1;
+                break;
+            }
+        if (a->object) {
+            dst->nargs++;
+            continue;
+        }
+        if (bi >= 0 && k->buffers[bi].array)
+            return cfg_err(r->x, e->line, "args: '%s' is an array (line %d): the kernel reads it "
+                           "through a texture or a surface over it (texture.NAME = %s, "
+                           "surface.NAME = %s), passed instead", item, k->buffers[bi].line, item,
+                           item);
         if (bi >= 0 && k->buffers[bi].symbol)
             return cfg_err(r->x, e->line, "args: '%s' is a symbol (line %d): the kernel reads "
                            "it by its name, it is not passed", item, k->buffers[bi].line);
@@ -576,6 +646,8 @@ static int section_args_into(struct kread *r, const char *key, struct gl_kernel 
                 gl_nearest_offer(&near, k->buffers[i].name);
             for (int i = 0; i < GL_KT_COUNT; i++)
                 gl_nearest_offer(&near, gl_ktype_name(i));
+            for (int i = 0; i < k->nobjects; i++)
+                gl_nearest_offer(&near, k->objects[i].name);
             char sug[96];
             suggest(sug, sizeof sug, near.best);
             return cfg_err(r->x, e->line, "args: '%s' is not a buffer (buffers: %s) nor 'TYPE "
@@ -586,10 +658,25 @@ static int section_args_into(struct kread *r, const char *key, struct gl_kernel 
             return -1;
         dst->nargs++;
     }
-    for (int i = 0; i < k->nbuffers; i++)
-        if (!passed[i] && !k->buffers[i].symbol)
-            return cfg_err(r->x, r->buffer_line[i], "buffer '%s' is not passed to the kernel "
-                           "(args on line %d: %s)", k->buffers[i].name, e->line, e->val);
+    /* a buffer or an array reached through a passed object counts as passed */
+    for (int o = 0; o < k->nobjects; o++) {
+        const struct gl_kobject *ob = &k->objects[o];
+        static const char *const kind[] = { "tensormap", "texture", "surface" };
+        if (!opassed[o])
+            return cfg_err(r->x, ob->line, "%s '%s' is not passed to the kernel (args on line "
+                           "%d: %s)", kind[ob->kind], ob->name, e->line, e->val);
+        passed[ob->source] = 1;
+    }
+    for (int i = 0; i < k->nbuffers; i++) {
+        if (passed[i] || k->buffers[i].symbol)
+            continue;
+        if (k->buffers[i].array)
+            return cfg_err(r->x, r->buffer_line[i], "array '%s' is read by no texture or surface "
+                           "(texture.NAME = %s, surface.NAME = %s, passed in args)",
+                           k->buffers[i].name, k->buffers[i].name, k->buffers[i].name);
+        return cfg_err(r->x, r->buffer_line[i], "buffer '%s' is not passed to the kernel "
+                       "(args on line %d: %s)", k->buffers[i].name, e->line, e->val);
+    }
     return 0;
 }
 
@@ -1055,6 +1142,36 @@ static int unused_params(struct kread *r, unsigned *reads)
     return 0;
 }
 
+/* A buffer named like a parameter (buffer.K beside K = 64) is told apart from
+ * it everywhere in the config, but not in the kernel's source once the
+ * parameter is passed as -D K=64: the macro would replace the kernel's own
+ * parameter name K. That case is an error saying so. */
+static int same_names(struct kread *r)
+{
+    const struct gl_kernel *k = r->k;
+    const struct gl_section *s = r->s;
+    for (int b = 0; b < k->nbuffers; b++) {
+        const char *name = k->buffers[b].name;
+        const struct gl_param_def *d = gl_param_by_name(name);
+        int u = -1, defined = 0;
+        for (int i = 0; i < s->nuser; i++)
+            if (strcmp(s->uname[i], name) == 0)
+                u = i;
+        if (!d && u < 0)
+            continue;
+        for (int i = 0; i < k->ndefines; i++)
+            defined |= strcmp(k->defines[i], name) == 0;
+        if (k->all_defines)
+            defined |= u >= 0 || (d && !d->is_text && s->values[d->id].set);
+        if (defined)
+            return cfg_err(r->x, k->buffers[b].line, "buffer '%s' has the name of parameter %s, "
+                           "which defines passes as -D %s=...: the macro would replace the "
+                           "kernel's parameter name %s; rename the buffer or leave %s out of "
+                           "defines", name, name, name, name, name);
+    }
+    return 0;
+}
+
 /* ---- hash ------------------------------------------------------------------ */
 
 /* sha256 of the source, the user headers it includes (src/core/deps.h: one scan
@@ -1147,12 +1264,25 @@ static int kernel_section(struct kread *rp, struct ctx *x, const struct block *b
     r.sc.names = (const char (*)[GL_UPARAM_NAME])s->uname;
     int nrandom = 0;
     for (int i = 0; i < b->n; i++)
-        if ((strncmp(b->e[i].key, "buffer.", 7) == 0 || cfg_is_symbol_key(b->e[i].key)) &&
+        if ((strncmp(b->e[i].key, "buffer.", 7) == 0 || strncmp(b->e[i].key, "array.", 6) == 0 ||
+             cfg_is_symbol_key(b->e[i].key)) &&
             parse_buffer(&r, &b->e[i], &nrandom) != 0)
             return -1;
     struct gl_kernel *k = r.k;
     unsigned reads = 0, own[GL_MAX_VARIANTS];
     int seq = cfg_has_launches(b);   /* launch.NAME lines instead of args, grid, block, smem */
+    if (cfg_kernel_objects(x, b, s, k, &r.sc) != 0)
+        return -1;
+    for (int i = 0; seq && i < k->nbuffers; i++)
+        if (k->buffers[i].array)
+            return cfg_err(x, k->buffers[i].line, "array '%s': arrays are read through textures "
+                           "and surfaces passed in args, not in launch.NAME lines",
+                           k->buffers[i].name);
+    if (seq && k->nobjects)
+        return cfg_err(x, k->objects[0].line, "%s '%s': tensor maps, textures and surfaces are "
+                       "passed in args, not in launch.NAME lines", k->objects[0].kind ==
+                       GL_KO_TENSORMAP ? "tensormap" : k->objects[0].kind == GL_KO_TEXTURE ?
+                       "texture" : "surface", k->objects[0].name);
     if (section_variants(&r) != 0 || section_defines(&r) != 0 ||
         variant_shapes(&r, seq, own) != 0 ||
         (seq && cfg_kernel_launches(x, b, s, k, &r.sc) != 0) ||
@@ -1167,7 +1297,7 @@ static int kernel_section(struct kread *rp, struct ctx *x, const struct block *b
         section_verify(&r) != 0 || section_verify_reads(&r) != 0 ||
         builtin_params(&r, top, use) != 0 ||
         cfg_section_zip(x, b, top, use, s) != 0 || section_where(&r, top, use) != 0 ||
-        unused_params(&r, &reads) != 0 || kernel_hash(&r) != 0 ||
+        unused_params(&r, &reads) != 0 || same_names(&r) != 0 || kernel_hash(&r) != 0 ||
         cfg_section_timing(x, b, top, s) != 0 || variant_kernels_done(&r, own) != 0)
         return -1;
     for (int i = 0; i < s->nvariants; i++) {

@@ -25,8 +25,8 @@
 #include <sys/stat.h>
 
 static const char *const words[] = { "random", "zero",   "const", "ramp",  "randint",
-                                      "normal", "file",   "output", NULL };
-enum { W_RANDOM, W_ZERO, W_CONST, W_RAMP, W_RANDINT, W_NORMAL, W_FILE, W_OUTPUT };
+                                      "normal", "file",   "output", "unordered", NULL };
+enum { W_RANDOM, W_ZERO, W_CONST, W_RAMP, W_RANDINT, W_NORMAL, W_FILE, W_OUTPUT, W_UNORDERED };
 
 static int word_index(const char *s)
 {
@@ -90,24 +90,12 @@ static int numbers(struct ctx *x, int line, const char *what, const char *init, 
  * bounds as far as a double tells them). */
 static void int_range(enum gl_ktype t, double *lo, double *hi)
 {
-    switch (t) {
-    case GL_KT_INT:
-        *lo = -2147483648.0, *hi = 2147483647.0;
-        return;
-    case GL_KT_UINT:
-        *lo = 0.0, *hi = 4294967295.0;
-        return;
-    case GL_KT_INT64:
-        *lo = -9223372036854775808.0, *hi = 9223372036854775807.0;
-        return;
-    default:
-        *lo = 0.0, *hi = 18446744073709551615.0;
-    }
+    gl_ktype_int_range(t, lo, hi);
 }
 
 static int is_float_type(enum gl_ktype t)
 {
-    return t == GL_KT_FLOAT || t == GL_KT_DOUBLE || t == GL_KT_HALF || t == GL_KT_BF16;
+    return gl_ktype_is_float(t);
 }
 
 /* file(PATH): found from the config's folder, its size and sha256. */
@@ -189,8 +177,8 @@ static int bounds(struct ctx *x, int line, const char *what, int w, struct gl_kb
     }
     /* randint (a bound that is an expression is checked at each point: kinit.h) */
     if (is_float_type(bf->type))
-        return cfg_err(x, line, "%s: randint(%g, %g) is for integer buffers (int, uint, int64, "
-                       "uint64), not %s; uniform %s values: random(%g, %g)", what, a, b, tn, tn,
+        return cfg_err(x, line, "%s: randint(%g, %g) is for integer buffers (int8, uint8, int, "
+                       "uint, int64, uint64), not %s; uniform %s values: random(%g, %g)", what, a, b, tn, tn,
                        a, b);
     if (bf->bound[0][0] || bf->bound[1][0])
         return 0;
@@ -246,9 +234,18 @@ int cfg_kbuffer_inits(struct ctx *x, int line, const char *what, char *p, struct
                 snprintf(sug, sizeof sug, " (did you mean '%s'?)", near.best);
             return cfg_err(x, line, "%s: unknown '%s'%s (an init: random, random(lo, hi), "
                            "randint(lo, hi), normal(mu, sigma), zero, const(V), ramp, "
-                           "file(PATH); or output)", what, word, sug);
+                           "file(PATH); or output, output unordered)", what, word, sug);
         }
         p = takes ? after : p + n;
+        if (w == W_UNORDERED) {   /* output unordered: compared as a multiset */
+            if (!bf->output)
+                return cfg_err(x, line, "%s: 'unordered' qualifies an output: write 'output "
+                               "unordered'", what);
+            if (bf->unordered)
+                return cfg_err(x, line, "%s: 'unordered' is given twice", what);
+            bf->unordered = 1;
+            continue;
+        }
         if (w == W_OUTPUT) {
             if (bf->output)
                 return cfg_err(x, line, "%s: 'output' is given twice", what);

@@ -69,9 +69,10 @@ static int launch_kernel(struct lread *r, const struct entry *e, struct gl_klaun
                        func[0] && cfg_ident_start(func[0]) ? func : "kernel");
     const char *base = strrchr(func, ':');
     base = base ? base + 1 : func;
-    if (!cfg_has_ident(r->k->text, base)) {
-        char names[64][GL_KNAME], list[512] = "";
-        int n = cfg_global_names(r->k->text, names, 64);
+    char names[64][GL_KNAME];
+    int n = 0;
+    if (!cfg_kernel_has_ident(r->k, base, names, 64, &n)) {
+        char list[512] = "";
         struct gl_nearest near;
         gl_nearest_init(&near, base);
         gl_nearest_offer(&near, "variant");

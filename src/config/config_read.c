@@ -147,7 +147,8 @@ int cfg_is_variant_key(const char *k)
 int cfg_is_kernel_key(const char *k)
 {
     return in_list(cfg_kernel_keys, k) || strncmp(k, "buffer.", 7) == 0 || cfg_is_symbol_key(k) ||
-           strncmp(k, "launch.", 7) == 0 || cfg_is_variant_key(k);
+           strncmp(k, "launch.", 7) == 0 || cfg_is_variant_key(k) ||
+           strncmp(k, "array.", 6) == 0 || cfg_object_kind(k) >= 0;
 }
 
 /* Closest known key or parameter; *is_param says which it is (ties: parameter). */
@@ -321,6 +322,8 @@ int cfg_read_blocks(struct ctx *x, char *text, struct block **out, int *nout)
          * section is known) */
         int maybe = (is_ident(key) || (strncmp(key, "buffer.", 7) == 0 && is_ident(key + 7)) ||
                                 cfg_is_symbol_key(key) ||
+                               (strncmp(key, "array.", 6) == 0 && is_ident(key + 6)) ||
+                               (cfg_object_kind(key) >= 0 && is_ident(strchr(key, '.') + 1)) ||
                                (strncmp(key, "launch.", 7) == 0 && is_ident(key + 7)) ||
                                cfg_is_variant_key(key));
         if (!known_key(key) && !maybe)

@@ -1,10 +1,12 @@
 /* config_text.c - the small text helpers of kernel sections' readers
  * (config_kernel.c, config_launches.c): C identifiers, a comma list for
  * messages, the next comma-separated item outside parentheses (and angle
- * brackets), the __global__ functions a source defines, whether it uses a name,
+ * brackets), the __global__ functions a source defines, whether it (or a user
+ * header it includes) uses a name,
  * the expression language's function names, and a symbol.NAME key's form.
  * Must not read configs or report errors: the callers do. */
 #include "config_int.h"
+#include "deps.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -124,6 +126,30 @@ int cfg_has_ident(const char *text, const char *name)
         if ((p == text || !cfg_ident_char(p[-1])) && !cfg_ident_char(p[n]))
             return 1;
     return 0;
+}
+
+int cfg_kernel_has_ident(const struct gl_kernel *k, const char *name, char names[][GL_KNAME],
+                         int max, int *n)
+{
+    int found = cfg_has_ident(k->text, name);
+    if (n)
+        *n = cfg_global_names(k->text, names, max);
+    if (found && !n)
+        return 1;
+    /* the user headers the source includes: a kernel defined in one can be named */
+    const char *dirs[GL_KERNEL_MAX_OPTIONS];
+    int ndirs = gl_kernel_include_dirs(k, dirs, GL_KERNEL_MAX_OPTIONS);
+    struct gl_deps d;
+    char err[600];
+    memset(&d, 0, sizeof d);
+    if (gl_deps_scan(k->source, k->text, dirs, ndirs, k->config_dir, &d, err, sizeof err) == 0)
+        for (int i = 0; i < d.n; i++) {
+            found = found || cfg_has_ident(d.d[i].text, name);
+            if (n && *n < max)
+                *n += cfg_global_names(d.d[i].text, names + *n, max - *n);
+        }
+    gl_deps_free(&d);
+    return found;
 }
 
 int cfg_is_symbol_key(const char *key)

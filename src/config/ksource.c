@@ -177,7 +177,9 @@ const char *gl_ks_buffer_type(const char *elem)
         { "long long int", "int64" }, { "int64_t", "int64" }, { "unsigned long long", "uint64" },
         { "unsigned long long int", "uint64" }, { "uint64_t", "uint64" }, { "size_t", "uint64" },
         { "__half", "half" }, { "half", "half" }, { "__nv_bfloat16", "bfloat16" },
-        { "nv_bfloat16", "bfloat16" }, { NULL, NULL } };
+        { "nv_bfloat16", "bfloat16" }, { "signed char", "int8" }, { "int8_t", "int8" },
+        { "unsigned char", "uint8" }, { "uint8_t", "uint8" }, { "__nv_fp8_e4m3", "fp8e4m3" },
+        { "__nv_fp8_e5m2", "fp8e5m2" }, { NULL, NULL } };
     for (int i = 0; map[i].c; i++)
         if (strcmp(elem, map[i].c) == 0)
             return map[i].gl;

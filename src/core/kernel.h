@@ -46,6 +46,9 @@ struct gl_kbuffer {
     enum gl_kinit init;
     double value;                 /* GL_KI_CONST */
     int output;                   /* written by the kernel and compared with the reference */
+    int unordered;                /* `output unordered`: compared as a multiset (both sides
+                                     sorted, then element by element), for outputs whose
+                                     order the kernel's atomics choose */
     int stream;                   /* random stream of a GL_KI_RANDOM, _RANDINT or _NORMAL
                                      buffer (declaration order) */
     int line;                     /* config line that declared it */
@@ -70,10 +73,56 @@ struct gl_kbuffer {
     int symbol;
     char tparam[GL_UPARAM_NAME];  /* its type is this type parameter's at the point ("" =
                                      type); read it with gl_ktype_at (scalar.h) */
+    /* `array.NAME = TYPE[W, H] ...` instead of `buffer.NAME`: a cudaArray of nextent
+     * (1..3) dimensions, extent[0] the width in elements; count is their product.
+     * The buffer holds its contents (made, reset and checked as any buffer's),
+     * copied into the array before every run; an output array is copied back
+     * before it is checked. The kernel reaches it through a texture or a surface
+     * (struct gl_kobject), never as an argument. */
+    int array;
+    int nextent;
+    char extent[3][GL_KEXPR];
+};
+
+/* What a kernel reaches through a handle passed by value (kobject.h has the
+ * rules and the names): a TMA descriptor (`tensormap.NAME`, a 128-byte
+ * CUtensorMap built with cuTensorMapEncodeTiled from a buffer's device pointer
+ * at each run), a texture object (`texture.NAME`, over an array or a buffer) or
+ * a surface object (`surface.NAME`, over an array): cudaTextureObject_t and
+ * cudaSurfaceObject_t, 8 bytes each. */
+#define GL_KERNEL_MAX_OBJECTS 8
+#define GL_TMAP_RANK 5
+
+enum gl_kobj_kind { GL_KO_TENSORMAP, GL_KO_TEXTURE, GL_KO_SURFACE };
+
+struct gl_kobject {
+    char name[GL_KNAME];
+    int kind;                     /* enum gl_kobj_kind */
+    int line;                     /* the config line that declared it */
+    int source;                   /* the buffer or array it is over (index into buffers) */
+    /* a tensor map: the driver's enum values (CUtensorMapDataType ...), its rank and
+     * its sizes as expressions, innermost dimension first as the driver takes them */
+    int dtype;                    /* -1: from the buffer's type at the point */
+    int rank;
+    char dims[GL_TMAP_RANK][GL_KEXPR];       /* elements */
+    char strides[GL_TMAP_RANK][GL_KEXPR];    /* bytes, of dimensions 1 .. rank-1 ([0]
+                                                unused; "" = packed) */
+    char box[GL_TMAP_RANK][GL_KEXPR];        /* elements */
+    int elem_strides[GL_TMAP_RANK];
+    int interleave, swizzle, l2, fill;
+    /* a texture: filter 0 point, 1 linear; address mode per dimension (cudaAddressMode:
+     * 0 wrap, 1 clamp, 2 mirror, 3 border); normalised coordinates; read mode
+     * 1: normalised float (8- and 16-bit integers read as [0, 1] or [-1, 1]) */
+    int filter;
+    int address[3];
+    int normalized;
+    int read_normalized;
 };
 
 struct gl_karg {
-    int buffer;                   /* index into buffers, or -1 for a scalar */
+    int buffer;                   /* index into buffers, or -1 for a scalar or an object */
+    int object;                   /* 1 + index into objects (a tensor map, texture or
+                                     surface: its handle passed by value), or 0 */
     enum gl_ktype type;           /* the scalar's type */
     char expr[GL_KEXPR];          /* the scalar's value (scalar.h: C's floating expressions
                                      for a floating type, the integer language else) */
@@ -94,6 +143,8 @@ struct gl_kernel {
     struct gl_kbuffer buffers[GL_KERNEL_MAX_BUFFERS];
     int nargs;
     struct gl_karg args[GL_KERNEL_MAX_ARGS];
+    int nobjects;
+    struct gl_kobject objects[GL_KERNEL_MAX_OBJECTS];
     int args_line;                /* the config line of `args` (its plan-time check's errors) */
     int ngrid, nblock;            /* 1..3 expressions each */
     char grid[3][GL_KEXPR], block[3][GL_KEXPR];

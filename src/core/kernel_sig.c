@@ -120,6 +120,10 @@ static int elem_of_class(const char *name)
         return GL_KT_HALF;
     if (strcmp(name, "__nv_bfloat16") == 0)
         return GL_KT_BF16;
+    if (strcmp(name, "__nv_fp8_e4m3") == 0)
+        return GL_KT_FP8E4M3;
+    if (strcmp(name, "__nv_fp8_e5m2") == 0)
+        return GL_KT_FP8E5M2;
     return -1;
 }
 
@@ -196,8 +200,8 @@ static int class_type(struct dm *d, const char *prefix, struct ty *t)
 }
 
 static const struct { char code; const char *name; int elem; } builtins[] = {
-    { 'v', "void", -1 }, { 'b', "bool", -1 }, { 'c', "char", -1 }, { 'a', "signed char", -1 },
-    { 'h', "unsigned char", -1 }, { 's', "short", -1 }, { 't', "unsigned short", -1 },
+    { 'v', "void", -1 }, { 'b', "bool", -1 }, { 'c', "char", -1 }, { 'a', "signed char", GL_KT_INT8 },
+    { 'h', "unsigned char", GL_KT_UINT8 }, { 's', "short", -1 }, { 't', "unsigned short", -1 },
     { 'i', "int", GL_KT_INT }, { 'j', "unsigned int", GL_KT_UINT }, { 'l', "long", GL_KT_INT64 },
     { 'm', "unsigned long", GL_KT_UINT64 }, { 'x', "long long", GL_KT_INT64 },
     { 'y', "unsigned long long", GL_KT_UINT64 }, { 'n', "__int128", -1 },
@@ -583,7 +587,12 @@ static void param_list(const struct gl_ksig *sig, char names[][GL_KSIG_NAME], ch
 static void arg_text(const struct gl_kernel *k, int i, int type, char *buf, size_t len)
 {
     const struct gl_karg *a = &k->args[i];
-    if (a->buffer >= 0)
+    static const char *const what[] = { "a tensor map: CUtensorMap", "a texture: "
+                                        "cudaTextureObject_t", "a surface: cudaSurfaceObject_t" };
+    if (a->object)
+        snprintf(buf, len, "'%s' (%s)", k->objects[a->object - 1].name,
+                 what[k->objects[a->object - 1].kind]);
+    else if (a->buffer >= 0)
         snprintf(buf, len, "'%s' (a %s buffer)", k->buffers[a->buffer].name, gl_ktype_name(type));
     else
         snprintf(buf, len, "'%s %s'", a->tparam[0] ? a->tparam : gl_ktype_name(a->type), a->expr);
@@ -609,6 +618,19 @@ int gl_ksig_check(const struct gl_kernel *k, const struct gl_params *p, const ch
     for (int i = 0; i < k->nargs; i++) {
         const struct gl_karg *a = &k->args[i];
         const struct gl_ksig_param *q = &sig->params[i];
+        if (a->object) {   /* a handle by value: CUtensorMap, or an unsigned long long */
+            int ok = k->objects[a->object - 1].kind == GL_KO_TENSORMAP
+                         ? !q->pointer && strstr(q->type, "CUtensorMap") != NULL
+                         : !q->pointer && q->elem == GL_KT_UINT64;
+            if (ok)
+                continue;
+            arg_text(k, i, 0, arg, sizeof arg);
+            describe(q, names[i], one, sizeof one);
+            ordinal(i, o, sizeof o);
+            snprintf(msg, len, "args: %s argument %s but %s's %s parameter is %s", o, arg,
+                     display, o, one);
+            return -1;
+        }
         int type = a->buffer >= 0 ? gl_ktype_at(k->buffers[a->buffer].type,
                                                 k->buffers[a->buffer].tparam, p)
                                   : gl_ktype_at(a->type, a->tparam, p);

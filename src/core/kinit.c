@@ -34,20 +34,8 @@ int gl_kbuffer_values(const struct gl_kbuffer *b, const struct gl_params *p, dou
     }
     if (!any)
         return 0;
-    double lo = 0.0, hi = 18446744073709551615.0;
-    switch (b->type) {
-    case GL_KT_INT:
-        lo = -2147483648.0, hi = 2147483647.0;
-        break;
-    case GL_KT_UINT:
-        hi = 4294967295.0;
-        break;
-    case GL_KT_INT64:
-        lo = -9223372036854775808.0, hi = 9223372036854775807.0;
-        break;
-    default:
-        break;
-    }
+    double lo, hi;
+    gl_ktype_int_range(b->type, &lo, &hi);
     if (!(v[0] < v[1])) {
         snprintf(err, errlen, "buffer.%s: randint(%.0f, %.0f): lo must be below hi", b->name,
                  v[0], v[1]);

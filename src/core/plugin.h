@@ -150,12 +150,17 @@ struct gl_device_ops {
 
 /* Element types of a buffer (and of a kernel section's scalar arguments).
  * Values are only ever appended. HALF is IEEE binary16 (CUDA's __half) and
- * BF16 bfloat16 (__nv_bfloat16): two bytes each, handed over as their bits;
+ * BF16 bfloat16 (__nv_bfloat16): two bytes each, handed over as their bits
+ * (the 8-bit types below likewise);
  * gpulab makes and reads them (experiments/typed.h), the plugin needs no CUDA
  * header for that. ktype.h has each type's config name and size. */
 enum gl_ktype {
     GL_KT_FLOAT, GL_KT_DOUBLE, GL_KT_INT, GL_KT_UINT, GL_KT_INT64, GL_KT_UINT64,
-    GL_KT_HALF, GL_KT_BF16
+    GL_KT_HALF, GL_KT_BF16,
+    /* one byte each: 8-bit integers, and the 8-bit floats of CUDA's cuda_fp8.h
+     * (__nv_fp8_e4m3: 4 exponent, 3 fraction bits, no infinities;
+     * __nv_fp8_e5m2: 5 and 2, IEEE-like), handed over as their bits */
+    GL_KT_INT8, GL_KT_UINT8, GL_KT_FP8E4M3, GL_KT_FP8E5M2
 };
 
 /* What a buffer holds before a run. An input is filled once per run; an output

@@ -330,8 +330,7 @@ static int run(struct fx *x, double *out)
 
 int gl_scalar_is_float(int type)
 {
-    return type == GL_KT_FLOAT || type == GL_KT_DOUBLE || type == GL_KT_HALF ||
-           type == GL_KT_BF16;
+    return gl_ktype_is_float(type);
 }
 
 int gl_scalar_check(int type, const char *expr, struct gl_expr_scope *sc, char *err,
@@ -395,6 +394,22 @@ static int round_to(int t, double d, const char *expr, struct gl_scalar *s, char
         smallest = gl_pow2(-24);
         break;
     }
+    case GL_KT_FP8E4M3:
+    case GL_KT_FP8E5M2: {
+        int e4 = t == GL_KT_FP8E4M3;
+        int eb = e4 ? GL_FP8E4M3_E : GL_FP8E5M2_E, mb = e4 ? GL_FP8E4M3_M : GL_FP8E5M2_M;
+        uint8_t h = gl_to_fp8(d, eb, mb);
+        r = gl_from_fp8(h, eb, mb);
+        memcpy(s->bytes, &h, sizeof h);
+        largest = e4 ? 448.0 : 57344.0;
+        smallest = gl_pow2(e4 ? -9 : -16);
+        if (fabs(d) > largest) {   /* saturated: out of range all the same */
+            snprintf(err, errlen, "%s %s = %g is out of range for %s (largest %g)",
+                     gl_ktype_name(t), expr, d, gl_ktype_name(t), largest);
+            return -1;
+        }
+        break;
+    }
     default: {
         uint16_t h = gl_to_bf16(d);
         r = gl_from_bf16(h);
@@ -449,16 +464,20 @@ int gl_scalar_eval(int type, const char *expr, const struct gl_params *p, struct
                      gl_ktype_name(type), expr, p->user[i].name);
             return -1;
         }
-    int bad = (type == GL_KT_INT && (v < INT32_MIN || v > INT32_MAX)) ||
-              (type == GL_KT_UINT && (v < 0 || v > (long long)UINT32_MAX)) ||
-              (type == GL_KT_UINT64 && v < 0);
+    double lo, hi;
+    gl_ktype_int_range(type, &lo, &hi);
+    int bad = (type == GL_KT_UINT64 && v < 0) ||
+              (type != GL_KT_UINT64 && type != GL_KT_INT64 && (v < lo || v > hi));
     if (bad) {
         snprintf(err, errlen, "%s %s = %lld does not fit in %s", gl_ktype_name(type), expr, v,
                  gl_ktype_name(type));
         return -1;
     }
     out->i = v;
-    if (type == GL_KT_INT || type == GL_KT_UINT) {
+    if (out->size == 1) {
+        uint8_t w = (uint8_t)v;
+        memcpy(out->bytes, &w, sizeof w);
+    } else if (type == GL_KT_INT || type == GL_KT_UINT) {
         uint32_t w = (uint32_t)v;
         memcpy(out->bytes, &w, sizeof w);
     } else {
@@ -487,6 +506,8 @@ void gl_scalar_format(const struct gl_scalar *s, char *buf, size_t len)
         case GL_KT_FLOAT: same = (float)back == (float)s->d; break;
         case GL_KT_HALF: same = gl_to_half(back) == gl_to_half(s->d); break;
         case GL_KT_BF16: same = gl_to_bf16(back) == gl_to_bf16(s->d); break;
+        case GL_KT_FP8E4M3: same = gl_to_fp8(back, 4, 3) == gl_to_fp8(s->d, 4, 3); break;
+        case GL_KT_FP8E5M2: same = gl_to_fp8(back, 5, 2) == gl_to_fp8(s->d, 5, 2); break;
         default: same = back == s->d; break;
         }
         if (same || digits == 17) {

@@ -83,7 +83,9 @@ static const char *one(const struct gl_klaunch *l, long iter, const struct gl_pa
         int bad = (a->type == GL_KT_INT && (v < INT32_MIN || v > INT32_MAX)) ||
                   (a->type == GL_KT_UINT && (v < 0 || v > (long long)UINT32_MAX)) ||
                   (a->type == GL_KT_UINT64 && v < 0) ||
-                  (a->type == GL_KT_HALF && (v < -65504 || v > 65504));
+                  (a->type == GL_KT_HALF && (v < -65504 || v > 65504)) ||
+                  ((a->type == GL_KT_INT8 || a->type == GL_KT_UINT8) &&
+                   (v < (a->type == GL_KT_INT8 ? -128 : 0) || v > (a->type == GL_KT_INT8 ? 127 : 255)));
         if (bad) {
             snprintf(buf, len, "launch.%s%s: argument %s %s = %lld does not fit in %s", l->label,
                      at, gl_ktype_name(a->type), a->expr, v, gl_ktype_name(a->type));

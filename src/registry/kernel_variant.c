@@ -6,6 +6,7 @@
  * 2^31-1 x 65535 x 65535, 48 KiB of dynamic shared memory).
  * Must not compile or launch anything itself, nor parse configs. */
 #include "kernel_variant.h"
+#include "kobject.h"
 #include "kinit.h"
 #include "expr.h"
 #include "kernel_launches.h"
@@ -218,7 +219,7 @@ static const char *kv_check(const struct gl_variant *v, const struct gl_params *
     }
     for (int i = 0; i < k->nargs; i++) {
         const struct gl_karg *a = &k->args[i];
-        if (a->buffer >= 0)
+        if (a->buffer >= 0 || a->object)
             continue;
         /* the value in its type: out of range, not a number, or rounding to 0 skips */
         struct gl_scalar sv;
@@ -226,6 +227,14 @@ static const char *kv_check(const struct gl_variant *v, const struct gl_params *
         int t = gl_ktype_at(a->type, a->tparam, p);
         if (t < 0 || gl_scalar_eval(t, a->expr, p, &sv, msg, sizeof msg) != 0) {
             snprintf(buf, len, "args: %s", t < 0 ? "a type parameter has no type here" : msg);
+            return buf;
+        }
+    }
+    for (int i = 0; i < k->nobjects; i++) {   /* tensor maps: the driver's rules at p */
+        const struct gl_kobject *o = &k->objects[i];
+        char msg[300];
+        if (o->kind == GL_KO_TENSORMAP && gl_tmap_eval(k, o, p, 0, NULL, msg, sizeof msg) != 0) {
+            snprintf(buf, len, "tensormap.%s (line %d): %s", o->name, o->line, msg);
             return buf;
         }
     }

@@ -27,7 +27,7 @@ void gl_kernel_scalars(const struct gl_kernel_variant *kv, const struct gl_param
         const struct gl_karg *a = &k->args[i];
         struct gl_scalar v;
         char err[300];
-        if (a->buffer >= 0)
+        if (a->buffer >= 0 || a->object)
             continue;
         int t = gl_ktype_at(a->type, a->tparam, p);
         if (t < 0 || gl_scalar_eval(t, a->expr, p, &v, err, sizeof err) != 0)

@@ -47,7 +47,7 @@ static double buffer_bytes(const struct gl_job *job)
         if (gl_expr_value(b->count, &job->p, &n, msg, sizeof msg) != 0 || n <= 0)
             continue;
         int t = gl_ktype_at(b->type, b->tparam, &job->p);
-        int size = t == GL_KT_DOUBLE || t == GL_KT_INT64 || t == GL_KT_UINT64 ? 8 : 4;
+        int size = t < 0 ? 4 : (int)gl_ktype_size(t);
         sum = (sum < 0 ? 0 : sum) + (double)n * size;
     }
     return sum;

@@ -3,7 +3,7 @@
 # against an already built tree: every GPU test program, users' kernels and
 # plugins (kernels.sh, plugins.sh), several GPUs (gpus.sh), the exact bank conflicts
 # (smem.sh), shards and merge (shard.sh), the collection of kernels as users write
-# them (collection.sh: tests/collection/*.conf), `compare`'s A/A and planted slowdowns
+# them (collection.sh: tests/collection/*.conf; objects.sh, wgmma.sh), `compare`'s A/A and planted slowdowns
 # (compare.sh), then the smoke configs
 # through the driver, failing on any wrong or failed result, on missing counters,
 # SM clocks or per-level bytes, on zero-copy runs not placed on the host link, and on
@@ -42,10 +42,12 @@ done
 # symbols: __constant__ and __device__ symbols, inputs restored before every run and pass, the new inits
 # launches: launch sequences: the collection's histogram and multi-pass reduction, counters per launch
 # collection: every config of tests/collection/ ok, verified and profiled
+# objects: arrays, textures, surfaces, tensor maps, int8 and unordered outputs (step 16)
+# wgmma: the sm_90a wgmma + TMA GEMM beside cuBLAS (skips until `arch = 90a` exists)
 # compare: gpulab compare's targets: an A/A of S2's GPU section, planted 3 % and 1 % slowdowns
 # integrity: a kernel that computes once and returns early is wrong; energy of vecadd runs
 # cref_reads: a C reference reading a parameter verify_reads does not list fails its runs
-for s in kernels plugins gpus smem shard symbols launches collection compare integrity modern cref_reads; do
+for s in kernels plugins gpus smem shard symbols launches collection objects wgmma compare integrity modern cref_reads; do
     sh tests/gpu/$s.sh >"$log" 2>&1; rc=$?
     cat "$log"
     add_up tests/gpu/$s.sh "$s-gpu" $rc

@@ -150,12 +150,14 @@ static void test_compare(void)
     free(ref);
 }
 
-/* Users' typed buffers: every init kind of every type made on the device
- * (gh_typed_fill_dev) equals host_buffers.c's gl_hb_fill, bit for bit. */
+/* Users' typed buffers: every init kind of every type (the 8-bit ones too)
+ * made on the device (gh_typed_fill_dev) equals host_buffers.c's gl_hb_fill,
+ * bit for bit. */
 static void test_typed_fill(void)
 {
     const int types[] = { GL_KT_FLOAT, GL_KT_DOUBLE, GL_KT_INT, GL_KT_UINT, GL_KT_INT64,
-                          GL_KT_UINT64, GL_KT_HALF, GL_KT_BF16 };
+                          GL_KT_UINT64, GL_KT_HALF, GL_KT_BF16, GL_KT_INT8, GL_KT_UINT8,
+                          GL_KT_FP8E4M3, GL_KT_FP8E5M2 };
     const int inits[] = { GL_KI_RANDOM, GL_KI_RAMP, GL_KI_CONST, GL_KI_ZERO, GL_KI_POISON };
     const size_t n = 100003;
     void *dev = NULL, *host = malloc(n * 8), *want = malloc(n * 8);
@@ -180,7 +182,7 @@ static void test_typed_fill(void)
                     printf("  typed inputs differ: type %d init %d seed %llu\n", t, init, seed);
                 }
             }
-    CHECK(same && cases == 80);
+    CHECK(same && cases == 120);
     cudaFree(dev);
     free(host);
     free(want);

@@ -121,6 +121,8 @@ struct gh_tbuf {              /* one buffer, in the order the kernel or plugin d
     unsigned long long stream;/* init random: its stream of the run's seed */
     size_t count;             /* elements */
     int out;                  /* an output */
+    int unordered;            /* ... compared as a multiset (host_buffers.h gl_hb_unordered:
+                                 both sides copied to the host and sorted) */
     int idx;                  /* set by gh_typed_layout: index in j->in or j->out */
     int img;                  /* ... an output's reset image in j->in (init const, ramp or
                                  random; zero is a memset), or an input's pristine copy
@@ -132,6 +134,14 @@ struct gh_tbuf {              /* one buffer, in the order the kernel or plugin d
     int symbol;
     void *sym;                /* the variable's device address (the adapter sets it) */
     size_t sym_bytes;
+    /* A kernel section's array (kernel.h gl_kbuffer.array): a cudaArray the buffer is
+     * copied into before every run, and (an output) read back from before checks,
+     * as a symbol's variable. arr is set before gh_typed_layout; array (a
+     * cudaArray_t) and ext (its width, height and depth in elements, 1 where it
+     * has fewer dimensions) by the adapter before gh_execute. */
+    int arr;
+    void *array;
+    size_t ext[3];
 };
 
 struct gh_typed {
@@ -199,9 +209,14 @@ int gh_expected_view(struct gh_job *j, struct gh_host_view *v);
 int gh_expected_done(struct gh_job *j, struct gh_host_view *v, int ok);
 
 /* One copy or memset that puts a buffer back before a run (harness_restore.cu). */
+#define GH_RESTORE_MAX (2 * GH_TYPED_MAX)   /* an output array takes two: its buffer, then
+                                               the array from it */
 struct gh_restore_op {
     void *dst;
     const void *src;          /* NULL: memset dst to byte */
+    void *array;              /* not NULL: a cudaArray_t that src (linear, ext[0] elements of
+                                 esize bytes a row) is copied into; dst is unused */
+    size_t ext[3], esize;
     size_t bytes;
     int byte;
     int input;                /* an input's pristine copy (kept only if the kernel writes
@@ -262,7 +277,7 @@ struct gh_job {
      * the kernel writes, its symbols (harness_restore.cu). Plain values: a parked
      * job's copy keeps them. */
     int nrestore;
-    struct gh_restore_op restore[GH_TYPED_MAX];
+    struct gh_restore_op restore[GH_RESTORE_MAX];
 };
 
 /* ---- the device, as the plugin's init found it ---------------------------- */

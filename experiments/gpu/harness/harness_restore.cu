@@ -13,7 +13,9 @@
  *   - symbols (a kernel section's __constant__ and __device__ variables): an
  *     input from its buffer (the module's variable may hold another run's
  *     values: a parked run of another point of the same module), an output's
- *     starting state (its image, zeros, or the poison: every bit set).
+ *     starting state (its image, zeros, or the poison: every bit set);
+ *   - arrays (a kernel section's cudaArrays) likewise, by a 3D copy from the
+ *     buffer (an output's buffer is first set to its starting state).
  * Outputs without an init are poisoned before the verification run only (the
  * kernel must write every element; later runs overwrite them).
  * Everything is a cudaMemcpyAsync or cudaMemsetAsync on the default stream:
@@ -25,10 +27,15 @@
 #include <stdio.h>
 #include <string.h>
 
+extern "C" {
+#include "typed.h"
+}
+
 static void add(struct gh_job *j, void *dst, const void *src, size_t bytes, int byte, int input,
                 int buf)
 {
     struct gh_restore_op *o = &j->restore[j->nrestore++];
+    memset(o, 0, sizeof *o);
     o->dst = dst;
     o->src = src;
     o->bytes = bytes;
@@ -37,16 +44,64 @@ static void add(struct gh_job *j, void *dst, const void *src, size_t bytes, int 
     o->buf = buf;
 }
 
+/* An array's contents from its buffer src (linear, the array's extent). */
+static void add_array(struct gh_job *j, const struct gh_tbuf *tb, const void *src, int buf)
+{
+    struct gh_restore_op *o = &j->restore[j->nrestore++];
+    memset(o, 0, sizeof *o);
+    o->src = src;
+    o->array = tb->array;
+    memcpy(o->ext, tb->ext, sizeof o->ext);
+    o->esize = gl_ty_esize(tb->type);
+    o->bytes = tb->count * o->esize;
+    o->buf = buf;
+}
+
+/* A 3D copy between linear memory (rows of ext[0] elements of esize bytes,
+ * packed) and a cudaArray of extent ext, either way. */
+static cudaError_t array_copy(void *array, void *lin, const size_t ext[3], size_t esize,
+                              int to_array)
+{
+    cudaMemcpy3DParms m;
+    memset(&m, 0, sizeof m);
+    cudaPitchedPtr pp = make_cudaPitchedPtr(lin, ext[0] * esize, ext[0], ext[1]);
+    if (to_array) {
+        m.srcPtr = pp;
+        m.dstArray = (cudaArray_t)array;
+    } else {
+        m.srcArray = (cudaArray_t)array;
+        m.dstPtr = pp;
+    }
+    m.extent = make_cudaExtent(ext[0], ext[1], ext[2]);
+    m.kind = cudaMemcpyDefault;
+    return cudaMemcpy3DAsync(&m, 0);
+}
+
 int gh_restore_plan(struct gh_job *j)
 {
     const struct gh_typed *T = j->typed;
     j->nrestore = 0;
     if (!T)
         return 1;
-    for (int b = 0; b < T->n && j->nrestore < GH_TYPED_MAX; b++) {
+    for (int b = 0; b < T->n && j->nrestore < GH_RESTORE_MAX - 1; b++) {
         const struct gh_tbuf *tb = &T->b[b];
         if (tb->symbol && !tb->sym)
             return gh_fail(j->r, "internal: symbol '%s' without its address", tb->name);
+        if (tb->arr && !tb->array)
+            return gh_fail(j->r, "internal: array '%s' without its cudaArray", tb->name);
+        if (tb->arr && !tb->out) {   /* the array from its buffer */
+            add_array(j, tb, j->in[tb->idx].dev, b);
+            continue;
+        }
+        if (tb->arr) {   /* an output array: its buffer's starting state, then the array */
+            struct gh_buf *o = &j->out[tb->idx];
+            if (tb->img >= 0)
+                add(j, o->dev, j->in[tb->img].dev, gh_buf_bytes(o), 0, 0, b);
+            else
+                add(j, o->dev, NULL, gh_buf_bytes(o), tb->init == GL_KI_ZERO ? 0 : 0xff, 0, b);
+            add_array(j, tb, o->dev, b);
+            continue;
+        }
         if (!tb->out && tb->symbol) {   /* the variable from its buffer */
             add(j, tb->sym, j->in[tb->idx].dev, gh_buf_bytes(&j->in[tb->idx]), 0, 0, b);
             continue;
@@ -78,8 +133,9 @@ cudaError_t gh_restore_enqueue(const struct gh_job *j)
 {
     for (int i = 0; i < j->nrestore; i++) {
         const struct gh_restore_op *o = &j->restore[i];
-        cudaError_t e = o->src ? cudaMemcpyAsync(o->dst, o->src, o->bytes, cudaMemcpyDefault, 0)
-                               : cudaMemsetAsync(o->dst, o->byte, o->bytes, 0);
+        cudaError_t e = o->array ? array_copy(o->array, (void *)o->src, o->ext, o->esize, 1)
+                        : o->src ? cudaMemcpyAsync(o->dst, o->src, o->bytes, cudaMemcpyDefault, 0)
+                                 : cudaMemsetAsync(o->dst, o->byte, o->bytes, 0);
         if (e != cudaSuccess)
             return e;
     }
@@ -109,9 +165,9 @@ int gh_restore_prune(struct gh_job *j)
         any |= j->restore[i].input;
     if (!any)
         return 1;
-    if (!gh_ok(j->r, cudaMalloc(&flag, sizeof(int) * GH_TYPED_MAX), "cudaMalloc(restore check)"))
+    if (!gh_ok(j->r, cudaMalloc(&flag, sizeof(int) * GH_RESTORE_MAX), "cudaMalloc(restore check)"))
         return 0;
-    int ok = gh_ok(j->r, cudaMemsetAsync(flag, 0, sizeof(int) * GH_TYPED_MAX, 0),
+    int ok = gh_ok(j->r, cudaMemsetAsync(flag, 0, sizeof(int) * GH_RESTORE_MAX, 0),
                    "cudaMemset(restore check)");
     for (int i = 0; i < j->nrestore && ok; i++) {
         const struct gh_restore_op *o = &j->restore[i];
@@ -122,7 +178,7 @@ int gh_restore_prune(struct gh_job *j)
             (const unsigned char *)o->dst, (const unsigned char *)o->src, o->bytes, flag + i);
         ok = gh_ok(j->r, cudaGetLastError(), "restore check");
     }
-    int differ[GH_TYPED_MAX] = { 0 };
+    int differ[GH_RESTORE_MAX] = { 0 };
     ok = ok && gh_ok(j->r, cudaMemcpy(differ, flag, sizeof differ, cudaMemcpyDeviceToHost),
                      "cudaMemcpy(restore check)");
     if (!gh_st.sticky)
@@ -150,10 +206,12 @@ cudaError_t gh_symbols_collect(struct gh_job *j)
     const struct gh_typed *T = j->typed;
     for (int b = 0; T && b < T->n; b++) {
         const struct gh_tbuf *tb = &T->b[b];
-        if (!tb->out || !tb->symbol)
+        if (!tb->out || !(tb->symbol || tb->arr))
             continue;
         const struct gh_buf *o = &j->out[tb->idx];
-        cudaError_t e = cudaMemcpyAsync(o->dev, tb->sym, gh_buf_bytes(o), cudaMemcpyDefault, 0);
+        cudaError_t e = tb->arr ? array_copy(tb->array, o->dev, tb->ext, gl_ty_esize(tb->type), 0)
+                                : cudaMemcpyAsync(o->dev, tb->sym, gh_buf_bytes(o),
+                                                  cudaMemcpyDefault, 0);
         if (e != cudaSuccess)
             return e;
     }

@@ -63,7 +63,8 @@ int gh_typed_layout(struct gh_job *j, struct gh_typed *T)
      * the kernel never sees, after its own */
     for (int b = 0; b < T->n; b++) {
         struct gh_tbuf *tb = &T->b[b];
-        if (tb->out ? tb->init == GL_KI_POISON || tb->init == GL_KI_ZERO : tb->symbol)
+        if (tb->out ? tb->init == GL_KI_POISON || tb->init == GL_KI_ZERO
+                    : tb->symbol || tb->arr)
             continue;
         if (nin + nimg >= GH_MAX_IN)
             return gh_fail(j->r, "too many buffers (at most %d inputs and reset images)",
@@ -293,6 +294,32 @@ int gh_typed_host_done(struct gh_job *j, struct gh_host_view *v, int ok)
 
 /* ---- the check ---------------------------------------------------------------------- */
 
+/* `output unordered`: the output and its expected values copied to the host,
+ * each sorted, and compared there (host_buffers.h gl_hb_unordered). */
+static int unordered_check(struct gh_job *j, const struct gh_tbuf *tb, const void *want,
+                           double tol)
+{
+    const struct gh_typed *T = j->typed;
+    struct gl_result *r = j->r;
+    int wt = T->want_double ? GL_KT_DOUBLE : tb->type;
+    size_t gbytes = tb->count * gl_ty_esize(tb->type), wbytes = tb->count * gl_ty_esize(wt);
+    void *g = malloc(gbytes), *w = malloc(wbytes);
+    struct gl_hb_found f;
+    int ok = g && w;
+    if (!ok)
+        gh_fail(r, "out of host memory to compare output '%s' as a multiset", tb->name);
+    ok = ok && gh_ok(r, cudaMemcpy(g, j->out[tb->idx].dev, gbytes, cudaMemcpyDefault),
+                     "cudaMemcpy(unordered output)") &&
+         gh_ok(r, cudaMemcpy(w, want, wbytes, cudaMemcpyDefault), "cudaMemcpy(unordered output)");
+    if (ok && gl_hb_unordered(g, tb->type, w, wt, tb->count, tol, &f) != 0)
+        ok = gh_fail(r, "out of host memory to compare output '%s' as a multiset", tb->name);
+    free(g);
+    free(w);
+    if (ok)
+        gl_hb_verdict(r, tb->name, (enum gl_ktype)tb->type, tb->count, T->ref_name, tol, &f);
+    return ok;
+}
+
 int gh_typed_check(struct gh_job *j)
 {
     const struct gh_typed *T = j->typed;
@@ -309,6 +336,11 @@ int gh_typed_check(struct gh_job *j)
             continue;
         }
         double tol = T->tol > 0 ? T->tol : gl_ty_default_tol(tb->type);
+        if (want && tb->unordered) {
+            if (!unordered_check(j, tb, want, tol))
+                return 0;
+            continue;
+        }
         struct gh_typed_verdict v = { j->out[tb->idx].dev, tb->type, want,
                                       T->want_double ? GL_KT_DOUBLE : tb->type, tol };
         struct gh_cmp c;

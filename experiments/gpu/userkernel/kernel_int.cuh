@@ -137,4 +137,18 @@ cudaError_t gk_seq_enqueue(struct gh_job *j, const struct gk_seq *q, int ref);
 cudaError_t gk_seq_enqueue_one(struct gh_job *j, const struct gk_seq *q, int k);
 void gk_seq_free(struct gk_seq *q);
 
+/* kernel_objects.cu: a section's arrays, textures, surfaces and tensor maps for
+ * the job j at j->p (kernel.h struct gl_kobject). gk_objects_prepare runs after
+ * gh_typed_layout: T's arrays get their cudaArray and extent, textures and
+ * surfaces over arrays are made, tensor maps evaluated and checked (kobject.h);
+ * 1, or 0 with j->r skipped or failed (*out is set either way: free it with
+ * gk_objects_free). gk_objects_arg is object i's bytes as a kernel argument (a
+ * texture's or surface's handle, a CUtensorMap), made from the buffers' device
+ * pointers of j when they are new; NULL with j->lib_err on a failure. */
+struct gk_objs;
+int gk_objects_prepare(struct gh_job *j, const struct gl_kernel *k, struct gh_typed *T,
+                       struct gk_objs **out);
+const void *gk_objects_arg(struct gh_job *j, struct gk_objs *q, int i);
+void gk_objects_free(struct gk_objs *q);
+
 #endif

@@ -168,6 +168,8 @@ struct gk_arg {
     signed char buf;              /* kernel buffer index, or -1 for a scalar */
     signed char out;              /* that buffer is an output: j->out[idx], else j->in[idx] */
     signed char idx;
+    signed char obj;              /* 1 + the object (kernel_objects.cu) whose handle or
+                                     tensor map is passed, or 0 */
     unsigned char size;           /* the scalar's bytes */
     union {
         int i;
@@ -190,6 +192,8 @@ struct gk_ctx {
     char *cref_missed;                        /* its gl_cref_missed, or NULL */
     struct gk_seq *seq;                       /* a launch sequence (kernel_sequence.cu), or
                                                  NULL: one launch of kernel with args */
+    struct gk_objs *objs;                     /* arrays, textures, surfaces, tensor maps
+                                                 (kernel_objects.cu), or NULL */
     int nargs;
     struct gk_arg args[GL_KERNEL_MAX_ARGS];
     /* symbols: each one's variable in the reference kernel's library, where
@@ -209,18 +213,21 @@ struct gk_ctx {
 static cudaError_t launch_with(struct gh_job *j, const void *kernel, int nargs,
                                const struct gk_arg *xa, dim3 grid, dim3 block, size_t smem)
 {
+    const struct gk_ctx *x = (const struct gk_ctx *)j->ctx;
     void *ptrs[GL_KERNEL_MAX_ARGS];
     void *args[GL_KERNEL_MAX_ARGS];
     for (int i = 0; i < nargs; i++) {
         const struct gk_arg *a = &xa[i];
-        if (a->buf >= 0) {
+        if (a->obj > 0) {
+            if (!(args[i] = (void *)gk_objects_arg(j, x->objs, a->obj - 1)))
+                return cudaErrorUnknown;   /* j->lib_err says why */
+        } else if (a->buf >= 0) {
             ptrs[i] = a->out ? (void *)j->out[(int)a->idx].dev : (void *)j->in[(int)a->idx].dev;
             args[i] = &ptrs[i];
         } else {
             args[i] = (void *)&a->v;
         }
     }
-    const struct gk_ctx *x = (const struct gk_ctx *)j->ctx;
     if (!x->cooperative && !x->cluster[0])
         return cudaLaunchKernel(kernel, grid, block, args, smem, 0);
     /* cudaLaunchKernelEx with the launch's attribute: cooperative, or a cluster */
@@ -419,10 +426,12 @@ static cudaError_t enqueue_one(struct gh_job *j, int k)
     return gk_seq_enqueue_one(j, ((const struct gk_ctx *)j->ctx)->seq, k);
 }
 
-/* Free a launch sequence's launches with the run (or its parked copy). */
+/* Free a launch sequence's launches and the objects with the run (or its
+ * parked copy). */
 static void release_seq(struct gh_job *j)
 {
     gk_seq_free(((const struct gk_ctx *)j->ctx)->seq);
+    gk_objects_free(((const struct gk_ctx *)j->ctx)->objs);
 }
 
 /* ---- references (struct gh_typed.reference) ----------------------------------------- */
@@ -629,6 +638,7 @@ static int prepare(struct gh_job *j, struct gk_ctx *x, struct gh_typed *T, char 
     char err[GL_REASON_MAX];
     cudaKernel_t kern = NULL, ref = NULL;
     long long v;
+    int arrays = 0;
 
     if (gh_parse_mem(p->mem, &j->mem) != 0 || gh_parse_cold(p->cache, &j->cold) != 0)
         return gh_skip(r, "unknown mem '%s' or cache '%s'", p->mem, p->cache);
@@ -673,8 +683,13 @@ static int prepare(struct gh_job *j, struct gk_ctx *x, struct gh_typed *T, char 
         tb->stream = (unsigned long long)kb->stream;
         tb->count = (size_t)v;
         tb->out = kb->output != 0;
+        tb->unordered = kb->unordered;
+        tb->arr = kb->array;
+        arrays |= kb->array;
     }
     if (!gh_typed_layout(j, T))
+        return 0;
+    if ((arrays || k->nobjects) && !gk_objects_prepare(j, k, T, &x->objs))
         return 0;
     /* launch.NAME lines: every launch made by kernel_sequence.cu instead */
     if (k->seq && !gk_seq_prepare(j, kv, T, &x->seq))
@@ -684,6 +699,9 @@ static int prepare(struct gh_job *j, struct gk_ctx *x, struct gh_typed *T, char 
     for (int i = 0; i < x->nargs; i++) {
         const struct gl_karg *a = &k->args[i];
         x->args[i].buf = (signed char)a->buffer;
+        x->args[i].obj = (signed char)a->object;
+        if (a->object)
+            continue;
         if (a->buffer >= 0) {
             if (a->buffer >= k->nbuffers)
                 return gh_fail(r, "internal: argument %d names buffer %d", i + 1, a->buffer);
@@ -743,7 +761,7 @@ static int prepare(struct gh_job *j, struct gk_ctx *x, struct gh_typed *T, char 
     if (!k->seq)
         j->launches = 1;
     j->enqueue_launch = k->seq ? enqueue_one : NULL;
-    j->release = k->seq ? release_seq : NULL;
+    j->release = k->seq || x->objs ? release_seq : NULL;
     j->tol_len = 1;
     j->enqueue = enqueue_kernel;
     j->ctx = x;
@@ -782,7 +800,8 @@ int gk_kernel_run(const struct gl_kernel_variant *kv, const struct gl_params *p,
     j.r = r;
     gl_devvals_trace_reset();
     if (!prepare(&j, &x, &T, ref_name, sizeof ref_name, key, sizeof key, kv)) {
-        gk_seq_free(x.seq);   /* gh_execute did not get it */
+        gk_seq_free(x.seq);   /* gh_execute did not get them */
+        gk_objects_free(x.objs);
         rc = gh_context_lost() ? -1 : 0;
     } else
         rc = gh_execute(&j);
