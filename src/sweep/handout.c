@@ -12,15 +12,84 @@ static int group(const struct gl_handout_job *j)
     return (j->flags & GL_HANDOUT_CPU) ? 1 : 2;
 }
 
+/* The rank of each job's spec: the order in which the specs first appear in
+ * the plan (rank[i] for q[i]; filled by rank_specs before a sort). */
+static int *spec_rank;
+
 static int by_cost_cmp(const void *pa, const void *pb)
 {
     const struct gl_handout_job *a = pa, *b = pb;
     int ga = group(a), gb = group(b);
     if (ga != gb)
         return ga - gb;
+    if (ga == 2 && spec_rank) {
+        int ra = spec_rank[a->spec_rank], rb = spec_rank[b->spec_rank];
+        if (ra != rb)
+            return ra - rb;                  /* one spec after the other */
+    }
     if (ga == 2 && a->cost != b->cost)
         return a->cost > b->cost ? -1 : 1;   /* largest first */
     return a->job - b->job;                  /* else plan order */
+}
+
+/* Each job's spec rank into q[i].spec_rank (an index into rank[]: the rank of
+ * the spec's first appearance). 0, or -1 out of memory. */
+static int rank_specs(struct gl_handout *s)
+{
+    int *first = malloc((size_t)(s->n > 0 ? s->n : 1) * sizeof *first);
+    spec_rank = malloc((size_t)(s->n > 0 ? s->n : 1) * sizeof *spec_rank);
+    if (!first || !spec_rank) {
+        free(first);
+        free(spec_rank);
+        spec_rank = NULL;
+        return -1;
+    }
+    int nspecs = 0;
+    for (int i = 0; i < s->n; i++) {
+        int r = -1;
+        for (int k = 0; k < nspecs && r < 0; k++)
+            if (first[k] == s->q[i].spec)
+                r = k;
+        if (r < 0) {
+            r = nspecs;
+            first[nspecs++] = s->q[i].spec;
+        }
+        spec_rank[i] = r;
+        s->q[i].spec_rank = i;
+    }
+    free(first);
+    return 0;
+}
+
+/* Plan order with the batched GPU jobs grouped by spec: they keep their places
+ * among the other jobs, but those places are filled with the jobs of the
+ * first spec, then of the next, each in plan order, so that a worker changes
+ * its counter configuration once per spec, not once per section that
+ * alternates between them. */
+static int group_batched(struct gl_handout *s)
+{
+    int *pos = malloc((size_t)(s->n > 0 ? s->n : 1) * sizeof *pos);
+    struct gl_handout_job *b = malloc((size_t)(s->n > 0 ? s->n : 1) * sizeof *b);
+    if (!pos || !b) {
+        free(pos);
+        free(b);
+        return -1;
+    }
+    int nb = 0;
+    for (int i = 0; i < s->n; i++)
+        if (s->q[i].flags & GL_HANDOUT_BATCH) {
+            pos[nb] = i;
+            b[nb++] = s->q[i];
+        }
+    /* stable: by spec rank, then plan position */
+    int at = 0;
+    for (int r = 0; at < nb; r++)
+        for (int k = 0; k < nb; k++)
+            if (spec_rank[b[k].spec_rank] == r)
+                s->q[pos[at++]] = b[k];
+    free(pos);
+    free(b);
+    return 0;
 }
 
 int gl_handout_init(struct gl_handout *s, const struct gl_handout_job *jobs, int n, int nworkers,
@@ -44,8 +113,19 @@ int gl_handout_init(struct gl_handout *s, const struct gl_handout_job *jobs, int
     s->alone_slot = -1;
     s->claim = claim;
     s->arg = arg;
-    if (by_cost && n > 1)
-        qsort(s->q, (size_t)n, sizeof *s->q, by_cost_cmp);
+    if (n > 1) {
+        int rc = rank_specs(s);
+        if (rc == 0 && by_cost)
+            qsort(s->q, (size_t)n, sizeof *s->q, by_cost_cmp);
+        else if (rc == 0)
+            rc = group_batched(s);
+        free(spec_rank);
+        spec_rank = NULL;
+        if (rc != 0) {
+            gl_handout_free(s);
+            return -1;
+        }
+    }
     for (int i = 0; i < n; i++)
         if (group(&s->q[i]) == 2)
             s->left += s->q[i].cost;

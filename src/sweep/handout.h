@@ -2,15 +2,21 @@
  * one unit at a time: one job, or a batch of GPU jobs with the same metrics
  * spec that the worker profiles together (at most batch_max).
  *
+ * Either way the GPU jobs with counters are grouped by spec, in the order the
+ * specs first appear: a worker configures the counters of a spec once (a
+ * CUPTI configuration and range profiler object, ~0.3 s on an H100), not once
+ * per section that switches between specs.
+ *
  * In plan order (one worker, `run` without --gpus): the jobs in the config's
- * order; GPU jobs with counters are gathered into a batch until it is full or
+ * order (the grouped GPU jobs in the places GPU jobs with counters had);
+ * GPU jobs with counters are gathered into a batch until it is full or
  * the spec changes, and the others run at once, ahead of the gathered batch
  * (so that a CPU baseline between two GPU runs does not split their batch).
  *
  * By cost (`run --gpus`): first the jobs that will not run (done, rejected: the
  * claim accounts for them), then the CPU jobs in plan order, each alone (no
  * other unit in flight: GPU workers' host work would disturb a CPU timing),
- * then the GPU jobs by expected cost, largest first. With several workers a
+ * then the GPU jobs spec by spec, each spec's by expected cost, largest first. With several workers a
  * batch takes jobs from the front while their cost fits in a budget of the
  * cost still left / (2 x workers), but at least min_unit and at least its first
  * job: big units early, small ones at the end, so that the workers finish close
@@ -41,6 +47,7 @@ struct gl_handout_job {
     double cost;    /* expected cost (seconds, or any unit every job shares); >= 0 */
     int spec;       /* metrics spec: a batch holds one */
     unsigned flags; /* GL_HANDOUT_* */
+    int spec_rank;  /* the handout's own (where its spec first appears); the caller's is ignored */
 };
 
 /* 1: the job is the caller's to run (claimed); 0: it does not run (done,
