@@ -316,6 +316,11 @@ int glc_profile_batch(const struct glc_replay *const *rp, struct gl_result *cons
     /* after a failure, or after an instrumented pass (profiler_int.h): a fresh
      * object; else the one object of this configuration, kept across batches
      * (started here when the configuration changed since the last profile) */
+    /* GPULAB_CUPTI_FRESH=1: a fresh object for every batch, as before the
+     * object was kept (tests/gpu/reuse.sh compares the two) */
+    const char *fr = getenv("GPULAB_CUPTI_FRESH");
+    if (fr && strcmp(fr, "1") == 0 && glc_st.object_cfg >= 0)
+        glc_st.broken = 1;
     if ((glc_st.broken || glc_st.smem_ran) && glc_st.n > 0) {
         char why[GL_REASON_MAX];
         if (glc_st.broken)

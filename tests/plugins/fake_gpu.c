@@ -31,7 +31,10 @@
  *   GPULAB_FAKE_MODELS=A,B,..  model name of each GPU (default "gpulab fake GPU")
  *   GPULAB_FAKE_COUNTERS=0     counters unavailable (profiler_setup fails)
  *   GPULAB_FAKE_CEILINGS=0     no memory ceilings ("a fake GPU measures nothing")
- *   GPULAB_FAKE_LOG=FILE       one line appended per init, run, batch and ceilings (pid, GPU)
+ *   GPULAB_FAKE_LOG=FILE       one line appended per init, run, batch, ceilings and
+ *                              collection start (pid, GPU): a collection starts, as the
+ *                              real plugin's range profiler object does, at the first
+ *                              profile of a metric set other than the last one profiled
  *   CUDA_VISIBLE_DEVICES       as CUDA reads it: GPU numbers or UUIDs, comma-separated;
  *                              the first entry that is not a GPU ends the list
  * Must not use anything of gpulab but plugin.h (and gpulab.h through it). */
@@ -199,9 +202,38 @@ static int fake_profiler_setup(const struct gl_metric_req *r, char *err, size_t 
         counters = -1;
         return -1;
     }
+    /* as the real plugin (cupti/profiler_setup.c): a set configured before in
+     * this worker is taken from its cache, and a collection starts (the range
+     * profiler object) only at the first batch that profiles a set other than
+     * the last one profiled: logged there as "collection" */
     req = *r;
     counters = r->n > 0 ? 1 : 0;
     return counters;
+}
+
+static struct gl_metric_req collected;   /* the set the last collection started for */
+static int collecting;
+
+/* 1 when a and b are the same request. */
+static int same_req(const struct gl_metric_req *a, const struct gl_metric_req *b)
+{
+    if (a->n != b->n || a->drain != b->drain)
+        return 0;
+    for (int i = 0; i < a->n; i++)
+        if (strcmp(a->names[i], b->names[i]) != 0)
+            return 0;
+    return 1;
+}
+
+/* Before a profile: a collection for the configured set, started (and logged
+ * with the set's first metric and size) when it is not the current one. */
+static void collection_for_req(void)
+{
+    if (collecting && same_req(&collected, &req))
+        return;
+    collected = req;
+    collecting = 1;
+    log_line("collection", req.n > 0 ? req.names[0] : "-", req.n);
 }
 
 /* The fake counters of a run of size n on this GPU. */
@@ -226,6 +258,8 @@ static void fake_batch_begin(void)
 
 static int fake_batch_end(void)
 {
+    if (nparked > 0 && !sticky)
+        collection_for_req();
     for (int i = 0; i < nparked; i++) {
         if (sticky) {
             parked[i]->nmetrics = 0;
@@ -354,6 +388,7 @@ static int fake_run(const struct gl_variant *v, const struct gl_params *p,
         parked_n[nparked] = p->n;
         parked[nparked++] = r;   /* the worker keeps r valid until batch_end */
     } else if (counters > 0) {
+        collection_for_req();
         fill_counters(r, p->n);
     }
     return 0;
