@@ -12,8 +12,8 @@ static int group(const struct gl_handout_job *j)
     return (j->flags & GL_HANDOUT_CPU) ? 1 : 2;
 }
 
-/* The rank of each job's spec: the order in which the specs first appear in
- * the plan (rank[i] for q[i]; filled by rank_specs before a sort). */
+/* The rank of each job's spec, by the caller's job index: the order in which
+ * the specs first appear in the plan (filled by rank_specs before a sort). */
 static int *spec_rank;
 
 static int by_cost_cmp(const void *pa, const void *pb)
@@ -23,7 +23,7 @@ static int by_cost_cmp(const void *pa, const void *pb)
     if (ga != gb)
         return ga - gb;
     if (ga == 2 && spec_rank) {
-        int ra = spec_rank[a->spec_rank], rb = spec_rank[b->spec_rank];
+        int ra = a->job >= 0 ? spec_rank[a->job] : 0, rb = b->job >= 0 ? spec_rank[b->job] : 0;
         if (ra != rb)
             return ra - rb;                  /* one spec after the other */
     }
@@ -32,12 +32,15 @@ static int by_cost_cmp(const void *pa, const void *pb)
     return a->job - b->job;                  /* else plan order */
 }
 
-/* Each job's spec rank into q[i].spec_rank (an index into rank[]: the rank of
- * the spec's first appearance). 0, or -1 out of memory. */
+/* Each job's spec rank into spec_rank[job]. 0, or -1 out of memory. */
 static int rank_specs(struct gl_handout *s)
 {
+    int maxjob = 0;
+    for (int i = 0; i < s->n; i++)
+        if (s->q[i].job > maxjob)
+            maxjob = s->q[i].job;
     int *first = malloc((size_t)(s->n > 0 ? s->n : 1) * sizeof *first);
-    spec_rank = malloc((size_t)(s->n > 0 ? s->n : 1) * sizeof *spec_rank);
+    spec_rank = calloc((size_t)maxjob + 1, sizeof *spec_rank);
     if (!first || !spec_rank) {
         free(first);
         free(spec_rank);
@@ -54,8 +57,8 @@ static int rank_specs(struct gl_handout *s)
             r = nspecs;
             first[nspecs++] = s->q[i].spec;
         }
-        spec_rank[i] = r;
-        s->q[i].spec_rank = i;
+        if (s->q[i].job >= 0)
+            spec_rank[s->q[i].job] = r;
     }
     free(first);
     return 0;
@@ -85,7 +88,7 @@ static int group_batched(struct gl_handout *s)
     int at = 0;
     for (int r = 0; at < nb; r++)
         for (int k = 0; k < nb; k++)
-            if (spec_rank[b[k].spec_rank] == r)
+            if ((b[k].job >= 0 ? spec_rank[b[k].job] : 0) == r)
                 s->q[pos[at++]] = b[k];
     free(pos);
     free(b);

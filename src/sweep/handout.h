@@ -47,7 +47,6 @@ struct gl_handout_job {
     double cost;    /* expected cost (seconds, or any unit every job shares); >= 0 */
     int spec;       /* metrics spec: a batch holds one */
     unsigned flags; /* GL_HANDOUT_* */
-    int spec_rank;  /* the handout's own (where its spec first appears); the caller's is ignored */
 };
 
 /* 1: the job is the caller's to run (claimed); 0: it does not run (done,
