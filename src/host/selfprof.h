@@ -11,6 +11,8 @@
 
 #include "gpulab.h"
 
+#define GL_SP_PARTS (GL_STEPS + 4)
+
 struct gl_selfprof {
     FILE *out;
     int runs, gpu_runs, cpu_runs;
@@ -18,6 +20,11 @@ struct gl_selfprof {
     double wall, busy, ipc;    /* ms: each run's share of its batch's round trip, kernels, rest */
     double *gpu_over;          /* host overhead of each ok GPU run, ms (owned) */
     int ngpu_over, cap_gpu_over;
+    /* each ok GPU run's overhead by part (GL_SP_PARTS columns a row, ms; owned):
+     * the harness's steps (gl_step), then what the steps leave unnamed in the
+     * harness, the worker around the run, the trip to and from it, the store */
+    double *gpu_parts;
+    int cap_parts;
     double *cpu_ratio;         /* wall / one run, CPU runs longer than their time cap (owned) */
     int ncpu_ratio, cap_cpu_ratio;
     double prepare_s;          /* before the first run: configs, worker, kernels */

@@ -35,6 +35,10 @@
  *                              collection start (pid, GPU): a collection starts, as the
  *                              real plugin's range profiler object does, at the first
  *                              profile of a metric set other than the last one profiled
+ *   GPULAB_FAKE_HOST_US=U      each sleep run also spends U microseconds of host time
+ *                              before its kernel, reported as its "inputs" step
+ *                              (gl_result.step_ms) and setup phase, as the GPU
+ *                              plugin's harness reports its own steps
  *   CUDA_VISIBLE_DEVICES       as CUDA reads it: GPU numbers or UUIDs, comma-separated;
  *                              the first entry that is not a GPU ends the list
  * Must not use anything of gpulab but plugin.h (and gpulab.h through it). */
@@ -356,7 +360,19 @@ static int fake_run(const struct gl_variant *v, const struct gl_params *p,
     int crash = strcmp(v->name, "crash") == 0;
     struct timespec ts = { p->n / 1000000, (p->n % 1000000) * 1000 };
     log_line("run", v->name, p->n);
+    const char *hu = getenv("GPULAB_FAKE_HOST_US");
+    long host_us = hu ? atol(hu) : 0;
+    if (host_us > 0) {   /* host work, timed as the harness times its steps */
+        struct timespec h = { host_us / 1000000, (host_us % 1000000) * 1000 }, a, b;
+        clock_gettime(CLOCK_MONOTONIC, &a);
+        nanosleep(&h, NULL);
+        clock_gettime(CLOCK_MONOTONIC, &b);
+        double ms = (double)(b.tv_sec - a.tv_sec) * 1e3 + (double)(b.tv_nsec - a.tv_nsec) / 1e6;
+        r->step_ms[GL_ST_INPUTS] += ms;
+        r->phase_ms[GL_PH_SETUP] += ms;
+    }
     nanosleep(&ts, NULL);
+    r->phase_ms[GL_PH_SAMPLES] += (double)p->n / 1000.0;   /* its "kernel" */
     while (strcmp(v->name, "hang") == 0)
         pause();
     if (strcmp(v->name, "segv") == 0) {

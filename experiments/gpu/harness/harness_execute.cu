@@ -81,7 +81,7 @@ int gh_execute(struct gh_job *j)
     struct gl_result *r = j->r;
     cudaEvent_t e0 = NULL, e1 = NULL;
     int nalloc = 0, nout_alloc = 0, parked = 0, long_run = 0;
-    double since, t0 = gh_now_s();
+    double since, st, t0 = gh_now_s();
 
     j->spacer = NULL;
     j->ref_dev = NULL;
@@ -111,8 +111,10 @@ int gh_execute(struct gh_job *j)
         r->block[2] = (int)j->block.z;
         r->dynamic_smem = (int)j->dyn_smem;
         r->guide_flags = gh_guidance(j->grid, j->block, gh_st.dev.sm_count);
+        st = gh_now_s();
         if (!gh_resources(j))
             goto out;
+        r->step_ms[GL_ST_RESOURCES] += ms_since(st);
         if (r->blocks_per_sm == 0) {
             gh_skip(r, "no block of this shape fits on an SM (occupancy 0)");
             goto out;
@@ -121,10 +123,13 @@ int gh_execute(struct gh_job *j)
     gh_batch_make_room(j);   /* profile the parked runs to make room */
     /* the float64 reference first, while the run's own buffers do not exist yet;
      * a keyed host reference's expected outputs (or their memory) likewise */
+    st = gh_now_s();
     if (!j->typed && (!gh_devref_get(j) || r->status != GL_OK))
         goto out;
     if (j->typed && (!gh_expected_get(j) || r->status != GL_OK))
         goto out;
+    r->step_ms[GL_ST_REFERENCE] += ms_since(st);
+    st = gh_now_s();
     if (!gh_memory_fits(j))
         goto out;
 
@@ -147,24 +152,38 @@ int gh_execute(struct gh_job *j)
             nout_alloc++;
             goto out;
         }
+    if (!gh_events(r, &e0, &e1))
+        goto out;
+    r->step_ms[GL_ST_ALLOC] += ms_since(st);
+    st = gh_now_s();
     if (j->typed ? !gh_typed_fill(j, 0) : !fill_inputs(j, 0))
         goto out;
-    if (!gh_ok(r, cudaEventCreate(&e0), "cudaEventCreate") ||
-        !gh_ok(r, cudaEventCreate(&e1), "cudaEventCreate"))
+    r->step_ms[GL_ST_INPUTS] += ms_since(st);
+    st = gh_now_s();
+    if (!gh_copy_inputs(j, e0, e1))
         goto out;
-    if (!gh_copy_inputs(j, e0, e1) || !(j->typed ? gh_typed_fill(j, 1) : fill_inputs(j, 1)))
+    r->step_ms[GL_ST_UPLOAD] += ms_since(st);
+    st = gh_now_s();
+    if (!(j->typed ? gh_typed_fill(j, 1) : fill_inputs(j, 1)))
         goto out;
+    r->step_ms[GL_ST_INPUTS] += ms_since(st);
     /* pristine copies of a user's inputs, and what goes back before every run */
+    st = gh_now_s();
     if (j->typed && !gh_restore_plan(j))
         goto out;
+    r->step_ms[GL_ST_RESTORE] += ms_since(st);
     /* A user's reference: another kernel run on the inputs now on the device,
      * or a host function on their host copies (not when its expected outputs
      * were kept from an earlier run). */
+    st = gh_now_s();
     if (j->typed && j->typed->reference && !j->typed->want_ready &&
         (!j->typed->reference(j) || r->status != GL_OK))
         goto out;
+    r->step_ms[GL_ST_REFERENCE] += ms_since(st);
+    st = gh_now_s();
     if ((j->cold || gh_st.passes > 0) && !gh_flush_ready(r))
         goto out;
+    r->step_ms[GL_ST_FLUSH_SETUP] += ms_since(st);
     r->phase_ms[GL_PH_SETUP] += ms_since(t0);
 
     /* Verify first: a wrong kernel is not timed or profiled. */
@@ -214,10 +233,7 @@ int gh_execute(struct gh_job *j)
     }
 
 out:
-    if (e0 && !gh_st.sticky)
-        cudaEventDestroy(e0);
-    if (e1 && !gh_st.sticky)
-        cudaEventDestroy(e1);
+    st = gh_now_s();
     for (int i = 0; i < nout_alloc && !parked; i++)
         gh_buf_free(&j->out[i], j->mem);
     for (int i = 0; i < nalloc && !parked; i++)
@@ -228,6 +244,7 @@ out:
         j->release(j);
     if (j->typed)
         gh_typed_release(j);
+    r->step_ms[GL_ST_FREE] += ms_since(st);
     if (r->status != GL_OK && r->nmetrics == 0 && r->metrics_reason[0] == '\0')
         snprintf(r->metrics_reason, sizeof r->metrics_reason, "not profiled: run was not ok");
     return gh_st.sticky ? -1 : 0;
