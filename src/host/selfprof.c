@@ -98,6 +98,20 @@ line:
             wall_ms - r->phase_ms[GL_PH_RUN], store_ms, r->busy_ms, over);
 }
 
+void gl_selfprof_store_more(struct gl_selfprof *sp, int nruns, int gpu_ok, double ms)
+{
+    if (nruns <= 0)
+        return;
+    double each = ms / nruns;
+    sp->phase[GL_PH_STORE] += ms;
+    sp->wall += ms;
+    for (int k = sp->ngpu_over - (gpu_ok < sp->ngpu_over ? gpu_ok : sp->ngpu_over);
+         k < sp->ngpu_over; k++) {
+        sp->gpu_over[k] += each;
+        sp->gpu_parts[(size_t)k * GL_SP_PARTS + GL_STEPS + 3] += each;
+    }
+}
+
 static double median_of(const double *a, int n)
 {
     struct gl_summary s;

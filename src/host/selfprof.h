@@ -37,6 +37,9 @@ void gl_selfprof_init(struct gl_selfprof *sp, FILE *out);
 void gl_selfprof_add(struct gl_selfprof *sp, const char *label, const char *device,
                      const struct gl_result *r, double wall_ms, double store_ms,
                      double time_cap_s);
+/* A store that ended after its runs were added (a batch's commit): ms shared
+ * evenly by the last nruns runs added, of which the last gpu_ok are ok GPU runs. */
+void gl_selfprof_store_more(struct gl_selfprof *sp, int nruns, int gpu_ok, double ms);
 /* The table: totals per phase, the median host overhead of GPU runs, the CPU
  * runs' wall against one run. total_s: the sweep's wall time. */
 void gl_selfprof_report(const struct gl_selfprof *sp, double total_s);

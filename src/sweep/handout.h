@@ -64,6 +64,12 @@ struct gl_handout {
     int alone_slot;           /* the worker running a CPU unit alone, or -1 */
     int stopped;              /* a claim said stop */
     int pend[GL_BATCH_MAX], npend, pend_spec;   /* plan order: the batch being gathered */
+    /* by cost, several workers: the spec each worker profiled last (-1 none)
+     * and whether it has a unit in flight; the cost a worker pays to change
+     * its spec (gl_handout_set_spec_cost) */
+    int on_spec[GL_HANDOUT_SLOTS];
+    unsigned char slot_busy[GL_HANDOUT_SLOTS];
+    double spec_cost;
     int redo[GL_HANDOUT_SLOTS][GL_BATCH_MAX];     /* caller's job indices to run again */
     int nredo[GL_HANDOUT_SLOTS], redo_single[GL_HANDOUT_SLOTS];
     gl_handout_claim_fn claim;
@@ -74,6 +80,16 @@ struct gl_handout {
 int gl_handout_init(struct gl_handout *s, const struct gl_handout_job *jobs, int n, int nworkers,
                   int batch_max, int by_cost, double min_unit, gl_handout_claim_fn claim,
                   void *arg);
+/* By cost with several workers: what a worker pays when it changes its
+ * metrics spec (a new counter collection: the range profiler object, its
+ * configuration; ~0.3 s on an H100), in the jobs' cost unit. A worker keeps to
+ * the spec it has while jobs of it are left; when none are, it takes the spec
+ * with the most cost left that no other worker is on, else joins the one with
+ * the most cost left per worker on it, when that is more than spec_cost; else
+ * it waits (0) for the others to end. So each worker pays each spec's start
+ * once at most, specs spread over the workers before any is shared, and a
+ * short tail is not split at the price of a second start. 0 by default. */
+void gl_handout_set_spec_cost(struct gl_handout *s, double cost);
 /* The next unit for worker `slot`: the caller's job indices in out[0..k)
  * (out has room for GL_BATCH_MAX). k > 0: a unit (counted in flight until
  * gl_handout_finished); 0: nothing for this worker now (everything handed out,

@@ -64,7 +64,7 @@ check '[ "$nb_b" = 0 ]' "runs of set B hold $nb_b counters of another set"
 na=$(sq "$T/one.db" "select count(distinct m.name) from metric m join run r on r.id = m.run_id where r.section in ('a', 'c')")
 check '[ "$na" -gt 2 ]' "runs of the default set hold $na distinct counters"
 
-# (c) two GPUs: each worker starts one collection per set it profiled
+# (c) two GPUs: each worker starts one collection per set it profiled, each set on one GPU
 GPULAB_FAKE_GPUS=2 GPULAB_FAKE_LOG="$T/two.log" $G run "$T/mix.conf" --db "$T/two.db" --gpus all >"$T/two.out" 2>&1
 rc=$?
 check '[ $rc -eq 0 ]' "two GPUs: exit $rc: $(tail -3 "$T/two.out")"
@@ -74,6 +74,10 @@ bad=$(awk '$1 == "collection" { split($3, p, "="); c[p[2]]++; s[p[2] " " $4 $5] 
 check '[ -z "$bad" ]' "two GPUs: workers that started a set twice (pid:starts/sets): $bad"
 nw=$(awk '$1 == "collection" { split($3, p, "="); w[p[2]] = 1 } END { print length(w) }' "$T/two.log")
 check '[ "$nw" = 2 ]' "two GPUs: $nw workers profiled (want 2)"
+# the two sets go to different GPUs, and neither GPU starts the other's set for
+# a tail worth less than a start (GPULAB_SPEC_COST, 0.3 s; these runs take ms)
+ntot=$(grep -c '^collection ' "$T/two.log")
+check '[ "$ntot" = 2 ]' "two GPUs: $ntot collection starts in all (want 2: one set per GPU)"
 sq "$T/two.db" "$Q" | sed 's/ [0-9.e+]*$//' > "$T/two.names"
 sed 's/ [0-9.e+]*$//' "$T/sep.metrics" > "$T/sep.names"
 check 'cmp -s "$T/two.names" "$T/sep.names"' "two GPUs: counter names differ from separate sweeps"
