@@ -122,6 +122,8 @@ enum gl_phase {
  * sampling, counter replays); the check's compare kernel is counted in its
  * step. --profile-self prints them (selfprof.c). */
 enum gl_step {
+    GL_ST_PREPARE,     /* the family's launch setup: kernel (compile cache, load),
+                          arguments, buffer layout */
     GL_ST_RESOURCES,   /* launch shape, occupancy and the kernel's attributes */
     GL_ST_REFERENCE,   /* the expected outputs: reference kernel or host function, cache */
     GL_ST_ALLOC,       /* buffers allocated (or taken from the worker's pool) */

@@ -13,7 +13,7 @@ static const char *const phase_name[GL_PHASES] = {
 };
 
 static const char *const part_name[GL_SP_PARTS] = {
-    "launch shape, occupancy", "reference (expected outputs)", "buffers (allocate, pool)",
+    "launch setup (kernel, arguments)", "launch shape, occupancy", "reference (expected outputs)", "buffers (allocate, pool)",
     "inputs from the seed", "upload (timed copies)", "restore copies (users' kernels)",
     "L2-flush buffer ready", "verification launch (host part)", "readback (timed copy)",
     "output check", "warm-up + samples (host part)", "counters: profiler's own work",

@@ -285,6 +285,8 @@ int gh_measure_ceilings(struct gl_ceilings *c);
 
 /* ---- helpers for families ------------------------------------------------- */
 
+/* Monotonic seconds (a family times its own launch setup with it: GL_ST_PREPARE). */
+double gh_now_s(void);
 /* A fresh result: status ok, nothing measured yet. */
 void gh_result_init(struct gl_result *r);
 /* Mark the run skipped (it cannot be made as asked) with a reason; returns 0. */

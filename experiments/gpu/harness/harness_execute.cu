@@ -47,7 +47,10 @@ int gh_run(const struct gl_variant *v, const struct gl_params *p, const struct g
     j.p = p;
     j.t = t;
     j.r = r;
-    if (!((const struct gh_impl *)v->impl)->prepare(&j, &ctx))
+    double t0 = gh_now_s();
+    int ok = ((const struct gh_impl *)v->impl)->prepare(&j, &ctx);
+    r->step_ms[GL_ST_PREPARE] += (gh_now_s() - t0) * 1e3;
+    if (!ok)
         return gh_context_lost() ? -1 : 0;
     return gh_execute(&j);
 }
