@@ -86,7 +86,7 @@ GPULAB_PLUGIN="$FAKE" GPULAB_LOCK_DIR="$T/locks" GPULAB_FAKE_HOST_US=20000 \
 check '[ $rc -eq 0 ]' "fake GPU run exit $rc: $(tail -3 "$T/gerr")"
 check 'grep -q "host overhead per ok GPU run (wall - kernels - flushes): median [0-9.]* ms over 4 runs" "$T/gerr"' \
     "no overhead line for 4 GPU runs: $(grep overhead "$T/gerr")"
-for part in "launch shape, occupancy" "reference (expected outputs)" "buffers (allocate, pool)" \
+for part in "launch setup (kernel, arguments)" "launch shape, occupancy" "reference (expected outputs)" "buffers (allocate, pool)" \
             "inputs from the seed" "upload (timed copies)" "readback (timed copy)" "output check" \
             "warm-up + samples (host part)" "counters: profiler's own work" \
             "counters: exact-conflict replay" "free, release" "harness, not named above" \
