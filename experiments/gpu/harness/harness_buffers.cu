@@ -158,6 +158,9 @@ static int pool_take(struct gh_buf *b, enum gh_mem mem, int host_copy)
             continue;
         b->host = q->b.host;
         b->dev = q->b.dev;
+        b->holds_input = q->b.holds_input;   /* the caller keeps it only for an input */
+        b->input_seed = q->b.input_seed;
+        b->input_stream = q->b.input_stream;
         pool_bytes -= q->bytes;
         pool[i] = pool[--npool];
         return 1;
@@ -193,6 +196,7 @@ int gh_buf_alloc(struct gl_result *r, struct gh_buf *b, size_t count, size_t esi
     b->esize = esize ? esize : sizeof(float);
     size_t bytes = gh_buf_bytes(b);
     b->host = b->dev = NULL;
+    b->holds_input = 0;
     if (pool_on(mem) && pool_take(b, mem, host_copy))
         return 1;
     switch (mem) {

@@ -64,6 +64,19 @@ static int fill_inputs(struct gh_job *j, int on_device)
 {
     unsigned long long seed = gh_seed(j->p);
     for (int i = 0; i < j->nin; i++) {
+        struct gh_buf *b = &j->in[i];
+        /* zero-copy: a pooled buffer that holds this input from an earlier run
+         * (built-in kernels never write their inputs; it is the same memory the
+         * kernel reads, so nothing of the run's state differs) */
+        if (j->mem == GH_MEM_ZEROCOPY && !on_device) {
+            if (b->holds_input && b->input_seed == seed && b->input_stream == (unsigned)i)
+                continue;
+            gl_fill_random(b->host, b->count, seed, (unsigned long long)i);
+            b->holds_input = 1;
+            b->input_seed = seed;
+            b->input_stream = (unsigned)i;
+            continue;
+        }
         if (j->mem == GH_MEM_DEVICE && on_device &&
             !gh_ok(j->r, gh_fill_random_dev(j->in[i].dev, j->in[i].count, seed, (unsigned)i),
                    "input generation"))
@@ -155,6 +168,11 @@ int gh_execute(struct gh_job *j)
             nout_alloc++;
             goto out;
         }
+    /* what a pooled buffer held counts only for a built-in family's inputs */
+    for (int i = 0; i < j->nout; i++)
+        j->out[i].holds_input = 0;
+    for (int i = 0; j->typed && i < j->nin; i++)
+        j->in[i].holds_input = 0;
     if (!gh_events(r, &e0, &e1))
         goto out;
     r->step_ms[GL_ST_ALLOC] += ms_since(st);
