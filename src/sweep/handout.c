@@ -248,7 +248,7 @@ static int pick_spec(struct gl_handout *s, int slot)
         if (spec[k] == s->on_spec[slot])
             return first[k];   /* keep to its spec */
         for (int w = 0; w < s->nworkers; w++)
-            on[k] += w != slot && s->slot_busy[w] && s->on_spec[w] == spec[k];
+            on[k] += w != slot && s->on_spec[w] == spec[k];   /* busy or about to ask */
     }
     int best = -1;   /* a spec nobody is on: the most cost left */
     for (int k = 0; k < ns; k++)
@@ -336,7 +336,6 @@ int gl_handout_next(struct gl_handout *s, int slot, int *out)
     else
         k = s->by_cost ? next_by_cost(s, slot, out) : next_in_order(s, slot, out);
     if (k > 0 && s->by_cost) {
-        s->slot_busy[slot] = 1;
         for (int i = 0; i < s->n; i++)   /* the spec it is on now */
             if (s->q[i].job == out[0] && group(&s->q[i]) == 2 &&
                 (s->q[i].flags & GL_HANDOUT_BATCH)) {
@@ -351,8 +350,6 @@ void gl_handout_finished(struct gl_handout *s, int slot)
 {
     if (s->inflight > 0)
         s->inflight--;
-    if (slot >= 0 && slot < GL_HANDOUT_SLOTS)
-        s->slot_busy[slot] = 0;
     if (s->alone_slot == slot)
         s->alone_slot = -1;
 }

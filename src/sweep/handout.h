@@ -64,11 +64,10 @@ struct gl_handout {
     int alone_slot;           /* the worker running a CPU unit alone, or -1 */
     int stopped;              /* a claim said stop */
     int pend[GL_BATCH_MAX], npend, pend_spec;   /* plan order: the batch being gathered */
-    /* by cost, several workers: the spec each worker profiled last (-1 none)
-     * and whether it has a unit in flight; the cost a worker pays to change
-     * its spec (gl_handout_set_spec_cost) */
+    /* by cost, several workers: the spec each worker profiled last (-1 none;
+     * a worker stays on it until it takes another) and the cost a worker pays
+     * to change its spec (gl_handout_set_spec_cost) */
     int on_spec[GL_HANDOUT_SLOTS];
-    unsigned char slot_busy[GL_HANDOUT_SLOTS];
     double spec_cost;
     int redo[GL_HANDOUT_SLOTS][GL_BATCH_MAX];     /* caller's job indices to run again */
     int nredo[GL_HANDOUT_SLOTS], redo_single[GL_HANDOUT_SLOTS];

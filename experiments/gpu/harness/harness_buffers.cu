@@ -171,9 +171,12 @@ static int pool_take(struct gh_buf *b, enum gh_mem mem, int host_copy)
 static int pool_put(const struct gh_buf *b, enum gh_mem mem)
 {
     size_t bytes = gh_buf_bytes(b) * (mem == GH_MEM_DEVICE && b->host ? 2 : 1);
-    if (!pool_on(mem) || bytes > GH_POOL_BYTES)
+    size_t cap = GH_POOL_BYTES;   /* and at most an eighth of the device's memory */
+    if (gh_st.dev.mem_bytes > 0 && (size_t)gh_st.dev.mem_bytes / 8 < cap)
+        cap = (size_t)gh_st.dev.mem_bytes / 8;
+    if (!pool_on(mem) || bytes > cap)
         return 0;
-    while (npool > 0 && (npool == GH_POOL_MAX || pool_bytes + bytes > GH_POOL_BYTES)) {
+    while (npool > 0 && (npool == GH_POOL_MAX || pool_bytes + bytes > cap)) {
         int old = 0;   /* the longest unused goes first */
         for (int i = 1; i < npool; i++)
             if (pool[i].age < pool[old].age)
