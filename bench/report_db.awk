@@ -11,7 +11,12 @@
 # write anything but SQL to stdout; knows the parameter columns of `run` only by
 # the names `gpulab list` prints (lower-cased), the rest are named parameters.
 # Variables: RUNS (how many runs in all), GPUS (1: the H100 only, as the real
-# databases have; 2: the H200 too), BUILTIN (the built-in parameter names,
+# databases have; 2: the H200 too), SEEDS (1: every repetition runs with a seed
+# of its own, seed + rep - 1, so that every run is a newest one: the studies
+# copied over seeds; 0, the default: repetitions are later sessions of the same
+# keys), BASE (about BASE configurations in each repetition: every k-th
+# one of the plan, k = ceil(configurations / BASE), so that every study keeps
+# rows; 0 = all of them), BUILTIN (the built-in parameter names,
 # space-separated, as `gpulab list` prints them).
 function rnd() { SEED = (SEED * 1103515245 + 12345) % 2147483648; return SEED / 2147483648 }
 function q(s) { gsub(/'/, "''", s); return "'" s "'" }
@@ -81,6 +86,7 @@ function emit(j, dev, sess,    n, m, p, bs, k, r, fam, flops, bytes, gpu, peak, 
     for (i = 1; i <= np; i++) {
         split(pp[i], kv, "=")
         cols = cols ", " kv[1]
+        if (SEEDS > 0 && kv[1] == "seed") kv[2] = kv[2] + rep - 1   # copy rep: its own seed
         vals = vals ", " (kv[2] ~ /^-?[0-9]+$/ ? kv[2] : q(kv[2]))
     }
     if (J_u[j] != "") { cols = cols ", uparams, code_hash"; vals = vals ", " q(J_u[j]) ", " q(sprintf("%08x%08x", j * 2654435761 % 4294967296, 12345 + j)) }
@@ -118,7 +124,7 @@ function emit(j, dev, sess,    n, m, p, bs, k, r, fam, flops, bytes, gpu, peak, 
     }
     printf "INSERT INTO run (%s) VALUES (%s);\n", cols, vals
     nu = split(J_u[j], up, " ")
-    for (i = 1; i <= nu; i++) { split(up[i], uv, "="); printf "INSERT INTO run_param VALUES (%d, %s, %d);\n", id, q(uv[1]), uv[2] }
+    for (i = 1; i <= nu; i++) { split(up[i], uv, "="); printf "INSERT INTO run_param (run_id, name, value) VALUES (%d, %s, %d);\n", id, q(uv[1]), uv[2] }
     if (length(SAMPLES) > 4000) flush()
     if (length(METRICS) > 4000) flush()
 }
@@ -133,6 +139,7 @@ END {
     print "  (2, 'gpu', 'NVIDIA H100 80GB HBM3', 'GPU-bench-h100', 9, 0, 132, 128, 1980000, 2619000, 5120, 85017493504, 52428800, 49152, 232448, 233472, 65536, 65536, 32, 1024, 2048, 32, 1024, 1024, 64, 2147483647, 65535, 65535, 13000, 13000, 3352.32, 2955.30, 66908.16)" (GPUS > 1 ? "," : ";")
     if (GPUS > 1) print "  (3, 'gpu', 'NVIDIA H200', 'GPU-bench-h200', 9, 0, 132, 128, 1980000, 3201000, 6144, 150754820096, 52428800, 49152, 232448, 233472, 65536, 65536, 32, 1024, 2048, 32, 1024, 1024, 64, 2147483647, 65535, 65535, 13000, 13000, 4917.50, 4211.80, 66908.16);"
     id = 0; sess = 0; rep = 0
+    STRIDE = BASE > 0 ? int((njobs + BASE - 1) / BASE) : 1   # every STRIDE-th configuration
     while (id < RUNS && njobs > 0) {
         rep++
         for (c = 1; c <= nconf && id < RUNS; c++) {
@@ -141,6 +148,7 @@ END {
                 sess, rep, q("gpulab run " confs[c]), q(cstudy[c]), q(confs[c]), sess, 1 + rep % 28, c % 24, sess % 60, 1 + rep % 28, c % 24, sess % 60
             for (j = 1; j <= njobs && id < RUNS; j++) {
                 if (J_conf[j] != c) continue
+                if (STRIDE > 1 && j % STRIDE != 0) continue
                 if (J_state[j] == "run") emit(j, 1, sess)
                 else { emit(j, 2, sess); if (GPUS > 1 && id < RUNS) emit(j, 3, sess) }
             }

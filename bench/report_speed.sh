@@ -16,7 +16,8 @@
 # and ratios; a shared machine's other work shows in the wall times only.
 # Must not touch the results database or report/out (everything under a temporary
 # folder). Environment: RUNS, GPUS (1, or 2 for an H200 as well), KEEP=1 keeps the
-# folder and prints its name.
+# folder and prints its name; SEEDS=1 BASE=B makes every repetition a copy of about B
+# configurations with a seed of its own (all runs newest: the studies copied over seeds).
 set -eu
 G=./build/gpulab
 RUNS=${RUNS:-10000}
@@ -38,7 +39,7 @@ $G plan configs/*.conf --db "$T/plan.db" > "$T/plan.txt" 2> "$T/plan.err" ||
 BUILTIN=$($G list | awk '/^parameters:/ { p = 1; next } p && NF { print $1 }' | tr '\n' ' ')
 DB=$T/runs.db
 $G query --write --db "$DB" "SELECT 1" > /dev/null
-awk -v RUNS="$RUNS" -v GPUS="$GPUS" -v BUILTIN="$BUILTIN" -f bench/report_db.awk "$T/plan.txt" > "$T/runs.sql"
+awk -v RUNS="$RUNS" -v GPUS="$GPUS" -v SEEDS="${SEEDS:-0}" -v BASE="${BASE:-0}" -v BUILTIN="$BUILTIN" -f bench/report_db.awk "$T/plan.txt" > "$T/runs.sql"
 $G query --write --db "$DB" -f "$T/runs.sql" > /dev/null
 # a write open makes the results_<study> views of the named parameters just stored
 $G query --write --db "$DB" "SELECT 1" > /dev/null
@@ -72,8 +73,13 @@ w=$(run_report "$T/out")
 # every study's section has its tables and figures: no "No data" line
 if grep -q 'No data for\|No verified runs for this study\|was not built' "$T/out/report.md"; then
     grep 'No data for\|No verified runs for this study\|was not built' "$T/out/report.md" >&2
-    echo "bench/report_speed.sh: a section of the report has no data" >&2
-    exit 1
+    # a copy of every k-th configuration (SEEDS=1 BASE=) may leave a figure without rows
+    if [ "${SEEDS:-0}" = 1 ] && [ "${BASE:-0}" -gt 0 ]; then
+        echo "report_speed: (SEEDS=1 BASE=$BASE: the parts above have no data at this subset)"
+    else
+        echo "bench/report_speed.sh: a section of the report has no data" >&2
+        exit 1
+    fi
 fi
 tabs=$(grep -c '^\*\*Table ' "$T/out/report.md")
 figs=$(grep -c '^\*\*Figure ' "$T/out/report.md")

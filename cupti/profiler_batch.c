@@ -313,9 +313,20 @@ int glc_profile_batch(const struct glc_replay *const *rp, struct gl_result *cons
             glc_reason_all(r, n, "internal: incomplete replay callbacks");
             return -1;
         }
-    /* after a failure, or after an instrumented pass (profiler_int.h): a fresh object */
+    /* after a failure, or after an instrumented pass (profiler_int.h): a fresh
+     * object; else the one object of this configuration, kept across batches
+     * (started here when the configuration changed since the last profile) */
+    /* GPULAB_CUPTI_FRESH=1: a fresh object for every batch, as before the
+     * object was kept (tests/gpu/reuse.sh compares the two) */
+    const char *fr = getenv("GPULAB_CUPTI_FRESH");
+    if (fr && strcmp(fr, "1") == 0 && glc_st.object_cfg >= 0)
+        glc_st.broken = 1;
     if ((glc_st.broken || glc_st.smem_ran) && glc_st.n > 0) {
         char why[GL_REASON_MAX];
+        if (glc_st.broken)
+            glc_trace.objects_broken++;
+        else
+            glc_trace.objects_smem++;
         if (glc_fresh_object(why, sizeof why) != 0) {
             glc_reason_all(r, n, "%s: %s", glc_st.broken ? "after an earlier failure"
                            : "after the instrumented replay", why);
@@ -323,6 +334,13 @@ int glc_profile_batch(const struct glc_replay *const *rp, struct gl_result *cons
         }
         glc_st.broken = 0;
         glc_st.smem_ran = 0;
+    } else if (glc_st.n > 0) {
+        char why[GL_REASON_MAX];
+        if (glc_object_for_current(why, sizeof why) != 0) {
+            glc_st.broken = 1;
+            glc_reason_all(r, n, "for a new metric configuration: %s", why);
+            return -1;
+        }
     }
     /* runs of one kernel in one auto-range session, the others in one user-range
      * session; the current mode's session first (no re-enable between batches of

@@ -9,6 +9,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <time.h>
+#include <unistd.h>
 
 /* Where profiling time goes (see struct glc_trace_sums). */
 static const char *const trace_name[T_N] = { "re-enable", "setconfig", "counterdata init",
@@ -36,7 +37,18 @@ void glc_lap(int k, double *t0)
 /* The trace's sums, per profiled run, on stderr (GPULAB_CUPTI_TRACE). */
 void glc_trace_print(void)
 {
-    if (!glc_trace.on || glc_trace.profiles == 0)
+    if (!glc_trace.on)
+        return;
+    /* one line per worker (tests/gpu/collection_reuse.sh counts them) */
+    fprintf(stderr, "gpulab cupti collections: pid %ld, configurations built %ld, reused %ld; "
+            "range profiler objects started %ld (new configuration %ld, range mode %ld, after "
+            "instrumented replays %ld, after failures %ld)\n", (long)getpid(),
+            glc_trace.configs_built, glc_trace.configs_reused,
+            glc_trace.objects_config + glc_trace.objects_mode + glc_trace.objects_smem +
+                glc_trace.objects_broken,
+            glc_trace.objects_config, glc_trace.objects_mode, glc_trace.objects_smem,
+            glc_trace.objects_broken);
+    if (glc_trace.profiles == 0)
         return;
     fprintf(stderr, "gpulab cupti trace: %ld profiled runs in %ld sessions, %.2f passes/run; "
             "ms per run:", glc_trace.profiles, glc_trace.sessions,

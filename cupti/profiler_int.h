@@ -135,6 +135,12 @@ enum { T_REENABLE, T_SETCONFIG, T_CTRINIT, T_SYNC, T_START, T_FLUSH, T_RUN, T_RA
 struct glc_trace_sums {
     int on;
     long profiles, passes, sessions;
+    /* collection starts (counted whether the trace is on or not): configurations
+     * built and taken from the cache (glc_setup), and range profiler objects
+     * started for a profile: for a new configuration, a range mode change,
+     * after an instrumented replay, after a failure */
+    long configs_built, configs_reused;
+    long objects_config, objects_mode, objects_smem, objects_broken;
     double sum[T_N];
 };
 extern struct glc_trace_sums glc_trace;
@@ -152,7 +158,17 @@ struct glc_state {
     uint8_t *avail;            /* counter availability image */
     CUpti_RangeProfiler_Object *rp;  /* range profiler enabled on ctx */
     int broken;                /* a profile failed half-way: re-enable before the next */
-    int configs_made;          /* configurations built on the current range profiler */
+    int configs_made;          /* configurations built (glc_setup) */
+    /* The configuration the range profiler object is sized and set up for
+     * (cache id; -1: none yet, the object ensure_init enabled never ran a
+     * session). glc_setup only makes a configuration current; the object is
+     * started for it at the first profile that needs it (glc_object_for_current),
+     * so that checking a sweep's metric sets up front and switching between
+     * them costs an object only when the profiled set changes. */
+    int object_cfg;
+    int cur_cfg;               /* cache id of the current configuration, -1 none */
+    int mode_owned;            /* mode[] was built but not cached: glc_drop_config frees it
+                                  (else the cache owns what mode[] points to) */
     /* the current configuration (glc_setup): one per range mode, see MODE_* */
     int configured;
     char notready[GL_REASON_MAX];   /* why glc_profile_batch cannot run */
@@ -211,6 +227,12 @@ int glc_validate_names(char *err, size_t errlen);
 /* profiler_setup.c */
 /* A fresh range profiler object for the current configuration. 0, or -1 + err. */
 int glc_fresh_object(char *err, size_t errlen);
+/* The range profiler object set up for the current configuration: nothing when
+ * it is already, else a fresh one (the one ensure_init enabled only sized, the
+ * first time). 0, or -1 + err. */
+int glc_object_for_current(char *err, size_t errlen);
+/* Free every cached configuration (glc_shutdown). */
+void glc_config_cache_free(void);
 
 /* profiler_smem.c */
 /* The exact conflicts of every run of rp[0..n) with rp[i]->smem (after the range

@@ -189,6 +189,7 @@ int glc_collect_passes(const struct glc_replay *const *rp, int n, int m,
      * session, CUPTI 13.0): a fresh object when the mode changes. */
     if (glc_st.last_mode >= 0 && glc_st.last_mode != m) {
         char why[GL_REASON_MAX];
+        glc_trace.objects_mode++;
         if (glc_fresh_object(why, sizeof why) != 0) {
             glc_reason_all(r, n, "range mode change: %s", why);
             return 0;

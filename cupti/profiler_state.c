@@ -153,6 +153,7 @@ int glc_ensure_init(void)
         return -1;
     }
     glc_st.rp = ep.pRangeProfilerObject;
+    glc_st.object_cfg = -1;   /* enabled, not yet sized for a configuration */
     return 0;
 }
 
@@ -177,16 +178,19 @@ CUptiResult glc_reenable(void)
     return rc;
 }
 
+/* The current configuration forgotten; its images stay in the cache
+ * (profiler_setup.c) and the counter data with the object it is sized for. */
 void glc_drop_config(void)
 {
     for (int m = 0; m < 2; m++) {
-        glh_destroy(glc_st.mode[m].host);
-        free(glc_st.mode[m].config);
+        if (glc_st.mode_owned) {
+            glh_destroy(glc_st.mode[m].host);
+            free(glc_st.mode[m].config);
+        }
         memset(&glc_st.mode[m], 0, sizeof glc_st.mode[m]);
     }
-    free(glc_st.counter_data);
-    glc_st.counter_data = NULL;
-    glc_st.counter_size = 0;
+    glc_st.mode_owned = 0;
+    glc_st.cur_cfg = -1;
     glc_st.n = 0;
     glc_st.drain = 0;
     glc_st.smem_want = 0;
@@ -197,6 +201,8 @@ void glc_shutdown(void)
 {
     glc_trace_print();
     glc_drop_config();
+    glc_config_cache_free();
+    free(glc_st.counter_data);
     glc_smem_shutdown();
     if (glc_st.rp) {
         CUpti_RangeProfiler_Disable_Params dp;

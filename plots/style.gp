@@ -82,6 +82,12 @@ LOGY10 = "set logscale y 10; set format y '%g'; set mytics 10"
 SHARED_LOGY = "stats datafile using (column('y')) nooutput; set yrange [STATS_min / 1.5 : STATS_max * 1.5]; " . \
     "if (STATS_max < 30 * STATS_min) { do for [k = floor(log10(STATS_min / 1.5)) : ceil(log10(STATS_max * 1.5))] " . \
     "{ set ytics add (2 * 10.0 ** k, 5 * 10.0 ** k) } }"
+# the same over each point's spread (data with ylo and yhi: PANEL_LINES_SPREAD below);
+# with no spread the same range as SHARED_LOGY
+SHARED_LOGY_SPREAD = "stats datafile using (column('ylo')) nooutput; YLO_ = STATS_min; " . \
+    "stats datafile using (column('yhi')) nooutput; YHI_ = STATS_max; set yrange [YLO_ / 1.5 : YHI_ * 1.5]; " . \
+    "if (YHI_ < 30 * YLO_) { do for [k = floor(log10(YLO_ / 1.5)) : ceil(log10(YHI_ * 1.5))] " . \
+    "{ set ytics add (2 * 10.0 ** k, 5 * 10.0 ** k) } }"
 # x tics at the data's own x values when there are few of them (N = 1024, 2048, 3072)
 # (an explicit list replaces the automatic tics; `add` appends to it)
 DATA_XTICS = "eval scan_col('x'); if (words(LIST_x) <= 8) { " . \
@@ -125,4 +131,17 @@ PANEL_LINES = "NP = words(LIST_panel); NS = words(LIST_series); KR = ceil(NS / c
     "do for [p = 1:NP] { P = word(LIST_panel, p); set title TITLE_OF_PANEL(P); " . \
     "if (p > 1) { unset ylabel; set format y ''; set key off }; " . \
     "plot for [s = 1:NS] datafile using (column('x')):(sel2('panel', P, 'series', word(LIST_series, s), column('y'))) lt lt_of(s) title word(LIST_series, s) }; " . \
+    "unset multiplot"
+# ---- the same with each point's spread: data whose y is the median of a point's
+# runs (seeds, repeats) and ylo, yhi the lowest and highest of them draws the line
+# through the medians and, where a point has more than one run, a bar from ylo to
+# yhi in the line's colour. `eval has_spread` first, before any axis is set (SPREAD = 1
+# when any point has a spread); without one the figure is the plain one, point for point.
+SPREAD_BARS = "for [s = 1:NS] datafile using (column('x')):(sel2('panel', P, 'series', word(LIST_series, s), column('y'))):(column('ylo')):(column('yhi')) with yerrorbars lt lt_of(s) pointsize 0 notitle"
+has_spread = "stats datafile using (column('yhi') - column('ylo')) nooutput; SPREAD = (STATS_max > 0); SPREAD_PART = SPREAD ? ', ' . SPREAD_BARS : ''"
+PANEL_LINES_SPREAD = "NP = words(LIST_panel); NS = words(LIST_series); KR = ceil(NS / ceil(NS / 3.0)); " . \
+    "set multiplot layout 1, NP margins (NP > 1 ? 0.09 : 0.12), 0.98, 0.17 + 0.045 * KR, 0.84 spacing 0.035, 0 title MTITLE; " . \
+    "do for [p = 1:NP] { P = word(LIST_panel, p); set title TITLE_OF_PANEL(P); " . \
+    "if (p > 1) { unset ylabel; set format y ''; set key off }; " . \
+    "plot for [s = 1:NS] datafile using (column('x')):(sel2('panel', P, 'series', word(LIST_series, s), column('y'))) lt lt_of(s) title word(LIST_series, s) @SPREAD_PART }; " . \
     "unset multiplot"

@@ -19,7 +19,9 @@
 # so that a sweep writing to $(DB) meanwhile does not mix into one report. The copy's modification time then
 # changes with every query, so figures depend on $(REPORT_OUT)/db/stamp instead: a
 # fingerprint of the runs, metrics, sessions and devices
-# (report/tables/_fingerprint.sql), rewritten only when it differs.
+# (report/tables/_fingerprint.sql), rewritten only when it differs. The copy also
+# gets a snapshot of the `results` view as a table (report/tables/_snapshot.sql,
+# the only write, to the copy): its queries read the table, not the view.
 # REPORT_OUT (default report/out) moves the whole output (the test uses a
 # temporary folder).
 # Parallel by default: `make report` without -j runs its own make with
@@ -105,6 +107,7 @@ $(REPORT_DB): $(DB) $(wildcard $(DB)-wal) $(REPORT_PATH)
 	@rm -f $@ $@-wal $@-shm
 	cp '$(DB)' $@
 	@if [ -f '$(DB)-wal' ]; then cp '$(DB)-wal' $@-wal; fi
+	@$(REPORT_GPULAB) query --write -f report/tables/_snapshot.sql --db $@ > /dev/null
 
 $(REPORT_STAMP): FORCE | $(REPORT_DB) $(B)/gpulab
 	@$(REPORT_GPULAB) query -f report/tables/_fingerprint.sql --db $(REPORT_DB) --csv > $@.tmp

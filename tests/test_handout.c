@@ -204,6 +204,145 @@ static void test_redo(void)
     gl_handout_free(&s);
 }
 
+/* Several specs, several workers, simulated in time: a worker that changes its
+ * spec pays spec_cost (a collection start). Returns the number of spec starts
+ * of all workers; *spread: last finish - first finish; *maxc: largest job. */
+static int simulate(const struct gl_handout_job *j, int n, int nworkers, double spec_cost,
+                    double *spread, int *starts_max)
+{
+    struct gl_handout s;
+    double t[GL_HANDOUT_SLOTS] = { 0 }, end[GL_HANDOUT_SLOTS] = { 0 };
+    int busy[GL_HANDOUT_SLOTS] = { 0 }, last[GL_HANDOUT_SLOTS], starts[GL_HANDOUT_SLOTS] = { 0 };
+    int seen[512] = { 0 }, out[GL_BATCH_MAX], total = 0;
+    reset();
+    CHECK(gl_handout_init(&s, j, n, nworkers, 64, 1, 0, claim, NULL) == 0);
+    gl_handout_set_spec_cost(&s, spec_cost);
+    for (int w = 0; w < nworkers; w++)
+        last[w] = -1;
+    int asking[GL_HANDOUT_SLOTS];
+    for (int w = 0; w < nworkers; w++)
+        asking[w] = 1;
+    for (int guard = 0; guard < 100000; guard++) {
+        /* idle workers ask; one told to wait asks again when another ends */
+        int now = 0;
+        for (int w = 0; w < nworkers; w++)
+            if (!busy[w] && asking[w]) {
+                int k = gl_handout_next(&s, w, out);
+                asking[w] = 0;
+                if (k <= 0)
+                    continue;
+                double c = 0;
+                for (int m = 0; m < k; m++) {
+                    seen[out[m]]++;
+                    c += j[out[m]].cost;
+                }
+                if (j[out[0]].spec != last[w]) {
+                    starts[w]++;
+                    c += spec_cost;
+                    last[w] = j[out[0]].spec;
+                }
+                busy[w] = 1;
+                t[w] += c;
+                end[w] = t[w];
+                now = 1;
+            }
+        int w = -1;   /* the next to end */
+        for (int i = 0; i < nworkers; i++)
+            if (busy[i] && (w < 0 || t[i] < t[w]))
+                w = i;
+        if (w < 0)
+            break;
+        busy[w] = 0;
+        gl_handout_finished(&s, w);
+        for (int i = 0; i < nworkers; i++) {   /* everyone idle asks again from then on */
+            if (!busy[i]) {
+                asking[i] = 1;
+                if (t[i] < t[w])
+                    t[i] = t[w];
+            }
+        }
+        (void)now;
+    }
+    int once = 1;
+    for (int i = 0; i < n; i++)
+        once &= seen[i] == 1;
+    CHECK(once);
+    CHECK(gl_handout_empty(&s));
+    double lo = 1e300, hi = 0;
+    *starts_max = 0;
+    for (int w = 0; w < nworkers; w++) {
+        total += starts[w];
+        if (starts[w] > *starts_max)
+            *starts_max = starts[w];
+        if (starts[w] == 0)
+            continue;   /* a worker that never ran */
+        lo = end[w] < lo ? end[w] : lo;
+        hi = end[w] > hi ? end[w] : hi;
+    }
+    *spread = hi - lo;
+    gl_handout_free(&s);
+    return total;
+}
+
+/* Specs spread over the workers before any is shared: two specs of equal cost
+ * on two workers: one start each, and they end together; four specs on two
+ * workers: each worker starts at most 3 (its two and one shared tail), fewer
+ * in all than the specs times the workers; a small spec is not split (its
+ * cost left is under a start); one spec on two workers: both start it once. */
+static void test_specs(void)
+{
+    struct gl_handout_job j[200];
+    int n = 0, smax;
+    double spread;
+    srand(11);
+    for (int spec = 0; spec < 2; spec++)
+        for (int i = 0; i < 60; i++, n++)
+            j[n] = (struct gl_handout_job){ n, 1.0 + (double)(rand() % 10), spec, GL_HANDOUT_BATCH };
+    int total = simulate(j, n, 2, 3.0, &spread, &smax);
+    CHECK(smax <= 2);
+    CHECK(total <= 3);
+    if (!CHECK(spread <= 10.0 + 3.0))
+        printf("  2 specs: finish spread %.1f\n", spread);
+    /* four specs of unequal cost */
+    n = 0;
+    for (int spec = 0; spec < 4; spec++)
+        for (int i = 0; i < 20 + 10 * spec; i++, n++)
+            j[n] = (struct gl_handout_job){ n, 1.0 + (double)(rand() % 10), spec, GL_HANDOUT_BATCH };
+    total = simulate(j, n, 2, 3.0, &spread, &smax);
+    CHECK(total < 8);
+    CHECK(smax <= 3);
+    if (!CHECK(spread <= 10.0 + 3.0))
+        printf("  4 specs: finish spread %.1f, %d starts\n", spread, total);
+    /* a big spec and a tiny one: the tiny one is not shared */
+    n = 0;
+    for (int i = 0; i < 50; i++, n++)
+        j[n] = (struct gl_handout_job){ n, 5.0, 0, GL_HANDOUT_BATCH };
+    for (int i = 0; i < 2; i++, n++)
+        j[n] = (struct gl_handout_job){ n, 0.5, 1, GL_HANDOUT_BATCH };
+    total = simulate(j, n, 2, 3.0, &spread, &smax);
+    CHECK(total == 3);   /* A on one, B then A on the other */
+    if (!CHECK(spread <= 5.0 + 3.0))
+        printf("  big and tiny: finish spread %.1f\n", spread);
+    /* one spec: both workers start it once */
+    n = 0;
+    for (int i = 0; i < 40; i++, n++)
+        j[n] = (struct gl_handout_job){ n, 1.0 + (double)(rand() % 10), 0, GL_HANDOUT_BATCH };
+    total = simulate(j, n, 2, 3.0, &spread, &smax);
+    CHECK(total == 2 && smax == 1);
+    /* a tail shorter than a start is not split: spec 0's 20 jobs on one
+     * worker, spec 1's one long job on the other; when that one ends, what is
+     * left of spec 0 (a few jobs) is less than a start per worker: it waits */
+    n = 0;
+    for (int i = 0; i < 20; i++, n++)
+        j[n] = (struct gl_handout_job){ n, 1.0, 0, GL_HANDOUT_BATCH };
+    j[n] = (struct gl_handout_job){ n, 18.0, 1, GL_HANDOUT_BATCH };
+    n++;
+    total = simulate(j, n, 2, 3.0, &spread, &smax);
+    CHECK(total == 2);
+    if (!CHECK(spread <= 1.0 + 3.0))
+        printf("  tail: finish spread %.1f\n", spread);
+}
+
 int main(void)
 {
     test_plan_order();
@@ -213,5 +352,6 @@ int main(void)
     test_balance(2, 1000);
     test_balance(3, 1000);
     test_redo();
+    test_specs();
     return t_done("handout");
 }

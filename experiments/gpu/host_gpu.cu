@@ -138,8 +138,11 @@ int gh_host_execute(const struct gl_host_job *hj)
     j.p = hj->p;
     j.t = hj->t;
     j.r = hj->r;
-    int rc = prepare(hj, &j, &x, &T) ? gh_execute(&j) : gh_context_lost() ? -1 : 0;
     struct gl_result *r = hj->r;
+    double t0 = gh_now_s();
+    int ok = prepare(hj, &j, &x, &T);
+    r->step_ms[GL_ST_PREPARE] += (gh_now_s() - t0) * 1e3;
+    int rc = ok ? gh_execute(&j) : gh_context_lost() ? -1 : 0;
     if (r->status != GL_OK && r->nmetrics == 0 && r->metrics_reason[0] == '\0')
         snprintf(r->metrics_reason, sizeof r->metrics_reason, "not profiled: run was not ok");
     return rc;

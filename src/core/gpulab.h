@@ -118,6 +118,32 @@ enum gl_phase {
     GL_PHASES
 };
 
+/* The named steps of a GPU run's host time (gl_result.step_ms): the wall time
+ * the harness spent in each, less the kernels' and flushes' time the run counts
+ * as busy (gl_result.busy_ms) where the step ran them (verification run,
+ * sampling, counter replays); the check's compare kernel is counted in its
+ * step. --profile-self prints them (selfprof.c). */
+enum gl_step {
+    GL_ST_PREPARE,     /* the family's launch setup: kernel (compile cache, load),
+                          arguments, buffer layout */
+    GL_ST_RESOURCES,   /* launch shape, occupancy and the kernel's attributes */
+    GL_ST_REFERENCE,   /* the expected outputs: reference kernel or host function, cache */
+    GL_ST_ALLOC,       /* buffers allocated (or taken from the worker's pool) */
+    GL_ST_INPUTS,      /* inputs generated from the seed (host or device) */
+    GL_ST_UPLOAD,      /* the timed host -> device copies */
+    GL_ST_RESTORE,     /* a user's kernel: pristine copies of what goes back */
+    GL_ST_FLUSH_SETUP, /* the L2-flush buffer made ready */
+    GL_ST_VERIFY_RUN,  /* poison, flush, the verification launch and its wait */
+    GL_ST_READBACK,    /* the timed device -> host copy of the outputs */
+    GL_ST_CHECK,       /* comparing outputs with the expected ones */
+    GL_ST_SAMPLING,    /* warm-up and samples less their kernels and flushes: launches,
+                          poison and resets, event waits */
+    GL_ST_COUNTERS,    /* the profiler's own work in the replays (not the kernels') */
+    GL_ST_SMEM,        /* the instrumented replay of the exact shared-memory conflicts */
+    GL_ST_FREE,        /* buffers freed (or returned to the pool), the run's state released */
+    GL_STEPS
+};
+
 /* A launch sequence's launch line (gl_result.launch_item) and one launch of
  * the run (gl_result.launch). */
 struct gl_launch_item {
@@ -201,6 +227,9 @@ struct gl_result {
     /* the device values a user kernel's expressions read at the run (run.device_values,
      * src/core/target.h): "sm_count=132, occupancy(256,0)=8"; empty: none */
     char device_values[GL_REASON_MAX];
+    /* where a GPU run's host time went inside the phases above (gpulab run
+     * --profile-self), ms, by step (enum gl_step); the harness fills them */
+    double step_ms[GL_STEPS];
 };
 
 /* The checks of gl_result.integrity (docs/measurement.md, what each means). */

@@ -12,6 +12,15 @@ static const char *const phase_name[GL_PHASES] = {
     "store",
 };
 
+static const char *const part_name[GL_SP_PARTS] = {
+    "launch setup (kernel, arguments)", "launch shape, occupancy", "reference (expected outputs)", "buffers (allocate, pool)",
+    "inputs from the seed", "upload (timed copies)", "restore copies (users' kernels)",
+    "L2-flush buffer ready", "verification launch (host part)", "readback (timed copy)",
+    "output check", "warm-up + samples (host part)", "counters: profiler's own work",
+    "counters: exact-conflict replay", "free, release",
+    "harness, not named above", "worker around the run", "to and from the worker", "store",
+};
+
 void gl_selfprof_init(struct gl_selfprof *sp, FILE *out)
 {
     memset(sp, 0, sizeof *sp);
@@ -49,8 +58,32 @@ void gl_selfprof_add(struct gl_selfprof *sp, const char *label, const char *devi
     sp->busy += r->busy_ms;
     sp->ipc += wall_ms - r->phase_ms[GL_PH_RUN];
     gl_summarize(r->samples_ms, r->nsamples, &s);
-    if (gpu && r->status == GL_OK)
+    if (gpu && r->status == GL_OK) {
+        double row[GL_SP_PARTS], phases = 0.0, steps = 0.0;
+        for (int i = 0; i < GL_STEPS; i++) {
+            row[i] = r->step_ms[i];
+            steps += r->step_ms[i];
+        }
+        for (int i = GL_PH_SETUP; i <= GL_PH_PROFILE; i++)
+            phases += r->phase_ms[i];
+        row[GL_STEPS] = phases - r->busy_ms - steps;
+        row[GL_STEPS + 1] = r->phase_ms[GL_PH_RUN] - phases;
+        row[GL_STEPS + 2] = wall_ms - r->phase_ms[GL_PH_RUN];
+        row[GL_STEPS + 3] = store_ms;
+        int n = sp->ngpu_over;
+        if (n == sp->cap_parts) {   /* a failed growth drops the run from both */
+            int nc = sp->cap_parts ? sp->cap_parts * 2 : 64;
+            double *np = realloc(sp->gpu_parts, (size_t)nc * GL_SP_PARTS * sizeof *np);
+            if (!np)
+                goto line;
+            sp->gpu_parts = np;
+            sp->cap_parts = nc;
+        }
         push(&sp->gpu_over, &sp->ngpu_over, &sp->cap_gpu_over, over);
+        if (sp->ngpu_over > n)
+            memcpy(sp->gpu_parts + (size_t)n * GL_SP_PARTS, row, sizeof row);
+    }
+line:
     if (!gpu && r->status == GL_OK && s.count > 0 && s.median >= time_cap_s * 1e3)
         push(&sp->cpu_ratio, &sp->ncpu_ratio, &sp->cap_cpu_ratio, wall / s.median);
     fprintf(sp->out,
@@ -63,6 +96,20 @@ void gl_selfprof_add(struct gl_selfprof *sp, const char *label, const char *devi
                 r->phase_ms[GL_PH_WARMUP] - r->phase_ms[GL_PH_SAMPLES] -
                 r->phase_ms[GL_PH_PROFILE],
             wall_ms - r->phase_ms[GL_PH_RUN], store_ms, r->busy_ms, over);
+}
+
+void gl_selfprof_store_more(struct gl_selfprof *sp, int nruns, int gpu_ok, double ms)
+{
+    if (nruns <= 0)
+        return;
+    double each = ms / nruns;
+    sp->phase[GL_PH_STORE] += ms;
+    sp->wall += ms;
+    for (int k = sp->ngpu_over - (gpu_ok < sp->ngpu_over ? gpu_ok : sp->ngpu_over);
+         k < sp->ngpu_over; k++) {
+        sp->gpu_over[k] += each;
+        sp->gpu_parts[(size_t)k * GL_SP_PARTS + GL_STEPS + 3] += each;
+    }
 }
 
 static double median_of(const double *a, int n)
@@ -101,6 +148,38 @@ void gl_selfprof_report(const struct gl_selfprof *sp, double total_s)
     if (sp->ngpu_over > 0)
         fprintf(o, "  host overhead per ok GPU run (wall - kernels - flushes): median %.1f ms "
                    "over %d runs\n", median_of(sp->gpu_over, sp->ngpu_over), sp->ngpu_over);
+    if (sp->ngpu_over > 0 && sp->gpu_parts) {
+        /* where it goes: the mean of each part adds up to the mean overhead */
+        int n = sp->ngpu_over;
+        double *col = malloc((size_t)n * sizeof *col), mean_all = 0.0, mean_nosmem = 0.0;
+        for (int k = 0; k < n; k++) {
+            mean_all += sp->gpu_over[k] / n;
+            mean_nosmem += (sp->gpu_over[k] - sp->gpu_parts[(size_t)k * GL_SP_PARTS + GL_ST_SMEM]) / n;
+        }
+        if (col) {
+            for (int k = 0; k < n; k++)
+                col[k] = sp->gpu_over[k] - sp->gpu_parts[(size_t)k * GL_SP_PARTS + GL_ST_SMEM];
+            fprintf(o, "  host overhead per ok GPU run without the exact-conflict replay: median "
+                       "%.1f ms\n", median_of(col, n));
+        }
+        fprintf(o, "  where it goes, per ok GPU run (ms; the means add up to the mean "
+                   "overhead, %.2f ms;\n  %.2f ms without the exact-conflict replay):\n",
+                mean_all, mean_nosmem);
+        fprintf(o, "    %-34s %9s %9s %7s\n", "part", "mean", "median", "share");
+        for (int i = 0; i < GL_SP_PARTS; i++) {
+            double sum = 0.0;
+            for (int k = 0; k < n; k++) {
+                double v = sp->gpu_parts[(size_t)k * GL_SP_PARTS + i];
+                sum += v;
+                if (col)
+                    col[k] = v;
+            }
+            fprintf(o, "    %-34s %9.2f %9.2f %6.1f %%\n", part_name[i], sum / n,
+                    col ? median_of(col, n) : 0.0,
+                    mean_all != 0.0 ? 100.0 * sum / n / mean_all : 0.0);
+        }
+        free(col);
+    }
     if (sp->ncpu_ratio > 0) {
         double mx = 0.0;
         for (int i = 0; i < sp->ncpu_ratio; i++)
@@ -114,5 +193,6 @@ void gl_selfprof_free(struct gl_selfprof *sp)
 {
     free(sp->gpu_over);
     free(sp->cpu_ratio);
-    sp->gpu_over = sp->cpu_ratio = NULL;
+    free(sp->gpu_parts);
+    sp->gpu_over = sp->cpu_ratio = sp->gpu_parts = NULL;
 }

@@ -11,6 +11,8 @@
 
 #include "gpulab.h"
 
+#define GL_SP_PARTS (GL_STEPS + 4)
+
 struct gl_selfprof {
     FILE *out;
     int runs, gpu_runs, cpu_runs;
@@ -18,6 +20,11 @@ struct gl_selfprof {
     double wall, busy, ipc;    /* ms: each run's share of its batch's round trip, kernels, rest */
     double *gpu_over;          /* host overhead of each ok GPU run, ms (owned) */
     int ngpu_over, cap_gpu_over;
+    /* each ok GPU run's overhead by part (GL_SP_PARTS columns a row, ms; owned):
+     * the harness's steps (gl_step), then what the steps leave unnamed in the
+     * harness, the worker around the run, the trip to and from it, the store */
+    double *gpu_parts;
+    int cap_parts;
     double *cpu_ratio;         /* wall / one run, CPU runs longer than their time cap (owned) */
     int ncpu_ratio, cap_cpu_ratio;
     double prepare_s;          /* before the first run: configs, worker, kernels */
@@ -30,6 +37,9 @@ void gl_selfprof_init(struct gl_selfprof *sp, FILE *out);
 void gl_selfprof_add(struct gl_selfprof *sp, const char *label, const char *device,
                      const struct gl_result *r, double wall_ms, double store_ms,
                      double time_cap_s);
+/* A store that ended after its runs were added (a batch's commit): ms shared
+ * evenly by the last nruns runs added, of which the last gpu_ok are ok GPU runs. */
+void gl_selfprof_store_more(struct gl_selfprof *sp, int nruns, int gpu_ok, double ms);
 /* The table: totals per phase, the median host overhead of GPU runs, the CPU
  * runs' wall against one run. total_s: the sweep's wall time. */
 void gl_selfprof_report(const struct gl_selfprof *sp, double total_s);

@@ -198,6 +198,15 @@ struct gl_run_info {
  * Summary statistics are computed from r->samples_ms here. Returns run id or -1. */
 long long gl_store_result(gl_store *s, const struct gl_run_key *k, const struct gl_run_info *ri,
                           const struct gl_result *r);
+/* The results of one batch in one transaction: between begin and commit each
+ * gl_store_result is a savepoint of it (one that fails leaves the others), and
+ * the batch costs one commit (one sync of the log) instead of one per run.
+ * begin: 0, or -1 (then each result commits alone, as without it). commit: 0,
+ * or -1 with everything since begin rolled back (store those results again).
+ * A process killed in between loses that batch's results, which a resumed
+ * run measures again. */
+int gl_store_batch_begin(gl_store *s);
+int gl_store_batch_commit(gl_store *s);
 
 /* ---- run claims (store_claim.c) ----
  * Before a run starts, the process claims its key, so that two processes running

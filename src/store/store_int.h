@@ -41,6 +41,7 @@ struct gl_store {
     sqlite3_stmt *search_value; /* store_search.c: the objective of a run */
     sqlite3_stmt *search_secs;  /* store_search.c: the seconds a run took the search */
     int claims;                 /* this handle may hold run claims (store_claim.c) */
+    int batch;                  /* inside gl_store_batch_begin: results are savepoints */
     long long *own;             /* the sessions this handle began (gl_store_session_begin) */
     int nown;
     int self_known;

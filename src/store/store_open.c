@@ -307,6 +307,8 @@ static int read_version(gl_store *s, const char *path, long long *v)
  * (no -shm can be made) is read as immutable, which is what it is to us. 0;
  * -1 when SQLite could not open the file at all; 1 on any other refusal (s->err
  * says why either way). */
+static void sql_views_hash(sqlite3_context *ctx, int argc, sqlite3_value **argv);
+
 static int open_versioned(gl_store *s, const char *path, int flags, long long *v)
 {
     if (sqlite3_open_v2(path, &s->db, flags, NULL) != SQLITE_OK) {
@@ -315,6 +317,8 @@ static int open_versioned(gl_store *s, const char *path, int flags, long long *v
         return -1;
     }
     sqlite3_busy_timeout(s->db, 5000);
+    sqlite3_create_function(s->db, "gl_views_hash", 0, SQLITE_UTF8, s, sql_views_hash, NULL,
+                            NULL);
     if (read_version(s, path, v) != 0) {
         if (s->code != SQLITE_READONLY && s->code != SQLITE_CANTOPEN)
             return 1;
@@ -429,6 +433,67 @@ fail:
  * and every "DROP VIEW IF EXISTS " drops only from temp (the file's views are
  * not touched; the TEMP ones come first in name lookup). Then the
  * results_<study> views, which store_sql.c writes as TEMP on a read-only store. */
+/* FNV-1a of text, as 16 hex digits into out[17]. */
+static void views_hash(const char *text, char *out)
+{
+    unsigned long long h = 1469598103934665603ULL;
+    for (const unsigned char *p = (const unsigned char *)text; *p; p++)
+        h = (h ^ *p) * 1099511628211ULL;
+    snprintf(out, 17, "%016llx", h);
+}
+
+/* SQL gl_views_hash(): the hash of the views this gpulab makes (db/views.sql
+ * expanded), so that a snapshot of `results` (report/tables/_snapshot.sql)
+ * records which definition it holds. */
+static void sql_views_hash(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+    (void)argc;
+    (void)argv;
+    gl_store *s = sqlite3_user_data(ctx);
+    char *sql = store_sql_expand(s, gl_sql_views, "hashing the views");
+    if (!sql) {
+        sqlite3_result_error(ctx, "cannot expand db/views.sql", -1);
+        return;
+    }
+    char h[17];
+    views_hash(sql, h);
+    sqlite3_free(sql);
+    sqlite3_result_text(ctx, h, -1, SQLITE_TRANSIENT);
+}
+
+/* A snapshot of `results` in the file (results_snapshot, written by the report
+ * into its own copy of a database: report/tables/_snapshot.sql) stands in for
+ * the view when it is of these very runs and metrics and of this definition:
+ * the view computes every run's metric columns and newest flag on each query
+ * (tens of microseconds a run), the table is read. Its key row says what it
+ * was taken of; anything else (a run added, a metric, another gpulab) and the
+ * view is used as it is. 0, or -1 (s->err). */
+static int snapshot_results(gl_store *s, const char *views_sql)
+{
+    sqlite3_stmt *st = NULL;
+    const char *q =
+        "SELECT 1 FROM main.results_snapshot_key k WHERE k.views = ?1"
+        " AND k.max_run IS (SELECT max(id) FROM main.run)"
+        " AND k.runs = (SELECT count(*) FROM main.run)"
+        " AND k.metrics = (SELECT count(*) FROM main.metric)"
+        " AND EXISTS (SELECT 1 FROM main.sqlite_master WHERE type = 'table'"
+        "             AND name = 'results_snapshot')";
+    if (sqlite3_prepare_v2(s->db, q, -1, &st, NULL) != SQLITE_OK) {
+        sqlite3_finalize(st);
+        return 0;   /* no snapshot (no key table): the view */
+    }
+    char h[17];
+    views_hash(views_sql, h);
+    sqlite3_bind_text(st, 1, h, -1, SQLITE_TRANSIENT);
+    int use = sqlite3_step(st) == SQLITE_ROW;
+    sqlite3_finalize(st);
+    if (!use)
+        return 0;
+    return store_exec(s, "DROP VIEW temp.results; "
+                         "CREATE TEMP VIEW results AS SELECT * FROM main.results_snapshot",
+                      "using the snapshot of results");
+}
+
 static int temp_views(gl_store *s)
 {
     static const struct { const char *from, *to; } subst[] = {
@@ -454,19 +519,24 @@ static int temp_views(gl_store *s)
             sqlite3_str_appendchar(o, 1, *p++);
         }
     }
-    sqlite3_free(sql);
+    char *expanded = sql;
     if (sqlite3_str_errcode(o) != SQLITE_OK) {
+        sqlite3_free(expanded);
         sqlite3_free(sqlite3_str_finish(o));
         store_err(s, "%s: out of memory", what);
         return -1;
     }
     sql = sqlite3_str_finish(o);
     if (!sql) {
+        sqlite3_free(expanded);
         store_err(s, "%s: out of memory", what);
         return -1;
     }
     int rc = store_exec(s, sql, what);
     sqlite3_free(sql);
+    if (rc == 0)
+        rc = snapshot_results(s, expanded);
+    sqlite3_free(expanded);
     if (rc != 0)
         return -1;
     return store_study_views(s);

@@ -256,7 +256,7 @@ long long gl_store_result(gl_store *s, const struct gl_run_key *k, const struct 
     struct gl_summary sum;
     gl_summarize(r->samples_ms, r->nsamples, &sum);
 
-    if (store_exec(s, "BEGIN IMMEDIATE", "storing a result") != 0)
+    if (store_exec(s, s->batch ? "SAVEPOINT result" : "BEGIN IMMEDIATE", "storing a result") != 0)
         return -1;
     long long id = -1;
     if (insert_run(s, k, uparams, ri, r, &sum) == 0) {
@@ -266,9 +266,39 @@ long long gl_store_result(gl_store *s, const struct gl_run_key *k, const struct 
             store_launches(s, id, r) != 0 || (s->claims && store_claim_drop(s, claim) != 0))
             id = -1;
     }
+    if (s->batch) {
+        if (id < 0) {
+            sqlite3_exec(s->db, "ROLLBACK TO result", NULL, NULL, NULL);
+            sqlite3_exec(s->db, "RELEASE result", NULL, NULL, NULL);
+            return -1;
+        }
+        return store_exec(s, "RELEASE result", "storing a result") == 0 ? id : -1;
+    }
     if (id < 0 || store_exec(s, "COMMIT", "committing a result") != 0) {
         sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
         return -1;
     }
     return id;
+}
+
+int gl_store_batch_begin(gl_store *s)
+{
+    if (s->batch || s->readonly)
+        return -1;
+    if (store_exec(s, "BEGIN IMMEDIATE", "starting a batch's results") != 0)
+        return -1;
+    s->batch = 1;
+    return 0;
+}
+
+int gl_store_batch_commit(gl_store *s)
+{
+    if (!s->batch)
+        return -1;
+    s->batch = 0;
+    if (store_exec(s, "COMMIT", "committing a batch's results") != 0) {
+        sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+        return -1;
+    }
+    return 0;
 }

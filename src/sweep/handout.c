@@ -12,15 +12,87 @@ static int group(const struct gl_handout_job *j)
     return (j->flags & GL_HANDOUT_CPU) ? 1 : 2;
 }
 
+/* The rank of each job's spec, by the caller's job index: the order in which
+ * the specs first appear in the plan (filled by rank_specs before a sort). */
+static int *spec_rank;
+
 static int by_cost_cmp(const void *pa, const void *pb)
 {
     const struct gl_handout_job *a = pa, *b = pb;
     int ga = group(a), gb = group(b);
     if (ga != gb)
         return ga - gb;
+    if (ga == 2 && spec_rank) {
+        int ra = a->job >= 0 ? spec_rank[a->job] : 0, rb = b->job >= 0 ? spec_rank[b->job] : 0;
+        if (ra != rb)
+            return ra - rb;                  /* one spec after the other */
+    }
     if (ga == 2 && a->cost != b->cost)
         return a->cost > b->cost ? -1 : 1;   /* largest first */
     return a->job - b->job;                  /* else plan order */
+}
+
+/* Each job's spec rank into spec_rank[job]. 0, or -1 out of memory. */
+static int rank_specs(struct gl_handout *s)
+{
+    int maxjob = 0;
+    for (int i = 0; i < s->n; i++)
+        if (s->q[i].job > maxjob)
+            maxjob = s->q[i].job;
+    int *first = malloc((size_t)(s->n > 0 ? s->n : 1) * sizeof *first);
+    spec_rank = calloc((size_t)maxjob + 1, sizeof *spec_rank);
+    if (!first || !spec_rank) {
+        free(first);
+        free(spec_rank);
+        spec_rank = NULL;
+        return -1;
+    }
+    int nspecs = 0;
+    for (int i = 0; i < s->n; i++) {
+        int r = -1;
+        for (int k = 0; k < nspecs && r < 0; k++)
+            if (first[k] == s->q[i].spec)
+                r = k;
+        if (r < 0) {
+            r = nspecs;
+            first[nspecs++] = s->q[i].spec;
+        }
+        if (s->q[i].job >= 0)
+            spec_rank[s->q[i].job] = r;
+    }
+    free(first);
+    return 0;
+}
+
+/* Plan order with the batched GPU jobs grouped by spec: they keep their places
+ * among the other jobs, but those places are filled with the jobs of the
+ * first spec, then of the next, each in plan order, so that a worker changes
+ * its counter configuration once per spec, not once per section that
+ * alternates between them. */
+static int group_batched(struct gl_handout *s)
+{
+    int *pos = malloc((size_t)(s->n > 0 ? s->n : 1) * sizeof *pos);
+    struct gl_handout_job *b = malloc((size_t)(s->n > 0 ? s->n : 1) * sizeof *b);
+    if (!pos || !b) {
+        free(pos);
+        free(b);
+        return -1;
+    }
+    int nb = 0;
+    for (int i = 0; i < s->n; i++)
+        if (s->q[i].flags & GL_HANDOUT_BATCH) {
+            pos[nb] = i;
+            b[nb++] = s->q[i];
+        }
+    /* stable: by spec rank, then plan position */
+    int at = 0;
+    for (int r = 0; at < nb; r++)
+        for (int k = 0; k < nb; k++)
+            if ((b[k].job >= 0 ? spec_rank[b[k].job] : 0) == r)
+                s->q[pos[at++]] = b[k];
+    free(pos);
+    free(b);
+    return 0;
 }
 
 int gl_handout_init(struct gl_handout *s, const struct gl_handout_job *jobs, int n, int nworkers,
@@ -42,10 +114,23 @@ int gl_handout_init(struct gl_handout *s, const struct gl_handout_job *jobs, int
     s->by_cost = by_cost;
     s->min_unit = min_unit > 0 ? min_unit : 0;
     s->alone_slot = -1;
+    for (int i = 0; i < GL_HANDOUT_SLOTS; i++)
+        s->on_spec[i] = -1;
     s->claim = claim;
     s->arg = arg;
-    if (by_cost && n > 1)
-        qsort(s->q, (size_t)n, sizeof *s->q, by_cost_cmp);
+    if (n > 1) {
+        int rc = rank_specs(s);
+        if (rc == 0 && by_cost)
+            qsort(s->q, (size_t)n, sizeof *s->q, by_cost_cmp);
+        else if (rc == 0)
+            rc = group_batched(s);
+        free(spec_rank);
+        spec_rank = NULL;
+        if (rc != 0) {
+            gl_handout_free(s);
+            return -1;
+        }
+    }
     for (int i = 0; i < n; i++)
         if (group(&s->q[i]) == 2)
             s->left += s->q[i].cost;
@@ -126,13 +211,76 @@ static int next_in_order(struct gl_handout *s, int slot, int *out)
     return hand_out(s, k);
 }
 
-/* By cost: what does not run, the CPU jobs alone, then the GPU jobs largest first. */
+void gl_handout_set_spec_cost(struct gl_handout *s, double cost)
+{
+    s->spec_cost = cost > 0 ? cost : 0;
+}
+
+/* Several workers: where worker slot's next GPU unit starts (the largest job
+ * left of the spec it should take: the queue holds each spec's jobs largest
+ * first), -1 when no GPU job is left, -2 when it should wait. */
+static int pick_spec(struct gl_handout *s, int slot)
+{
+    enum { SPECS = 64 };
+    int spec[SPECS], first[SPECS], on[SPECS], ns = 0, any = -1;
+    double left[SPECS];
+    for (int i = s->cursor; i < s->n; i++) {
+        if (s->taken[i] || group(&s->q[i]) != 2)
+            continue;
+        if (any < 0)
+            any = i;
+        int k = 0;
+        while (k < ns && spec[k] != s->q[i].spec)
+            k++;
+        if (k == ns) {
+            if (ns == SPECS)
+                return any;   /* more specs than kept apart: the queue's order */
+            spec[ns] = s->q[i].spec;
+            first[ns] = i;
+            left[ns] = 0;
+            on[ns++] = 0;
+        }
+        left[k] += s->q[i].cost;
+    }
+    if (any < 0)
+        return -1;
+    for (int k = 0; k < ns; k++) {
+        if (spec[k] == s->on_spec[slot])
+            return first[k];   /* keep to its spec */
+        for (int w = 0; w < s->nworkers; w++)
+            on[k] += w != slot && s->on_spec[w] == spec[k];   /* busy or about to ask */
+    }
+    int best = -1;   /* a spec nobody is on: the most cost left */
+    for (int k = 0; k < ns; k++)
+        if (on[k] == 0 && (best < 0 || left[k] > left[best]))
+            best = k;
+    if (best >= 0)
+        return first[best];
+    for (int k = 0; k < ns; k++)   /* else share the one with most left per worker */
+        if (best < 0 || left[k] / (on[k] + 1) > left[best] / (on[best] + 1))
+            best = k;
+    /* worth a second start only when its share of the rest is more than that */
+    if (!(s->q[first[best]].flags & GL_HANDOUT_BATCH) ||
+        left[best] / (on[best] + 1) > s->spec_cost)
+        return first[best];
+    return -2;
+}
+
+/* By cost: what does not run, the CPU jobs alone, then the GPU jobs largest
+ * first (with several workers, each keeping to a spec: pick_spec). */
 static int next_by_cost(struct gl_handout *s, int slot, int *out)
 {
     for (;;) {
         int i = s->cursor;
         if (i >= s->n)
             return 0;
+        if (s->nworkers > 1 && group(&s->q[i]) == 2) {
+            i = pick_spec(s, slot);
+            if (i == -1)
+                return 0;
+            if (i == -2)
+                return 0;   /* the others end the rest */
+        }
         const struct gl_handout_job *j = &s->q[i];
         if ((j->flags & GL_HANDOUT_CPU) && !(j->flags & GL_HANDOUT_NORUN) && s->inflight > 0)
             return 0;   /* a CPU job waits for the workers to be idle */
@@ -182,9 +330,20 @@ int gl_handout_next(struct gl_handout *s, int slot, int *out)
         return 0;
     if (s->alone_slot >= 0)
         return 0;   /* a CPU job runs alone */
+    int k;
     if (s->nredo[slot] > 0)
-        return redo_next(s, slot, out);
-    return s->by_cost ? next_by_cost(s, slot, out) : next_in_order(s, slot, out);
+        k = redo_next(s, slot, out);
+    else
+        k = s->by_cost ? next_by_cost(s, slot, out) : next_in_order(s, slot, out);
+    if (k > 0 && s->by_cost) {
+        for (int i = 0; i < s->n; i++)   /* the spec it is on now */
+            if (s->q[i].job == out[0] && group(&s->q[i]) == 2 &&
+                (s->q[i].flags & GL_HANDOUT_BATCH)) {
+                s->on_spec[slot] = s->q[i].spec;
+                break;
+            }
+    }
+    return k;
 }
 
 void gl_handout_finished(struct gl_handout *s, int slot)

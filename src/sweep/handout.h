@@ -2,15 +2,21 @@
  * one unit at a time: one job, or a batch of GPU jobs with the same metrics
  * spec that the worker profiles together (at most batch_max).
  *
+ * Either way the GPU jobs with counters are grouped by spec, in the order the
+ * specs first appear: a worker configures the counters of a spec once (a
+ * CUPTI configuration and range profiler object, ~0.3 s on an H100), not once
+ * per section that switches between specs.
+ *
  * In plan order (one worker, `run` without --gpus): the jobs in the config's
- * order; GPU jobs with counters are gathered into a batch until it is full or
+ * order (the grouped GPU jobs in the places GPU jobs with counters had);
+ * GPU jobs with counters are gathered into a batch until it is full or
  * the spec changes, and the others run at once, ahead of the gathered batch
  * (so that a CPU baseline between two GPU runs does not split their batch).
  *
  * By cost (`run --gpus`): first the jobs that will not run (done, rejected: the
  * claim accounts for them), then the CPU jobs in plan order, each alone (no
  * other unit in flight: GPU workers' host work would disturb a CPU timing),
- * then the GPU jobs by expected cost, largest first. With several workers a
+ * then the GPU jobs spec by spec, each spec's by expected cost, largest first. With several workers a
  * batch takes jobs from the front while their cost fits in a budget of the
  * cost still left / (2 x workers), but at least min_unit and at least its first
  * job: big units early, small ones at the end, so that the workers finish close
@@ -58,6 +64,11 @@ struct gl_handout {
     int alone_slot;           /* the worker running a CPU unit alone, or -1 */
     int stopped;              /* a claim said stop */
     int pend[GL_BATCH_MAX], npend, pend_spec;   /* plan order: the batch being gathered */
+    /* by cost, several workers: the spec each worker profiled last (-1 none;
+     * a worker stays on it until it takes another) and the cost a worker pays
+     * to change its spec (gl_handout_set_spec_cost) */
+    int on_spec[GL_HANDOUT_SLOTS];
+    double spec_cost;
     int redo[GL_HANDOUT_SLOTS][GL_BATCH_MAX];     /* caller's job indices to run again */
     int nredo[GL_HANDOUT_SLOTS], redo_single[GL_HANDOUT_SLOTS];
     gl_handout_claim_fn claim;
@@ -68,6 +79,16 @@ struct gl_handout {
 int gl_handout_init(struct gl_handout *s, const struct gl_handout_job *jobs, int n, int nworkers,
                   int batch_max, int by_cost, double min_unit, gl_handout_claim_fn claim,
                   void *arg);
+/* By cost with several workers: what a worker pays when it changes its
+ * metrics spec (a new counter collection: the range profiler object, its
+ * configuration; ~0.3 s on an H100), in the jobs' cost unit. A worker keeps to
+ * the spec it has while jobs of it are left; when none are, it takes the spec
+ * with the most cost left that no other worker is on, else joins the one with
+ * the most cost left per worker on it, when that is more than spec_cost; else
+ * it waits (0) for the others to end. So each worker pays each spec's start
+ * once at most, specs spread over the workers before any is shared, and a
+ * short tail is not split at the price of a second start. 0 by default. */
+void gl_handout_set_spec_cost(struct gl_handout *s, double cost);
 /* The next unit for worker `slot`: the caller's job indices in out[0..k)
  * (out has room for GL_BATCH_MAX). k > 0: a unit (counted in flight until
  * gl_handout_finished); 0: nothing for this worker now (everything handed out,

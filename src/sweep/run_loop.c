@@ -128,6 +128,11 @@ void gl_run_loop_init(struct gl_run_loop *rl, struct gl_sweep *sw, gl_store *sto
      * (in seconds) handed out as one batch: below it, the profiling session a
      * batch costs (tens of ms) outweighs the balance it buys. */
     rl->min_unit = env_seconds("GPULAB_UNIT_MIN", 0.25);
+    /* GPULAB_SPEC_COST: what a worker pays to change its metrics spec (a new
+     * counter collection: 0.25-0.45 s measured on an H100), so that with several
+     * GPUs a worker keeps to its spec and shares another only when the work
+     * left of it is worth that start (handout.h) */
+    rl->spec_cost = env_seconds("GPULAB_SPEC_COST", 0.3);
     gl_progress_init(&rl->pg, stdout, count_jobs(sw));
     rl->pg.workers = sw->multi && sw->gpu_ok ? sw->nworkers : 1;
     for (int i = 0; i < sw->nworkers; i++) {
@@ -192,13 +197,11 @@ static void compile_info(const struct gl_sweep *sw, int slot, const struct gl_jo
 }
 
 /* Store a result (under the device of worker slot for a GPU run), trying a
- * second time when the first fails, and print its line. 0, or -1 when both
- * failed (said, and the run named as lost). */
-static int finish_job(struct gl_run_loop *rl, const struct gl_job *job, int slot,
-                      const struct gl_result *res, double seconds)
+ * second time when the first fails. 1 stored, 0 not (said). */
+static int store_job(struct gl_run_loop *rl, const struct gl_job *job, int slot,
+                     const struct gl_result *res)
 {
     struct gl_run_key key;
-    char line[1100];
     gl_sweep_key_on(rl->sw, job, slot, &key);
     struct gl_run_info ri = { rl->session, rl->c->study, rl->c->sections[job->section].name,
                               &job->t, job->v->flops ? job->v->flops(job->v, &job->p) : -1,
@@ -208,7 +211,6 @@ static int finish_job(struct gl_run_loop *rl, const struct gl_job *job, int slot
     /* A run the harness skipped (threads over the limit, a size it refuses) is
      * stored once: a rerun skips it again and adds no second row. */
     int ok = 0;
-    double t0 = gl_now();
     for (int attempt = 0; attempt < 2 && !ok; attempt++) {
         int stored = 0;
         if (res->status == GL_SKIPPED)
@@ -217,7 +219,17 @@ static int finish_job(struct gl_run_loop *rl, const struct gl_job *job, int slot
         if (!ok)
             gl_run_storage_message(rl, attempt == 0 ? " (trying once more)" : "");
     }
-    if (!ok) {
+    return ok;
+}
+
+/* Store a result (store_job) and print its line. 0, or -1 when it could not be
+ * stored (said, and the run named as lost). */
+static int finish_job(struct gl_run_loop *rl, const struct gl_job *job, int slot,
+                      const struct gl_result *res, double seconds)
+{
+    char line[1100];
+    double t0 = gl_now();
+    if (!store_job(rl, job, slot, res)) {
         report_lost(rl, job, res);
         return -1;
     }
@@ -389,6 +401,8 @@ static int finish_unit(struct gl_run_loop *rl, int slot)
     int lost = 0;   /* some run of the batch may have taken the others' counters */
     for (int i = 0; n > 1 && i < n; i++)
         lost |= w->lost || w->res[i].status == GL_FAILED;
+    /* the batch's results in one transaction: one commit, not one per run */
+    int batched = n > 1 && gl_store_batch_begin(rl->store) == 0, done[GL_BATCH_MAX], ndone = 0;
     for (int i = 0; i < n; i++) {
         const struct gl_job *job = &w->jobs[i];
         const struct gl_result *r = &w->res[i];
@@ -407,6 +421,26 @@ static int finish_unit(struct gl_run_loop *rl, int slot)
         }
         if (finish_job(rl, job, slot, r, r->phase_ms[GL_PH_RUN] / 1e3 + rest) != 0)
             rc = -1;
+        else
+            done[ndone++] = i;
+    }
+    if (batched) {
+        double c0 = gl_now();
+        if (gl_store_batch_commit(rl->store) != 0) {   /* rolled back: each alone */
+            gl_run_storage_message(rl, " (the batch's results: storing each alone)");
+            for (int k = 0; k < ndone; k++)
+                if (!store_job(rl, &w->jobs[done[k]], slot, &w->res[done[k]])) {
+                    report_lost(rl, &w->jobs[done[k]], &w->res[done[k]]);
+                    rc = -1;
+                }
+        }
+        if (rl->sp && ndone > 0) {   /* the commit, shared by the runs it stored */
+            int gpu_ok = 0;
+            for (int k = 0; k < ndone; k++)
+                gpu_ok += strcmp(w->jobs[done[k]].v->device, "gpu") == 0 &&
+                          w->res[done[k]].status == GL_OK;
+            gl_selfprof_store_more(rl->sp, ndone, gpu_ok, (gl_now() - c0) * 1e3);
+        }
     }
     if (nredo > 0 && rc != 0) {
         rl->n_unredone += nredo;   /* not stored: the next run measures them */
@@ -522,6 +556,8 @@ static int drive(struct gl_run_loop *rl, struct gl_handout_job *items, int n)
     int workers = sw->multi && sw->gpu_ok ? sw->nworkers : 1;
     int rc = gl_handout_init(&rl->handout, items, n, workers, rl->batch_max, sw->multi,
                              rl->min_unit, claim_job, rl);
+    if (rc == 0)
+        gl_handout_set_spec_cost(&rl->handout, rl->spec_cost);
     if (rc != 0) {
         gl_progress_note(&rl->pg, "gpulab: out of memory");
         rl->worker_error = 1;

@@ -33,6 +33,7 @@ struct gl_run_loop {
     struct gl_selfprof *sp;         /* --profile-self, else NULL */
     int batch_max;                  /* GPULAB_BATCH, 1..GL_BATCH_MAX */
     double min_unit;                /* GPULAB_UNIT_MIN: smallest batch budget, seconds */
+    double spec_cost;               /* GPULAB_SPEC_COST: a worker's change of metrics spec, s */
     /* what happened, for the summary */
     int n_ok, n_wrong, n_failed, n_skipped;
     int n_done, n_rejected, n_nogpu, n_elsewhere, n_other;   /* n_other: other shards' */

@@ -48,14 +48,23 @@ static void *watch_main(void *arg)
 {
     struct gl_run_watch *w = arg;
     sample(w, 1);
+    pthread_mutex_lock(&w->mu);
     while (!w->stop) {
-        for (int i = 0; i < GL_WATCH_EVERY_MS / 10 && !w->stop; i++) {
-            struct timespec ts = { 0, 10 * 1000000L };
-            nanosleep(&ts, NULL);
-        }
-        if (!w->stop)
+        struct timespec until;
+        clock_gettime(CLOCK_MONOTONIC, &until);
+        until.tv_nsec += GL_WATCH_EVERY_MS * 1000000L;
+        until.tv_sec += until.tv_nsec / 1000000000L;
+        until.tv_nsec %= 1000000000L;
+        int rc = 0;
+        while (!w->stop && rc == 0)   /* until the period is over or a stop wakes it */
+            rc = pthread_cond_timedwait(&w->cv, &w->mu, &until);
+        if (!w->stop) {
+            pthread_mutex_unlock(&w->mu);
             sample(w, 0);
+            pthread_mutex_lock(&w->mu);
+        }
     }
+    pthread_mutex_unlock(&w->mu);
     return NULL;
 }
 
@@ -64,7 +73,23 @@ void gl_run_watch_start(struct gl_run_watch *w, int cores_used, const char *gpu_
     memset(w, 0, sizeof *w);
     w->cores_used = cores_used > 0 ? cores_used : 1;
     snprintf(w->uuid, sizeof w->uuid, "%s", gpu_uuid ? gpu_uuid : "");
+    pthread_condattr_t ca;
+    if (pthread_condattr_init(&ca) != 0)
+        return;
+    int ok = pthread_condattr_setclock(&ca, CLOCK_MONOTONIC) == 0 &&
+             pthread_cond_init(&w->cv, &ca) == 0;
+    pthread_condattr_destroy(&ca);
+    if (!ok)
+        return;
+    if (pthread_mutex_init(&w->mu, NULL) != 0) {
+        pthread_cond_destroy(&w->cv);
+        return;
+    }
     w->started = pthread_create(&w->th, NULL, watch_main, w) == 0;
+    if (!w->started) {
+        pthread_mutex_destroy(&w->mu);
+        pthread_cond_destroy(&w->cv);
+    }
 }
 
 void gl_run_watch_verdict(const struct gl_run_watch *w, int ncpu, char *why, size_t len)
@@ -105,8 +130,13 @@ void gl_run_watch_stop(struct gl_run_watch *w, struct gl_result *r)
 {
     if (!w->started)
         return;
+    pthread_mutex_lock(&w->mu);
     w->stop = 1;
+    pthread_cond_signal(&w->cv);
+    pthread_mutex_unlock(&w->mu);
     pthread_join(w->th, NULL);
+    pthread_mutex_destroy(&w->mu);
+    pthread_cond_destroy(&w->cv);
     w->started = 0;
     sample(w, 0);   /* one at the end too: a run shorter than a period has two */
     long ncpu = sysconf(_SC_NPROCESSORS_ONLN);

@@ -9,7 +9,8 @@
  * run of T threads on C CPUs: C - T + 0.5; a GPU run uses one), when another
  * gpulab holds its GPU, or when the GPU's clock was slowed by a thermal,
  * hardware or power-brake event.
- * Must not touch the run itself; costs one thread waking every 50 ms. */
+ * Must not touch the run itself; costs one thread waking every 50 ms, and at
+ * the run's end one last sample (the thread is woken, not waited for). */
 #ifndef GL_RUN_WATCH_H
 #define GL_RUN_WATCH_H
 
@@ -21,8 +22,10 @@
 
 struct gl_run_watch {
     pthread_t th;
+    pthread_mutex_t mu;       /* stop and the thread's wait: a stop wakes it at once, */
+    pthread_cond_t cv;        /* so ending a run costs no part of a period */
     int started;
-    volatile int stop;
+    int stop;
     int cores_used;           /* CPUs the run keeps busy */
     char uuid[128];           /* the GPU's ("" a CPU run) */
     /* what the thread saw */

@@ -109,19 +109,41 @@ struct child_state {
     int gpu_ok;
     char gpu_why[GL_REASON_MAX];      /* why not, when gpu_ok == 0 */
     char current_spec[512];   /* metrics spec the profiler is configured for */
+    struct gl_metric_req current_req;   /* ... resolved (valid when has_req) */
+    int has_req;
     int counters;             /* passes of the current configuration; <0 unavailable */
     char counters_why[GL_REASON_MAX];
     char gpu_uuid[128];       /* the GPU's, for the run watch (run_watch.h) */
 };
 
-/* Configure the profiler for spec (if not already). Returns passes, -1, -2. */
+/* Configure the profiler for spec. Returns passes, -1, -2. */
 static int child_setup_metrics(struct child_state *cs, const char *spec, char *err, size_t errlen)
 {
     struct gl_metric_req req;
+    cs->has_req = 0;
     if (gl_metric_resolve(spec, &req, err, errlen) != 0)
         return -2;
     int rc = cs->api->profiler_setup(&req, err, errlen);
+    cs->current_req = req;
+    cs->has_req = 1;
     return rc;
+}
+
+/* 1 when spec asks for exactly the metrics the profiler is configured for
+ * (another text for the same set: "default" and its names spelt out): the
+ * configuration, its range profiler object and its sessions stay. */
+static int child_same_metrics(const struct child_state *cs, const char *spec)
+{
+    struct gl_metric_req req;
+    char err[256];
+    if (!cs->has_req || cs->counters < 0 || gl_metric_resolve(spec, &req, err, sizeof err) != 0)
+        return 0;
+    if (req.n != cs->current_req.n || req.drain != cs->current_req.drain)
+        return 0;
+    for (int i = 0; i < req.n; i++)
+        if (strcmp(req.names[i], cs->current_req.names[i]) != 0)
+            return 0;
+    return 1;
 }
 
 /* Why a run has no metrics, where nothing more specific was said. */
@@ -173,6 +195,8 @@ static void child_run_job(struct child_state *cs, const struct gl_job *job, stru
         return;
     }
     const char *spec = (job->metrics && job->metrics[0]) ? job->metrics : "default";
+    if (strcmp(spec, cs->current_spec) != 0 && child_same_metrics(cs, spec))
+        snprintf(cs->current_spec, sizeof cs->current_spec, "%s", spec);
     if (strcmp(spec, cs->current_spec) != 0) {
         char err[1024];
         if (in_batch && cs->api->batch_end() != 0) {   /* parked runs use the old set */
@@ -271,6 +295,9 @@ static void child_main(int in, int out, int want_gpu)
             if (!cs.gpu_ok) {
                 rep.rc = -1;
                 snprintf(rep.err, sizeof rep.err, "%s", ready.why);
+            } else if (child_same_metrics(&cs, spec)) {
+                rep.rc = cs.counters;   /* configured already: kept (no new collection) */
+                snprintf(cs.current_spec, sizeof cs.current_spec, "%s", spec);
             } else {
                 rep.rc = child_setup_metrics(&cs, spec, rep.err, sizeof rep.err);
                 snprintf(cs.current_spec, sizeof cs.current_spec, "%s", spec);

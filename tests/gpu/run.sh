@@ -2,7 +2,7 @@
 # tests/gpu/run.sh - the GPU suite (make test-gpu), run on a machine with a GPU
 # against an already built tree: every GPU test program, users' kernels and
 # plugins (kernels.sh, plugins.sh), several GPUs (gpus.sh), the exact bank conflicts
-# (smem.sh), shards and merge (shard.sh), the collection of kernels as users write
+# (smem.sh), one collection per worker and metric set (reuse.sh), buffers kept between runs (pool.sh), shards and merge (shard.sh), the collection of kernels as users write
 # them (collection.sh: tests/collection/*.conf; objects.sh, wgmma.sh), `compare`'s A/A and planted slowdowns
 # (compare.sh), then the smoke configs
 # through the driver, failing on any wrong or failed result, on missing counters,
@@ -47,7 +47,7 @@ done
 # compare: gpulab compare's targets: an A/A of S2's GPU section, planted 3 % and 1 % slowdowns
 # integrity: a kernel that computes once and returns early is wrong; energy of vecadd runs
 # cref_reads: a C reference reading a parameter verify_reads does not list fails its runs
-for s in kernels plugins gpus smem shard symbols launches collection objects wgmma compare integrity modern cref_reads; do
+for s in kernels plugins gpus smem reuse pool shard symbols launches collection objects wgmma compare integrity modern cref_reads; do
     sh tests/gpu/$s.sh >"$log" 2>&1; rc=$?
     cat "$log"
     add_up tests/gpu/$s.sh "$s-gpu" $rc

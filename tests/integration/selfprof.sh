@@ -67,5 +67,39 @@ check '[ "$(q "select max_seconds from run where section = '\''long'\'' limit 1"
 # without the flag: no self lines
 $G run "$T/long.conf" --db "$T/s2.db" >"$T/out2" 2>"$T/err2"
 check '! grep -q "^self" "$T/err2" "$T/out2"' "self lines without --profile-self"
+# GPU runs (the fake GPU plugin: no GPU needed): the overhead of every ok GPU run
+# split into named parts whose means add up to the mean overhead; the fake's host
+# work (GPULAB_FAKE_HOST_US, its "inputs" step) is where the table says it is
+FAKE=build/tests/plugins/fake_gpu.so
+cat >"$T/fake.conf" <<'CONF'
+study = selfprof_gpu
+warmup = 0
+samples_min = 1
+samples_max = 1
+[fake]
+family = fake
+variants = sleep
+N = 1000, 2000, 3000, 4000
+CONF
+GPULAB_PLUGIN="$FAKE" GPULAB_LOCK_DIR="$T/locks" GPULAB_FAKE_HOST_US=20000 \
+    $G run "$T/fake.conf" --db "$T/g.db" --profile-self >"$T/gout" 2>"$T/gerr"; rc=$?
+check '[ $rc -eq 0 ]' "fake GPU run exit $rc: $(tail -3 "$T/gerr")"
+check 'grep -q "host overhead per ok GPU run (wall - kernels - flushes): median [0-9.]* ms over 4 runs" "$T/gerr"' \
+    "no overhead line for 4 GPU runs: $(grep overhead "$T/gerr")"
+for part in "launch setup (kernel, arguments)" "launch shape, occupancy" "reference (expected outputs)" "buffers (allocate, pool)" \
+            "inputs from the seed" "upload (timed copies)" "readback (timed copy)" "output check" \
+            "warm-up + samples (host part)" "counters: profiler's own work" \
+            "counters: exact-conflict replay" "free, release" "harness, not named above" \
+            "worker around the run" "to and from the worker" "store"; do
+    check 'grep -q "^    $part  " "$T/gerr"' "the parts table lacks '$part'"
+done
+# the fake's 20 ms of host work a run: at least that in its step (mean and median)
+inp=$(grep "^    inputs from the seed " "$T/gerr" | awk '{ print $(NF-3), $(NF-2) }')
+check 'echo "$inp" | awk "{ exit !(\$1 >= 20.0 && \$2 >= 20.0) }"' "inputs step: '$inp' (want >= 20 ms)"
+# the parts' means add up to the mean overhead (to the rounding of 18 rows)
+sum=$(awk '/^  where it goes/ { on = 1; getline; mean = $0; next } on && /^    / && $1 != "part" { s += $(NF-3) }
+  END { print s }' "$T/gerr")
+mean=$(sed -n 's/.*the means add up to the mean overhead, \([0-9.-]*\) ms.*/\1/p' "$T/gerr")
+check 'awk "BEGIN { d = $sum - $mean; exit !(d < 0.2 && d > -0.2) }"' "parts add to $sum, mean overhead $mean"
 echo "selfprof: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

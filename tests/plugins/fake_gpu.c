@@ -38,7 +38,14 @@
  *   GPULAB_FAKE_COUNTERS=0     counters unavailable (profiler_setup fails)
  *   GPULAB_FAKE_CEILINGS=0     no memory ceilings ("a fake GPU measures nothing")
  *   GPULAB_FAKE_TABLE=FILE     the `table` variant's measured times (above)
- *   GPULAB_FAKE_LOG=FILE       one line appended per init, run, batch and ceilings (pid, GPU)
+ *   GPULAB_FAKE_LOG=FILE       one line appended per init, run, batch, ceilings and
+ *                              collection start (pid, GPU): a collection starts, as the
+ *                              real plugin's range profiler object does, at the first
+ *                              profile of a metric set other than the last one profiled
+ *   GPULAB_FAKE_HOST_US=U      each sleep run also spends U microseconds of host time
+ *                              before its kernel, reported as its "inputs" step
+ *                              (gl_result.step_ms) and setup phase, as the GPU
+ *                              plugin's harness reports its own steps
  *   CUDA_VISIBLE_DEVICES       as CUDA reads it: GPU numbers or UUIDs, comma-separated;
  *                              the first entry that is not a GPU ends the list
  * Must not use anything of gpulab but plugin.h (and gpulab.h through it). */
@@ -206,9 +213,38 @@ static int fake_profiler_setup(const struct gl_metric_req *r, char *err, size_t 
         counters = -1;
         return -1;
     }
+    /* as the real plugin (cupti/profiler_setup.c): a set configured before in
+     * this worker is taken from its cache, and a collection starts (the range
+     * profiler object) only at the first batch that profiles a set other than
+     * the last one profiled: logged there as "collection" */
     req = *r;
     counters = r->n > 0 ? 1 : 0;
     return counters;
+}
+
+static struct gl_metric_req collected;   /* the set the last collection started for */
+static int collecting;
+
+/* 1 when a and b are the same request. */
+static int same_req(const struct gl_metric_req *a, const struct gl_metric_req *b)
+{
+    if (a->n != b->n || a->drain != b->drain)
+        return 0;
+    for (int i = 0; i < a->n; i++)
+        if (strcmp(a->names[i], b->names[i]) != 0)
+            return 0;
+    return 1;
+}
+
+/* Before a profile: a collection for the configured set, started (and logged
+ * with the set's first metric and size) when it is not the current one. */
+static void collection_for_req(void)
+{
+    if (collecting && same_req(&collected, &req))
+        return;
+    collected = req;
+    collecting = 1;
+    log_line("collection", req.n > 0 ? req.names[0] : "-", req.n);
 }
 
 /* The fake counters of a run of size n on this GPU. */
@@ -233,6 +269,8 @@ static void fake_batch_begin(void)
 
 static int fake_batch_end(void)
 {
+    if (nparked > 0 && !sticky)
+        collection_for_req();
     for (int i = 0; i < nparked; i++) {
         if (sticky) {
             parked[i]->nmetrics = 0;
@@ -329,7 +367,19 @@ static int fake_run(const struct gl_variant *v, const struct gl_params *p,
     int crash = strcmp(v->name, "crash") == 0;
     struct timespec ts = { p->n / 1000000, (p->n % 1000000) * 1000 };
     log_line("run", v->name, p->n);
+    const char *hu = getenv("GPULAB_FAKE_HOST_US");
+    long host_us = hu ? atol(hu) : 0;
+    if (host_us > 0) {   /* host work, timed as the harness times its steps */
+        struct timespec h = { host_us / 1000000, (host_us % 1000000) * 1000 }, a, b;
+        clock_gettime(CLOCK_MONOTONIC, &a);
+        nanosleep(&h, NULL);
+        clock_gettime(CLOCK_MONOTONIC, &b);
+        double ms = (double)(b.tv_sec - a.tv_sec) * 1e3 + (double)(b.tv_nsec - a.tv_nsec) / 1e6;
+        r->step_ms[GL_ST_INPUTS] += ms;
+        r->phase_ms[GL_PH_SETUP] += ms;
+    }
     nanosleep(&ts, NULL);
+    r->phase_ms[GL_PH_SAMPLES] += (double)p->n / 1000.0;   /* its "kernel" */
     while (strcmp(v->name, "hang") == 0)
         pause();
     if (strcmp(v->name, "segv") == 0) {
@@ -361,6 +411,7 @@ static int fake_run(const struct gl_variant *v, const struct gl_params *p,
         parked_n[nparked] = p->n;
         parked[nparked++] = r;   /* the worker keeps r valid until batch_end */
     } else if (counters > 0) {
+        collection_for_req();
         fill_counters(r, p->n);
     }
     return 0;

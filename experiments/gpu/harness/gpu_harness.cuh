@@ -41,6 +41,11 @@ struct gh_buf {
     float *dev;
     size_t count;   /* elements */
     size_t esize;   /* bytes per element */
+    /* what its host memory holds, when it is a built-in family's zero-copy input
+     * made from the seed (harness_execute.cu: a pooled buffer that holds the
+     * same input already is not written again); made 0 by anything else */
+    int holds_input;
+    unsigned long long input_seed, input_stream;
 };
 
 static inline size_t gh_buf_bytes(const struct gh_buf *b)
@@ -300,6 +305,8 @@ int gh_measure_ceilings(struct gl_ceilings *c);
 
 /* ---- helpers for families ------------------------------------------------- */
 
+/* Monotonic seconds (a family times its own launch setup with it: GL_ST_PREPARE). */
+double gh_now_s(void);
 /* A fresh result: status ok, nothing measured yet. */
 void gh_result_init(struct gl_result *r);
 /* Mark the run skipped (it cannot be made as asked) with a reason; returns 0. */

@@ -76,6 +76,8 @@ static void attribute_replays(struct gl_result *const *rs, int n, double total_m
     gl_share_batch(est, n, total_ms > 0 ? total_ms : 0.0, own, share);
     for (int i = 0; i < n; i++) {
         rs[i]->phase_ms[GL_PH_PROFILE] += share[i] + smem_ms[i];
+        rs[i]->step_ms[GL_ST_COUNTERS] += share[i];
+        rs[i]->step_ms[GL_ST_SMEM] += smem_ms[i];
         rs[i]->busy_ms += own[i];
     }
 }
@@ -252,6 +254,7 @@ static int batch_has_room(const struct gh_job *j)
     size_t free_b = 0, total_b = 0;
     if (cudaMemGetInfo(&free_b, &total_b) != cudaSuccess)
         return 0;
+    free_b += gh_pool_device_bytes();   /* the pool gives its buffers back when needed */
     /* and a keyed reference's expected outputs, allocated before the buffers */
     return job_bytes(j) + gh_expected_need(j) + 2 * GH_MEM_MARGIN <= free_b;
 }

@@ -56,12 +56,140 @@ void *gh_staging_get(struct gl_result *r, size_t bytes)
     return staging.p;
 }
 
+/* The two events every run times its copies and samples with: made once per
+ * worker (a run records and waits on them in turn; nothing keeps them across
+ * runs but the handles). */
+static cudaEvent_t ev[2];
+
+int gh_events(struct gl_result *r, cudaEvent_t *e0, cudaEvent_t *e1)
+{
+    for (int i = 0; i < 2; i++)
+        if (!ev[i] && !gh_ok(r, cudaEventCreate(&ev[i]), "cudaEventCreate")) {
+            ev[i] = NULL;
+            return 0;
+        }
+    *e0 = ev[0];
+    *e1 = ev[1];
+    return 1;
+}
+
 void gh_staging_free(void)
 {
+    gh_pool_trim();
+    for (int i = 0; i < 2; i++) {
+        if (ev[i] && !gh_st.sticky)
+            cudaEventDestroy(ev[i]);
+        ev[i] = NULL;
+    }
     if (staging.p && !gh_st.sticky)
         cudaFreeHost(staging.p);
     staging.p = NULL;
     staging.bytes = 0;
+}
+
+/* The worker's pool of freed buffers: a run's device and zero-copy buffers go
+ * back here instead of to cudaFree / cudaFreeHost, and the next run of the
+ * same size takes them (a batch's runs share their sizes: pinning a zero-copy
+ * matrix costs milliseconds per run, and so does cudaMalloc of a large one).
+ * What a buffer holds is never relied on: inputs are written and outputs
+ * poisoned before every run as for a fresh allocation. Managed memory is not
+ * pooled (where its pages start is part of what a managed run measures), nor
+ * anything under GPULAB_PAD (where buffers land is what it changes) or
+ * GPULAB_NO_POOL=1. The pool gives its memory back when a run needs room
+ * (gh_memory_fits), and at shutdown. */
+#define GH_POOL_MAX 48
+#define GH_POOL_BYTES ((size_t)8 << 30)   /* all pooled buffers together */
+static struct pooled {
+    struct gh_buf b;
+    enum gh_mem mem;
+    size_t bytes;
+    unsigned long long age;
+} pool[GH_POOL_MAX];
+static int npool;
+static size_t pool_bytes;
+static unsigned long long pool_clock;
+
+static int pool_on(enum gh_mem mem)
+{
+    static int off = -1;
+    if (off < 0) {
+        const char *e = getenv("GPULAB_NO_POOL");
+        off = e && *e && strcmp(e, "0") != 0;
+    }
+    return !off && mem != GH_MEM_MANAGED && gh_pad_bytes() == 0 && !gh_st.sticky;
+}
+
+static void pool_drop(int i)
+{
+    struct pooled *q = &pool[i];
+    if (!gh_st.sticky) {
+        if (q->b.dev && q->mem == GH_MEM_DEVICE)
+            cudaFree(q->b.dev);
+        if (q->b.host)
+            cudaFreeHost(q->b.host);
+    }
+    pool_bytes -= q->bytes;
+    pool[i] = pool[--npool];
+}
+
+void gh_pool_trim(void)
+{
+    while (npool > 0)
+        pool_drop(npool - 1);
+}
+
+size_t gh_pool_device_bytes(void)
+{
+    size_t n = 0;
+    for (int i = 0; i < npool; i++)
+        if (pool[i].mem == GH_MEM_DEVICE)
+            n += gh_buf_bytes(&pool[i].b);
+    return n;
+}
+
+/* A pooled buffer of this kind and size (with a pinned host copy or not). */
+static int pool_take(struct gh_buf *b, enum gh_mem mem, int host_copy)
+{
+    size_t bytes = gh_buf_bytes(b);
+    for (int i = 0; i < npool; i++) {
+        struct pooled *q = &pool[i];
+        if (q->mem != mem || gh_buf_bytes(&q->b) != bytes ||
+            (mem == GH_MEM_DEVICE && (q->b.host != NULL) != (host_copy != 0)))
+            continue;
+        b->host = q->b.host;
+        b->dev = q->b.dev;
+        b->holds_input = q->b.holds_input;   /* the caller keeps it only for an input */
+        b->input_seed = q->b.input_seed;
+        b->input_stream = q->b.input_stream;
+        pool_bytes -= q->bytes;
+        pool[i] = pool[--npool];
+        return 1;
+    }
+    return 0;
+}
+
+static int pool_put(const struct gh_buf *b, enum gh_mem mem)
+{
+    size_t bytes = gh_buf_bytes(b) * (mem == GH_MEM_DEVICE && b->host ? 2 : 1);
+    size_t cap = GH_POOL_BYTES;   /* and at most an eighth of the device's memory */
+    if (gh_st.dev.mem_bytes > 0 && (size_t)gh_st.dev.mem_bytes / 8 < cap)
+        cap = (size_t)gh_st.dev.mem_bytes / 8;
+    if (!pool_on(mem) || bytes > cap)
+        return 0;
+    while (npool > 0 && (npool == GH_POOL_MAX || pool_bytes + bytes > cap)) {
+        int old = 0;   /* the longest unused goes first */
+        for (int i = 1; i < npool; i++)
+            if (pool[i].age < pool[old].age)
+                old = i;
+        pool_drop(old);
+    }
+    pool[npool].b = *b;
+    pool[npool].mem = mem;
+    pool[npool].bytes = bytes;
+    pool[npool].age = ++pool_clock;
+    npool++;
+    pool_bytes += bytes;
+    return 1;
 }
 
 int gh_buf_alloc(struct gl_result *r, struct gh_buf *b, size_t count, size_t esize,
@@ -71,6 +199,9 @@ int gh_buf_alloc(struct gl_result *r, struct gh_buf *b, size_t count, size_t esi
     b->esize = esize ? esize : sizeof(float);
     size_t bytes = gh_buf_bytes(b);
     b->host = b->dev = NULL;
+    b->holds_input = 0;
+    if (pool_on(mem) && pool_take(b, mem, host_copy))
+        return 1;
     switch (mem) {
     case GH_MEM_DEVICE:
         if (host_copy && !gh_ok(r, cudaMallocHost((void **)&b->host, bytes), "cudaMallocHost"))
@@ -95,6 +226,10 @@ int gh_buf_alloc(struct gl_result *r, struct gh_buf *b, size_t count, size_t esi
 void gh_buf_free(struct gh_buf *b, enum gh_mem mem)
 {
     if (gh_st.sticky) {   /* the context is gone: freeing would only fail */
+        b->host = b->dev = NULL;
+        return;
+    }
+    if ((b->host || b->dev) && pool_put(b, mem)) {
         b->host = b->dev = NULL;
         return;
     }
@@ -129,7 +264,9 @@ int gh_memory_fits(struct gh_job *j)
     size_t free_b = 0, total_b = 0;
     if (!gh_ok(j->r, cudaMemGetInfo(&free_b, &total_b), "cudaMemGetInfo"))
         return 0;
-    if (need + GH_MEM_MARGIN > free_b) {   /* the other cached references make room first */
+    if (need + GH_MEM_MARGIN > free_b) {   /* the pool and the other cached references
+                                              make room first */
+        gh_pool_trim();
         gh_devref_trim(j->ref_dev);
         gh_expected_trim(j->typed);
         if (!gh_ok(j->r, cudaMemGetInfo(&free_b, &total_b), "cudaMemGetInfo"))

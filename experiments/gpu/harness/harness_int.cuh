@@ -78,7 +78,13 @@ int gh_buf_alloc(struct gl_result *r, struct gh_buf *b, size_t count, size_t esi
  * the host copies a keyed reference reads (harness_expected.cu). NULL + r. */
 void *gh_staging_get(struct gl_result *r, size_t bytes);
 /* Free the pinned staging buffer (at shutdown). */
-void gh_staging_free(void);
+void gh_staging_free(void);   /* with the buffer pool and the run events */
+/* The worker's run events (created once). 1, or 0 with r failed. */
+int gh_events(struct gl_result *r, cudaEvent_t *e0, cudaEvent_t *e1);
+/* Free every pooled buffer (harness_buffers.cu: runs of one size reuse them). */
+void gh_pool_trim(void);
+/* Device memory the pool holds, bytes. */
+size_t gh_pool_device_bytes(void);
 /* Bytes of every input and output of the job. */
 size_t gh_job_bytes(const struct gh_job *j);
 void gh_buf_free(struct gh_buf *b, enum gh_mem mem);

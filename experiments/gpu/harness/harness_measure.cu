@@ -45,13 +45,17 @@ static int reset_outputs(struct gh_job *j)
 int gh_check_output(struct gh_job *j, cudaEvent_t e0, cudaEvent_t e1)
 {
     struct gl_result *r = j->r;
-    double ms = 0.0;
+    double ms = 0.0, t0 = gh_now_s();
     if (r->d2h_ms < 0) {
         if (!gh_copy_output(j, e0, e1, &ms))
             return 0;
         r->d2h_ms = ms;
     }
-    return j->typed ? gh_typed_check(j) : gh_check_device(j);
+    double t1 = gh_now_s();
+    r->step_ms[GL_ST_READBACK] += (t1 - t0) * 1e3;
+    int ok = j->typed ? gh_typed_check(j) : gh_check_device(j);
+    r->step_ms[GL_ST_CHECK] += (gh_now_s() - t1) * 1e3;
+    return ok;
 }
 
 /* Poison the outputs (every bit set: NaN), so that an element the kernel never
@@ -73,7 +77,7 @@ static int poison_outputs(struct gh_job *j)
 int gh_verify_run(struct gh_job *j, cudaEvent_t e0, cudaEvent_t e1, int *long_run)
 {
     struct gl_result *r = j->r;
-    double ms = 0.0;
+    double ms = 0.0, t0 = gh_now_s();
     *long_run = 0;
     if (!poison_outputs(j) || !gh_place_output(j) || !gh_l2_persist_reset(j))
         return 0;
@@ -86,6 +90,8 @@ int gh_verify_run(struct gh_job *j, cudaEvent_t e0, cudaEvent_t e1, int *long_ru
         !gh_elapsed_ms(r, e0, e1, &ms))
         return 0;
     r->busy_ms += ms + (j->cold ? gh_st.flush_ms : 0.0);
+    /* the host's part: the kernel and its flush are the run's busy time */
+    r->step_ms[GL_ST_VERIFY_RUN] += (gh_now_s() - t0) * 1e3 - ms - (j->cold ? gh_st.flush_ms : 0.0);
     if (ms >= j->t->max_seconds * 1e3) {
         r->nsamples = 1;
         r->samples_ms[0] = ms;
@@ -101,7 +107,7 @@ int gh_timed_samples(struct gh_job *j, cudaEvent_t e0, cudaEvent_t e1, double si
 {
     struct gl_result *r = j->r;
     const struct gl_timing *t = j->t;
-    double w0 = gh_now_s();
+    double w0 = gh_now_s(), kernels = 0.0;
     for (int i = 0; i < t->warmup && gh_now_s() - since < t->max_seconds * GL_WARMUP_SHARE; i++) {
         double ms = 0.0;
         if (!reset_outputs(j) || !gh_ok(r, cudaEventRecord(e0, 0), "cudaEventRecord") ||
@@ -109,6 +115,7 @@ int gh_timed_samples(struct gh_job *j, cudaEvent_t e0, cudaEvent_t e1, double si
             !gh_ok(r, cudaEventRecord(e1, 0), "cudaEventRecord") || !gh_elapsed_ms(r, e0, e1, &ms))
             return 0;
         r->busy_ms += ms;
+        kernels += ms;
     }
     double start = gh_now_s();
     r->phase_ms[GL_PH_WARMUP] += (start - w0) * 1e3;
@@ -129,6 +136,7 @@ int gh_timed_samples(struct gh_job *j, cudaEvent_t e0, cudaEvent_t e1, double si
             return 0;
         r->samples_ms[r->nsamples++] = ms;
         r->busy_ms += ms + (j->cold ? gh_st.flush_ms : 0.0);
+        kernels += ms + (j->cold ? gh_st.flush_ms : 0.0);
         if (last)
             break;
         /* Policy met: one more sample, on poisoned outputs; it takes the place
@@ -141,6 +149,9 @@ int gh_timed_samples(struct gh_job *j, cudaEvent_t e0, cudaEvent_t e1, double si
         }
     }
     gh_integrity_note(j);
-    r->phase_ms[GL_PH_SAMPLES] += (gh_now_s() - start) * 1e3;
+    double end = gh_now_s();
+    r->phase_ms[GL_PH_SAMPLES] += (end - start) * 1e3;
+    /* launches, poison, resets and waits between the kernels */
+    r->step_ms[GL_ST_SAMPLING] += (end - w0) * 1e3 - kernels;
     return 1;
 }

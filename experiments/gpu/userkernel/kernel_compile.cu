@@ -245,15 +245,31 @@ struct gk_item {
  * share it: scanned once). */
 struct gk_deps_memo {
     const struct gl_kernel *k[64];
+    unsigned char id[64][32];     /* what the scan depends on: source, folder, options, text */
     unsigned char d[64][32];
     int n;
 };
 
+/* The identity of k for the memo: a kernel freed and another made at its
+ * address (a later config) is not taken for it. */
+static void deps_id(const struct gl_kernel *k, unsigned char id[32])
+{
+    struct gl_sha256 c;
+    gl_sha256_init(&c);
+    gl_sha256_update(&c, k->source, strlen(k->source) + 1);
+    gl_sha256_update(&c, k->config_dir, strlen(k->config_dir) + 1);
+    gl_sha256_update(&c, k->options_text, strlen(k->options_text) + 1);
+    gl_sha256_update(&c, k->text, strlen(k->text) + 1);
+    gl_sha256_final(&c, id);
+}
+
 static int deps_digest(struct gk_deps_memo *m, const struct gl_kernel *k, unsigned char d[32],
                        char *log, size_t loglen)
 {
+    unsigned char id[32];
+    deps_id(k, id);
     for (int i = 0; i < m->n; i++)
-        if (m->k[i] == k) {
+        if (m->k[i] == k && memcmp(m->id[i], id, 32) == 0) {
             memcpy(d, m->d[i], 32);
             return 0;
         }
@@ -267,6 +283,7 @@ static int deps_digest(struct gk_deps_memo *m, const struct gl_kernel *k, unsign
     gl_sha256_final(&c, d);
     if (m->n < 64) {
         m->k[m->n] = k;
+        memcpy(m->id[m->n], id, 32);
         memcpy(m->d[m->n++], d, 32);
     }
     return 0;
@@ -435,6 +452,15 @@ static int compiler_version(const struct gl_kernel *k, char *out, size_t len, ch
                                      : gk_nvrtc_version(out, len, log, loglen);
 }
 
+/* Set by gk_build_keep_deps: the headers' digest of each kernel is taken once
+ * per process, not once per call (a worker's runs: what the sweep planned). */
+static int keep_deps;
+
+void gk_build_keep_deps(void)
+{
+    keep_deps = 1;
+}
+
 /* gk_build_many, with each variant's cache files in built[i] when built. */
 static int build(const struct gl_kernel_variant *const *kvs, const struct gl_params *const *ps,
                  int n, int arch, int *res, struct gk_built *built, char *log, size_t loglen)
@@ -453,7 +479,8 @@ static int build(const struct gl_kernel_variant *const *kvs, const struct gl_par
         rc = -1;
         goto out;
     }
-    memo.n = 0;   /* headers may have changed since the last call: scan again */
+    if (!keep_deps)
+        memo.n = 0;   /* headers may have changed since the last call: scan again */
     if (arch <= 0)
         arch = 90;
     if (cache_dir(dir, sizeof dir, log, loglen) != 0) {

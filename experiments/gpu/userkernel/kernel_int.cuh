@@ -29,6 +29,10 @@ struct gk_built {
     char expr[GL_KEXPR];      /* the name expression after substitution */
 };
 
+/* From now on in this process, each kernel's user headers are scanned once (by
+ * its source, folder, options and text), not at every gk_build: the worker's
+ * runs, which use what the sweep planned. */
+void gk_build_keep_deps(void);
 /* Compile kv at p for sm_<arch> into the kernel cache, or find it there; fill b.
  * 1 = from the cache, 0 = compiled now, -1 = error with the compiler's log (or
  * why not) in log; -2 = the same for an option the compiler refused. Needs no

@@ -567,6 +567,7 @@ static int kernel_at(struct gl_result *r, const struct gl_kernel_variant *kv,
     char line[200];
     struct gk_built b;
     cudaLibrary_t lib = NULL;
+    gk_build_keep_deps();   /* a run: the headers as the sweep planned them */
     if (gk_build(kv, p, d->cc_major * 10 + d->cc_minor, &b, log, sizeof log) < 0) {
         first_line(log, line, sizeof line);
         return gh_fail(r, "compile %s: %s", kv->name, line);
@@ -799,7 +800,10 @@ int gk_kernel_run(const struct gl_kernel_variant *kv, const struct gl_params *p,
     j.t = t;
     j.r = r;
     gl_devvals_trace_reset();
-    if (!prepare(&j, &x, &T, ref_name, sizeof ref_name, key, sizeof key, kv)) {
+    double t0 = gh_now_s();
+    int ok = prepare(&j, &x, &T, ref_name, sizeof ref_name, key, sizeof key, kv);
+    r->step_ms[GL_ST_PREPARE] += (gh_now_s() - t0) * 1e3;
+    if (!ok) {
         gk_seq_free(x.seq);   /* gh_execute did not get them */
         gk_objects_free(x.objs);
         rc = gh_context_lost() ? -1 : 0;
@@ -823,6 +827,7 @@ int gk_kernel_load(struct gl_result *r, const struct gl_kernel_variant *kv,
     struct gk_built b;
     cudaKernel_t k = NULL;
     cudaLibrary_t lib = NULL;
+    gk_build_keep_deps();   /* a run: the headers as the sweep planned them */
     if (gk_build(kv, p, d->cc_major * 10 + d->cc_minor, &b, log, sizeof log) < 0) {
         first_line(log, line, sizeof line);
         return gh_fail(r, "compile %s (%s): %s", kv->name, kv->expr, line);
