@@ -40,7 +40,7 @@ for db in pool nopool; do
     chk 'awk "BEGIN { d = $sum - ${mean:-0}; exit !(d < 0.3 && d > -0.3) }"' "$db: parts add to $sum, mean $mean"
 done
 # the same runs, statuses and medians within the spread
-$G query --db "$T/pool.db" --csv "attach '$T/nopool.db' as o;
+$G query --db "$T/pool.db" --write --csv "attach '$T/nopool.db' as o;
     select r.section || ' ' || r.variant || ' N=' || r.n || ' BS=' || r.bs || ' ' || r.mem || ' seed=' || r.seed,
            r.status, o_r.status, r.median_ms, o_r.median_ms
     from run r join o.run o_r on o_r.section = r.section and o_r.variant = r.variant and o_r.n = r.n

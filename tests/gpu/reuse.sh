@@ -29,7 +29,7 @@ for db in keep fresh; do
     chk '[ "$ok" = "$n" ] && [ "$n" -ge 20 ]' "$db: $ok of $n runs ok with counters"
 done
 # every counter of every run: the kept collection against a fresh one per run
-$G query --db "$T/keep.db" --csv "attach '$T/fresh.db' as f;
+$G query --db "$T/keep.db" --write --csv "attach '$T/fresh.db' as f;
     select r.section || ' ' || r.variant || ' N=' || r.n || ' BS=' || r.bs || ' ' || m.name, m.value, fm.value
     from run r join metric m on m.run_id = r.id
     join f.run fr on fr.section = r.section and fr.variant = r.variant and fr.n = r.n and fr.bs = r.bs

@@ -470,8 +470,10 @@ static int kernel_reference(struct gh_job *j)
            gh_ok(j->r, cudaDeviceSynchronize(), what) && gh_typed_keep_outputs(j);
 }
 
-/* The run fails: the C reference asked gl_param_value for a name it was not
- * handed, so its values may be another point's (or GL_UNSET's). */
+/* The run fails: the C reference asked gl_param_value for a name the point
+ * has and it was not handed, so its values may be another point's (or
+ * GL_UNSET's). A name the point does not have at all is GL_UNSET rightly (a
+ * reference shared by sections that test for an optional parameter). */
 static int cref_missed(struct gl_result *r, const struct gl_kernel *k, const char *name)
 {
     const struct gl_param_def *d = gl_param_by_name(name);
@@ -503,7 +505,9 @@ static int c_reference(struct gh_job *j)
         if (x->cref(&q, v.in, v.want, err, sizeof err) != 0)
             ok = gh_fail(j->r, "C reference %s: %s", x->kv->k->verify_c_func,
                          err[0] ? err : "failed (no reason given)");
-        else if (x->cref_missed && x->cref_missed[0])   /* its values may be another point's */
+        else if (x->cref_missed && x->cref_missed[0] &&   /* its values may be another point's */
+                 (gl_param_by_name(x->cref_missed) ||
+                  gl_param_value(j->p, x->cref_missed) != GL_UNSET))
             ok = cref_missed(j->r, x->kv->k, x->cref_missed);
     }
     return gh_expected_done(j, &v, ok);
