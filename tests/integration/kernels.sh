@@ -97,7 +97,7 @@ sed 's/^verify = scale$/verify = c:k\/scale_ref.c:scale_ref/' "$T/k.conf" >"$T/c
 $G plan "$T/cref.conf" --db "$T/r.db" --summary >"$T/cref1" 2>"$T/err"; rc=$?
 check '[ $rc -eq 0 ]' "C reference: plan exit $rc: $(cat "$T/err")"
 check 'grep -q "compiled 1 C reference, 0 from the cache" "$T/cref1"' "C reference, first plan: $(grep compiled "$T/cref1")"
-check '[ $(ls "$GPULAB_CACHE" | grep -c "^cref-.*\.so$") -eq 1 ]' "C reference not in the cache: $(ls "$GPULAB_CACHE")"
+check '[ $(ls "$GPULAB_CACHE" | grep -c "^cref2-.*\.so$") -eq 1 ]' "C reference not in the cache: $(ls "$GPULAB_CACHE")"
 $G plan "$T/cref.conf" --db "$T/r.db" --summary >"$T/cref2" 2>&1
 check 'grep -q "compiled 1 C reference, 1 from the cache" "$T/cref2"' "C reference, second plan: $(grep compiled "$T/cref2")"
 sed -i 's/return 0;$/return 0/' "$T/k/scale_ref.c"

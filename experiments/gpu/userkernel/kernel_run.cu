@@ -210,6 +210,9 @@ struct gk_ctx {
     struct gk_arg ref_args[GL_KERNEL_MAX_ARGS];
 };
 
+/* parked for batch profiling as a copy (gpu_harness.cuh) */
+static_assert(sizeof(struct gk_ctx) <= GH_CTX_MAX, "a parked run's ctx must hold gk_ctx");
+
 static cudaError_t launch_with(struct gh_job *j, const void *kernel, int nargs,
                                const struct gk_arg *xa, dim3 grid, dim3 block, size_t smem)
 {
