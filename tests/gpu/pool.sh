@@ -2,9 +2,9 @@
 # tests/gpu/pool.sh - what a worker keeps between runs (run by tests/gpu/run.sh):
 # tests/gpu/data/pool.conf (vecadd and matmul in device, zero-copy and managed
 # memory, each size several times) swept twice from empty with --profile-self:
-# as gpulab runs it (buffers of a finished run reused by the next of the same
-# size: device and zero-copy memory) and with GPULAB_NO_POOL=1 (allocated and
-# freed per run, as before). Checked: both verify every run; the same runs and
+# with GPULAB_POOL=1 (buffers of a finished run reused by the next of the same
+# size: device and zero-copy memory) and as gpulab runs it by default (allocated
+# and freed per run). Checked: both verify every run; the same runs and
 # statuses; each run's median time within 10 % of the other sweep's, or both
 # under 0.05 ms (the run-to-run spread of such small kernels), for 90 % of the
 # runs and within 2x for every one; every run's h2d and d2h copy times present
@@ -19,8 +19,8 @@ pass=0; fail=0
 chk() { if eval "$1"; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL pool-gpu: $2"; fi; }
 q() { $G query --db "$1" --csv "$2" | tail -n 1; }
 
-$G run tests/gpu/data/pool.conf --db "$T/pool.db" --profile-self >"$T/pool" 2>&1; rc1=$?
-GPULAB_NO_POOL=1 $G run tests/gpu/data/pool.conf --db "$T/nopool.db" --profile-self >"$T/nopool" 2>&1; rc2=$?
+GPULAB_POOL=1 $G run tests/gpu/data/pool.conf --db "$T/pool.db" --profile-self >"$T/pool" 2>&1; rc1=$?
+$G run tests/gpu/data/pool.conf --db "$T/nopool.db" --profile-self >"$T/nopool" 2>&1; rc2=$?
 chk '[ $rc1 -eq 0 ] && [ $rc2 -eq 0 ]' "exit $rc1 / $rc2: $(tail -3 "$T/pool") / $(tail -3 "$T/nopool")"
 for db in pool nopool; do
     echo "pool-gpu: $db:"

@@ -94,9 +94,12 @@ void gh_staging_free(void)
  * What a buffer holds is never relied on: inputs are written and outputs
  * poisoned before every run as for a fresh allocation. Managed memory is not
  * pooled (where its pages start is part of what a managed run measures), nor
- * anything under GPULAB_PAD (where buffers land is what it changes) or
- * GPULAB_NO_POOL=1. The pool gives its memory back when a run needs room
- * (gh_memory_fits), and at shutdown. */
+ * anything under GPULAB_PAD (where buffers land is what it changes). Off
+ * unless GPULAB_POOL=1: on an H100, bench/agree.conf's matmul/shared read 4.1-4.3 %
+ * more DRAM bytes than ncu with the pool, 3.2 % without (ncu against itself
+ * 0.4-2.1 %): where a buffer lands moves its DRAM traffic, so reuse is a
+ * choice, not the default. The pool gives its memory back when a run needs
+ * room (gh_memory_fits), and at shutdown. */
 #define GH_POOL_MAX 48
 #define GH_POOL_BYTES ((size_t)8 << 30)   /* all pooled buffers together */
 static struct pooled {
@@ -113,8 +116,8 @@ static int pool_on(enum gh_mem mem)
 {
     static int off = -1;
     if (off < 0) {
-        const char *e = getenv("GPULAB_NO_POOL");
-        off = e && *e && strcmp(e, "0") != 0;
+        const char *e = getenv("GPULAB_POOL");
+        off = !(e && strcmp(e, "1") == 0);
     }
     return !off && mem != GH_MEM_MANAGED && gh_pad_bytes() == 0 && !gh_st.sticky;
 }
