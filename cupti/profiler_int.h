@@ -231,6 +231,13 @@ int glc_fresh_object(char *err, size_t errlen);
  * it is already, else a fresh one (the one ensure_init enabled only sized, the
  * first time). 0, or -1 + err. */
 int glc_object_for_current(char *err, size_t errlen);
+
+/* profiler_configs.c */
+/* The current request's (glc_st) configuration from the cache, made current:
+ * 1, else 0 (not built yet). */
+int glc_config_take(void);
+/* The configuration just built (glc_st.mode, owned) into the cache, current. */
+void glc_config_keep(void);
 /* Free every cached configuration (glc_shutdown). */
 void glc_config_cache_free(void);
 

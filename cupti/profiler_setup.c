@@ -148,95 +148,6 @@ int glc_object_for_current(char *err, size_t errlen)
     return glc_fresh_object(err, errlen);
 }
 
-/* ---- the configurations built, kept per worker --------------------------------
- * A sweep switches between a few metric sets (a section's own `metrics`, the
- * default); each one's validation and images (a host object and a configuration
- * image per range mode: tens to hundreds of ms) are made once and kept until
- * glc_shutdown, GLC_CONFIGS at most (the least recently used goes). */
-#define GLC_CONFIGS 8
-
-static struct cfg_entry {
-    int id;                    /* > 0; 0 = free slot */
-    long used;                 /* last use (a counter), for eviction */
-    int n, drain, smem_want;
-    char names[GL_MAX_METRICS][GL_METRIC_NAME];
-    int stored[GL_MAX_METRICS];
-    struct mode_config mode[2];
-} cache[GLC_CONFIGS];
-static int next_id = 1;
-static long use_clock;
-
-static int same_request(const struct cfg_entry *e)
-{
-    if (e->id == 0 || e->n != glc_st.n || e->drain != glc_st.drain ||
-        e->smem_want != glc_st.smem_want)
-        return 0;
-    for (int i = 0; i < e->n; i++)
-        if (e->stored[i] != glc_st.stored[i] || strcmp(e->names[i], glc_st.names[i]) != 0)
-            return 0;
-    return 1;
-}
-
-static void entry_free(struct cfg_entry *e)
-{
-    for (int m = 0; m < 2; m++) {
-        glh_destroy(e->mode[m].host);
-        free(e->mode[m].config);
-    }
-    memset(e, 0, sizeof *e);
-}
-
-/* The current request's cached configuration made current: 1, else 0. */
-static int take_cached(void)
-{
-    for (int i = 0; i < GLC_CONFIGS; i++)
-        if (same_request(&cache[i])) {
-            cache[i].used = ++use_clock;
-            glc_st.mode[MODE_AUTO] = cache[i].mode[MODE_AUTO];
-            glc_st.mode[MODE_USER] = cache[i].mode[MODE_USER];
-            glc_st.mode_owned = 0;
-            glc_st.cur_cfg = cache[i].id;
-            return 1;
-        }
-    return 0;
-}
-
-/* The configuration just built (glc_st.mode, owned) into the cache. */
-static void cache_current(void)
-{
-    struct cfg_entry *e = &cache[0];
-    for (int i = 0; i < GLC_CONFIGS; i++) {
-        if (cache[i].id == 0) {
-            e = &cache[i];
-            break;
-        }
-        if (cache[i].used < e->used)
-            e = &cache[i];
-    }
-    if (e->id != 0 && e->id == glc_st.object_cfg)
-        glc_st.object_cfg = -2;   /* its object's configuration is gone: a fresh one */
-    entry_free(e);
-    e->id = next_id++;
-    e->used = ++use_clock;
-    e->n = glc_st.n;
-    e->drain = glc_st.drain;
-    e->smem_want = glc_st.smem_want;
-    memcpy(e->names, glc_st.names, sizeof e->names);
-    memcpy(e->stored, glc_st.stored, sizeof e->stored);
-    e->mode[MODE_AUTO] = glc_st.mode[MODE_AUTO];
-    e->mode[MODE_USER] = glc_st.mode[MODE_USER];
-    glc_st.mode_owned = 0;
-    glc_st.cur_cfg = e->id;
-}
-
-void glc_config_cache_free(void)
-{
-    for (int i = 0; i < GLC_CONFIGS; i++)
-        entry_free(&cache[i]);
-    next_id = 1;
-    use_clock = 0;
-}
-
 int glc_setup(const struct gl_metric_req *req, char *err, size_t errlen)
 {
     glc_drop_config();
@@ -283,7 +194,7 @@ int glc_setup(const struct gl_metric_req *req, char *err, size_t errlen)
     /* a set configured before in this worker: its images again, validation and
      * build skipped; the range profiler object follows at the first profile
      * (glc_object_for_current), so checking several sets up front starts none */
-    if (take_cached()) {
+    if (glc_config_take()) {
         glc_trace.configs_reused++;
         glc_st.configured = 1;
         glc_st.notready[0] = '\0';
@@ -302,7 +213,7 @@ int glc_setup(const struct gl_metric_req *req, char *err, size_t errlen)
         goto fail;
     glc_st.configs_made++;
     glc_trace.configs_built++;
-    cache_current();
+    glc_config_keep();
     glc_st.configured = 1;
     glc_st.notready[0] = '\0';
     return (int)glc_st.mode[MODE_AUTO].passes;

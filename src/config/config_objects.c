@@ -20,16 +20,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const kinds[] = { "tensormap.", "texture.", "surface.", NULL };
-
-int cfg_object_kind(const char *key)
-{
-    for (int i = 0; kinds[i]; i++)
-        if (strncmp(key, kinds[i], strlen(kinds[i])) == 0)
-            return i;
-    return -1;
-}
-
 static const char *const tmap_words[] = { "dims", "box", "strides", "type", "elem_strides",
                                           "interleave", "swizzle", "l2", "fill", NULL };
 static const char *const tex_words[] = { "filter", "address", "coords", "read", NULL };

@@ -144,6 +144,17 @@ int cfg_is_variant_key(const char *k)
     return 0;
 }
 
+/* the object keys' prefixes, in enum gl_kobj_kind's order */
+static const char *const object_kinds[] = { "tensormap.", "texture.", "surface.", NULL };
+
+int cfg_object_kind(const char *key)
+{
+    for (int i = 0; object_kinds[i]; i++)
+        if (strncmp(key, object_kinds[i], strlen(object_kinds[i])) == 0)
+            return i;
+    return -1;
+}
+
 int cfg_is_kernel_key(const char *k)
 {
     return in_list(cfg_kernel_keys, k) || strncmp(k, "buffer.", 7) == 0 || cfg_is_symbol_key(k) ||
