@@ -159,6 +159,9 @@ int cfg_kernel_check_expr(struct ctx *x, int line, const char *what, const char 
  * `args` names them. 0, or -1 (cfg_err). */
 int cfg_kernel_objects(struct ctx *x, const struct block *b, struct gl_section *s,
                        struct gl_kernel *k, struct gl_expr_scope *sc);
+/* config_section.c: every identifier of text (a variant's template arguments)
+ * that names a parameter of section s marked used in sc. */
+void cfg_mark_names(const char *text, const struct gl_section *s, struct gl_expr_scope *sc);
 /* config_read.c: the object key prefixes ("tensormap.", "texture.",
  * "surface."): the kind (enum gl_kobj_kind) of key, or -1. */
 int cfg_object_kind(const char *key);

@@ -267,23 +267,7 @@ static int variant_expr(struct kread *r, int line, struct gl_kernel_variant *kv)
         return cfg_err(r->x, line, "variants: no function '%s' in %s (__global__ functions: %s)",
                        base, r->k->source, n ? list : "none found");
     }
-    /* template arguments that name parameters: used */
-    for (const char *c = lt ? lt : ""; *c; c++) {
-        if (!cfg_ident_start(*c) || cfg_ident_char(c[-1]))
-            continue;
-        const char *s = c;
-        while (cfg_ident_char(*c))
-            c++;
-        char name[GL_KEXPR];
-        snprintf(name, sizeof name, "%.*s", (int)(c - s), s);
-        const struct gl_param_def *d = gl_param_by_name(name);
-        if (d && !d->is_text)
-            r->sc.used_params |= GL_PBIT(d->id);
-        for (int u = 0; u < r->s->nuser; u++)
-            if (strcmp(r->s->uname[u], name) == 0)
-                r->sc.used_names |= 1u << u;
-        c--;
-    }
+    cfg_mark_names(lt, r->s, &r->sc);   /* template arguments naming parameters: used */
     return 0;
 }
 

@@ -270,3 +270,23 @@ int cfg_section_size(struct ctx *x, const struct gl_section *s)
                     MAX_POINTS);
     return 0;
 }
+
+void cfg_mark_names(const char *text, const struct gl_section *s, struct gl_expr_scope *sc)
+{
+    for (const char *c = text ? text : ""; *c; c++) {
+        if (!cfg_ident_start(*c) || (c > text && cfg_ident_char(c[-1])))
+            continue;
+        const char *w = c;
+        while (cfg_ident_char(*c))
+            c++;
+        char name[GL_KEXPR];
+        snprintf(name, sizeof name, "%.*s", (int)(c - w), w);
+        const struct gl_param_def *d = gl_param_by_name(name);
+        if (d && !d->is_text)
+            sc->used_params |= GL_PBIT(d->id);
+        for (int u = 0; u < s->nuser; u++)
+            if (strcmp(s->uname[u], name) == 0)
+                sc->used_names |= 1u << u;
+        c--;
+    }
+}
