@@ -147,6 +147,22 @@ struct gl_expansion {
     int nduplicates;              /* points that collapsed into one job (params the variant does not read) */
 };
 
+/* config_section.c: the values of section s's parameter with zip bit `bit`
+ * (GL_PBIT position, or GL_NPARAMS + a named parameter's index), and its name
+ * in *name (name may be NULL). */
+const struct gl_values *gl_section_values(const struct gl_section *s, int bit, const char **name);
+
+/* One axis of a section's product: a parameter, or a zip group that advances
+ * together. */
+struct gl_axis {
+    unsigned params;   /* its parameters' bits */
+    int len;           /* its number of values */
+};
+#define GL_MAX_AXES (GL_NPARAMS + GL_MAX_UPARAMS)
+/* expand.c: the axes of section s in the product's order (the last one
+ * fastest), into ax[0..GL_MAX_AXES); their number. */
+int gl_section_axes(const struct gl_section *s, struct gl_axis *ax);
+
 /* Expand every section: cartesian product of the parameter values (zipped
  * groups advance together), dropped where a `where` is false (counted in rejects),
  * completed and masked per variant, de-duplicated, then check()ed against gpu

@@ -130,8 +130,6 @@ int cfg_section_where(struct ctx *x, const struct block *b, const struct block *
 int cfg_section_timing(struct ctx *x, const struct block *b, const struct block *top,
                        struct gl_section *s);
 int cfg_section_size(struct ctx *x, const struct gl_section *s);
-/* The values of the parameter with zip bit `bit` (GL_PBIT or GL_UBIT), and its name. */
-const struct gl_values *cfg_bit_values(const struct gl_section *s, int bit, const char **name);
 
 /* config_search.c: a section's strategy, budget, objective and search_seed (its
  * own, else the defaults'), into s->search. 0, or -1 (cfg_err). */

@@ -28,13 +28,15 @@ const struct gl_variant *gl_section_variant(const struct gl_section *s, int i)
     return gl_variant_find(s->family, s->variants[i]);
 }
 
-const struct gl_values *cfg_bit_values(const struct gl_section *s, int bit, const char **name)
+const struct gl_values *gl_section_values(const struct gl_section *s, int bit, const char **name)
 {
     if (bit < GL_NPARAMS) {
-        *name = gl_param_table[bit].name;
+        if (name)
+            *name = gl_param_table[bit].name;
         return &s->values[bit];
     }
-    *name = s->uname[bit - GL_NPARAMS];
+    if (name)
+        *name = s->uname[bit - GL_NPARAMS];
     return &s->uvalues[bit - GL_NPARAMS];
 }
 
@@ -96,7 +98,7 @@ static int parse_zip(struct ctx *x, struct gl_section *s, const struct entry *e,
         m |= 1u << bit;
         n++;
         const char *pname;
-        if (!cfg_bit_values(s, bit, &pname)->set) {
+        if (!gl_section_values(s, bit, &pname)->set) {
             if (!is_default)
                 return cfg_err(x, e->line, "zip: parameter '%s' is not set in section [%s]", name,
                             s->name);
@@ -113,7 +115,7 @@ static int parse_zip(struct ctx *x, struct gl_section *s, const struct entry *e,
         if (!(m & (1u << i)))
             continue;
         const char *pname;
-        const struct gl_values *v = cfg_bit_values(s, i, &pname);
+        const struct gl_values *v = gl_section_values(s, i, &pname);
         for (int z = 0; z < s->nzip; z++)
             if (s->zip[z] & (1u << i))
                 return cfg_err(x, e->line, "zip: parameter '%s' is already zipped on line %d",
@@ -255,7 +257,7 @@ int cfg_section_size(struct ctx *x, const struct gl_section *s)
     double points = 1;
     for (int i = 0; i < GL_NPARAMS + s->nuser; i++) {
         const char *name;
-        const struct gl_values *v = cfg_bit_values(s, i, &name);
+        const struct gl_values *v = gl_section_values(s, i, &name);
         if (!v->set)
             continue;
         int lead = 1;

@@ -20,40 +20,25 @@
 
 #define MAX_JOBS 1000000
 
-/* One axis of the product: a parameter, or a zip group of parameters that share
- * one index. */
-struct axis {
-    unsigned params;
-    int len;
-};
-
 static int set_err(const struct gl_config *c, int line, char *err, size_t errlen, const char *msg)
 {
     snprintf(err, errlen, "%s:%d: %s", c->path, line, msg);
     return -1;
 }
 
-#define MAX_AXES (GL_NPARAMS + GL_MAX_UPARAMS)
-
-/* The values of parameter bit i (GL_PBIT or GL_UBIT position). */
-static const struct gl_values *bit_values(const struct gl_section *s, int i)
-{
-    return i < GL_NPARAMS ? &s->values[i] : &s->uvalues[i - GL_NPARAMS];
-}
-
-static int build_axes(const struct gl_section *s, struct axis *ax)
+int gl_section_axes(const struct gl_section *s, struct gl_axis *ax)
 {
     int n = 0;
     unsigned done = 0;
     for (int i = 0; i < GL_NPARAMS + s->nuser; i++) {
-        if (!bit_values(s, i)->set || (done & (1u << i)))
+        if (!gl_section_values(s, i, NULL)->set || (done & (1u << i)))
             continue;
         unsigned group = 1u << i;
         for (int z = 0; z < s->nzip; z++)
             if (s->zip[z] & (1u << i))
                 group = s->zip[z];
         ax[n].params = group;
-        ax[n].len = bit_values(s, i)->n;
+        ax[n].len = gl_section_values(s, i, NULL)->n;
         done |= group;
         n++;
     }
@@ -61,7 +46,7 @@ static int build_axes(const struct gl_section *s, struct axis *ax)
 }
 
 /* The section's values at product index idx (last axis fastest). */
-static void point_at(const struct gl_section *s, const struct axis *ax, int nax, long idx,
+static void point_at(const struct gl_section *s, const struct gl_axis *ax, int nax, long idx,
                      struct gl_params *p)
 {
     gl_params_init(p);
@@ -71,7 +56,7 @@ static void point_at(const struct gl_section *s, const struct axis *ax, int nax,
         for (int i = 0; i < GL_NPARAMS + s->nuser; i++) {
             if (!(ax[a].params & (1u << i)))
                 continue;
-            const struct gl_values *v = bit_values(s, i);
+            const struct gl_values *v = gl_section_values(s, i, NULL);
             if (i >= GL_NPARAMS)
                 gl_params_user_set(p, s->uname[i - GL_NPARAMS], v->ints[k]);
             else if (gl_param_table[i].is_text)
@@ -144,7 +129,7 @@ static int add_job(struct gl_expansion *e, int *cap, const struct gl_job *j)
 
 /* Index of the first where that rejects each point (-1 = kept). */
 static int filter_points(const struct gl_config *c, const struct gl_section *s,
-                         const struct axis *ax, int nax, long npoints, int *fails, char *err,
+                         const struct gl_axis *ax, int nax, long npoints, int *fails, char *err,
                          size_t errlen)
 {
     for (long i = 0; i < npoints; i++) {
@@ -186,8 +171,8 @@ static int expand_section(const struct gl_config *c, int si, const struct gl_dev
                           size_t errlen)
 {
     const struct gl_section *s = &c->sections[si];
-    struct axis ax[MAX_AXES];
-    int nax = build_axes(s, ax);
+    struct gl_axis ax[GL_MAX_AXES];
+    int nax = gl_section_axes(s, ax);
     long npoints = 1;
     for (int a = 0; a < nax; a++)
         npoints *= ax[a].len;   /* the parser capped this at 1e6 */

@@ -5,30 +5,19 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const struct gl_values *bit_values(const struct gl_section *s, int i)
-{
-    return i < GL_NPARAMS ? &s->values[i] : &s->uvalues[i - GL_NPARAMS];
-}
-
-/* The axes in expand.c's order: each set parameter, its zip group as one. */
+/* The axes in expand.c's order (gl_section_axes), each named after its first
+ * parameter, then the variant's when there are several. */
 static void build_axes(struct gl_space *sp)
 {
     const struct gl_section *s = sp->s;
-    unsigned done = 0;
-    sp->naxes = 0;
-    for (int i = 0; i < GL_NPARAMS + s->nuser; i++) {
-        if (!bit_values(s, i)->set || (done & (1u << i)))
-            continue;
-        unsigned group = 1u << i;
-        for (int z = 0; z < s->nzip; z++)
-            if (s->zip[z] & (1u << i))
-                group = s->zip[z];
-        int a = sp->naxes++;
-        sp->bits[a] = group;
-        sp->len[a] = bit_values(s, i)->n;
-        snprintf(sp->name[a], sizeof sp->name[a], "%s",
-                 i < GL_NPARAMS ? gl_param_table[i].name : s->uname[i - GL_NPARAMS]);
-        done |= group;
+    struct gl_axis ax[GL_MAX_AXES];
+    sp->naxes = gl_section_axes(s, ax);
+    for (int a = 0; a < sp->naxes; a++) {
+        const char *name;
+        sp->bits[a] = ax[a].params;
+        sp->len[a] = ax[a].len;
+        (void)gl_section_values(s, __builtin_ctz(ax[a].params), &name);
+        snprintf(sp->name[a], sizeof sp->name[a], "%s", name);
     }
     sp->variant_axis = -1;
     if (s->nvariants > 1) {
@@ -43,7 +32,7 @@ static void build_axes(struct gl_space *sp)
 /* The index of parameter bit i's value in p among its values; -1 unset. */
 static int value_index(const struct gl_section *s, int i, const struct gl_params *p)
 {
-    const struct gl_values *v = bit_values(s, i);
+    const struct gl_values *v = gl_section_values(s, i, NULL);
     if (i >= GL_NPARAMS) {
         const struct gl_uparam *u = gl_params_user_find(p, s->uname[i - GL_NPARAMS]);
         if (!u)
