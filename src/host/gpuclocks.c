@@ -5,7 +5,6 @@
 #include "gpuclocks.h"
 #include "nvml_lib.h"
 
-#include <dlfcn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,13 +14,9 @@ typedef void *nvml_device;
 enum { NVML_SUCCESS = 0, NVML_ERROR_NO_PERMISSION = 4, NVML_CLOCK_SM = 1 };
 #define NVML_CLOCK_LIMIT_ID_TDP 0xffffff01u
 
-struct nvml {
-    int tried, ok;
-    char why[256];
-    void *lib;
-    int (*init)(void);
-    const char *(*error_string)(int);
-    int (*by_uuid)(const char *, nvml_device *);
+static struct {
+    struct gl_nvml n;         /* loaded and initialised (nvml_lib.h) */
+    int looked;               /* the clock functions below looked up */
     int (*clock_info)(nvml_device, int, unsigned *);
     int (*max_clock_info)(nvml_device, int, unsigned *);
     int (*app_clock)(nvml_device, int, unsigned *);
@@ -29,9 +24,7 @@ struct nvml {
     int (*event_reasons)(nvml_device, unsigned long long *);
     int (*set_locked)(nvml_device, unsigned, unsigned);
     int (*reset_locked)(nvml_device);
-};
-
-static struct nvml nv;
+} nv;
 
 #define GL_CLOCKS_MAX 16
 static nvml_device locked[GL_CLOCKS_MAX];
@@ -42,65 +35,37 @@ static int atexit_set;
 
 static void *sym(const char *name, int needed)
 {
-    void *p = dlsym(nv.lib, name);
-    if (!p && needed && !nv.why[0])
-        snprintf(nv.why, sizeof nv.why, "NVML has no %s", name);
-    return p;
+    return gl_nvml_sym(&nv.n, name, needed);
 }
 
-static const char *nvml_err(int rc)
-{
-    const char *s = nv.error_string ? nv.error_string(rc) : NULL;
-    return s ? s : "unknown NVML error";
-}
-
-/* Load NVML and initialise it, once. 1 when usable, else 0 with nv.why. */
+/* NVML loaded and initialised, and the clock functions looked up, once. 1 when
+ * usable, else 0 with nv.n.why. */
 static int nvml_ready(void)
 {
-    if (nv.tried)
-        return nv.ok;
-    nv.tried = 1;
-    if (!(nv.lib = gl_nvml_open(nv.why, sizeof nv.why)))
+    if (!gl_nvml_ready(&nv.n))
         return 0;
-    *(void **)&nv.init = sym("nvmlInit_v2", 1);
-    *(void **)&nv.error_string = sym("nvmlErrorString", 0);
-    *(void **)&nv.by_uuid = sym("nvmlDeviceGetHandleByUUID", 1);
-    *(void **)&nv.clock_info = sym("nvmlDeviceGetClockInfo", 1);
-    *(void **)&nv.max_clock_info = sym("nvmlDeviceGetMaxClockInfo", 0);
-    *(void **)&nv.app_clock = sym("nvmlDeviceGetApplicationsClock", 0);
-    *(void **)&nv.default_app_clock = sym("nvmlDeviceGetDefaultApplicationsClock", 0);
-    *(void **)&nv.event_reasons = sym("nvmlDeviceGetCurrentClocksEventReasons", 0);
-    if (!nv.event_reasons)   /* the older name of the same call */
-        *(void **)&nv.event_reasons = sym("nvmlDeviceGetCurrentClocksThrottleReasons", 0);
-    *(void **)&nv.set_locked = sym("nvmlDeviceSetGpuLockedClocks", 0);
-    *(void **)&nv.reset_locked = sym("nvmlDeviceResetGpuLockedClocks", 0);
-    if (nv.why[0])
-        return 0;
-    int rc = nv.init();
-    if (rc != NVML_SUCCESS) {
-        snprintf(nv.why, sizeof nv.why, "nvmlInit failed: %s", nvml_err(rc));
-        return 0;
+    if (!nv.looked) {
+        nv.looked = 1;
+        *(void **)&nv.clock_info = sym("nvmlDeviceGetClockInfo", 1);
+        *(void **)&nv.max_clock_info = sym("nvmlDeviceGetMaxClockInfo", 0);
+        *(void **)&nv.app_clock = sym("nvmlDeviceGetApplicationsClock", 0);
+        *(void **)&nv.default_app_clock = sym("nvmlDeviceGetDefaultApplicationsClock", 0);
+        *(void **)&nv.event_reasons = sym("nvmlDeviceGetCurrentClocksEventReasons", 0);
+        if (!nv.event_reasons)   /* the older name of the same call */
+            *(void **)&nv.event_reasons = sym("nvmlDeviceGetCurrentClocksThrottleReasons", 0);
+        *(void **)&nv.set_locked = sym("nvmlDeviceSetGpuLockedClocks", 0);
+        *(void **)&nv.reset_locked = sym("nvmlDeviceResetGpuLockedClocks", 0);
     }
-    nv.ok = 1;
-    return 1;
+    return nv.n.ok;
 }
 
 static int handle_of(const char *uuid, nvml_device *d, char *why, size_t whylen)
 {
     if (!nvml_ready()) {
-        snprintf(why, whylen, "%s", nv.why);
+        snprintf(why, whylen, "%s", nv.n.why);
         return -1;
     }
-    if (!uuid || !*uuid) {
-        snprintf(why, whylen, "the GPU has no UUID to find it by in NVML");
-        return -1;
-    }
-    int rc = nv.by_uuid(uuid, d);
-    if (rc != NVML_SUCCESS) {
-        snprintf(why, whylen, "NVML does not know GPU %.96s: %s", uuid, nvml_err(rc));
-        return -1;
-    }
-    return 0;
+    return gl_nvml_device(&nv.n, uuid, d, why, whylen);
 }
 
 static const struct {
@@ -144,7 +109,7 @@ int gl_clocks_read(const char *uuid, struct gl_gpu_clocks *c, char *why, size_t 
         return -1;
     int rc = nv.clock_info(d, NVML_CLOCK_SM, &v);
     if (rc != NVML_SUCCESS) {
-        snprintf(why, whylen, "nvmlDeviceGetClockInfo: %s", nvml_err(rc));
+        snprintf(why, whylen, "nvmlDeviceGetClockInfo: %s", gl_nvml_error(&nv.n, rc));
         return -1;
     }
     c->sm_mhz = (int)v;
@@ -187,7 +152,7 @@ int gl_clocks_lock_base(const char *uuid, char *why, size_t whylen)
     }
     int rc = nv.set_locked(d, NVML_CLOCK_LIMIT_ID_TDP, NVML_CLOCK_LIMIT_ID_TDP);
     if (rc != NVML_SUCCESS) {
-        snprintf(why, whylen, "nvmlDeviceSetGpuLockedClocks: %s%s", nvml_err(rc),
+        snprintf(why, whylen, "nvmlDeviceSetGpuLockedClocks: %s%s", gl_nvml_error(&nv.n, rc),
                  rc == NVML_ERROR_NO_PERMISSION ? " (locking clocks needs root)" : "");
         return -1;
     }
@@ -212,7 +177,7 @@ int gl_clocks_reset(char *why, size_t whylen)
         } else if (!failed) {
             failed = 1;
             snprintf(why, whylen, "nvmlDeviceResetGpuLockedClocks(%.96s): %s", locked_uuid[i],
-                     nvml_err(rc));
+                     gl_nvml_error(&nv.n, rc));
         }
     }
     nlocked = 0;   /* once: a failed reset is not retried at exit */
