@@ -178,17 +178,6 @@ GL_TY_FN unsigned long long gl_ty_mulhi(unsigned long long a, unsigned long long
 #endif
 }
 
-GL_TY_FN double gl_ty_from_bits(uint64_t b)
-{
-#ifdef __CUDA_ARCH__
-    return __longlong_as_double((long long)b);
-#else
-    double v;
-    memcpy(&v, &b, sizeof v);
-    return v;
-#endif
-}
-
 /* ln(x) for a normal, finite x > 0 (about 1 ulp): x = m 2^e with m in
  * [sqrt(1/2), sqrt(2)), ln m = 2 atanh(f), f = (m - 1) / (m + 1), |f| < 0.172,
  * by its series to f^23 (the next term is below 2^-60 of the sum). */
@@ -196,7 +185,7 @@ GL_TY_FN double gl_ty_log(double x)
 {
     uint64_t b = gl_double_bits(x);
     int e = (int)((b >> 52) & 0x7ff) - 1023;
-    double m = gl_ty_from_bits((b & 0x000FFFFFFFFFFFFFull) | 0x3FF0000000000000ull);
+    double m = gl_double_from_bits((b & 0x000FFFFFFFFFFFFFull) | 0x3FF0000000000000ull);
     if (m > 1.4142135623730951) {
         m = m * 0.5;   /* exact */
         e++;

@@ -143,10 +143,9 @@ GL_KT_FN uint64_t gl_double_bits(double v)
 #endif
 }
 
-/* 2^e for -1022 <= e <= 1023, built from its bits (no libm). */
-GL_KT_FN double gl_pow2(int e)
+/* The double whose bits are b. */
+GL_KT_FN double gl_double_from_bits(uint64_t b)
 {
-    uint64_t b = (uint64_t)(e + 1023) << 52;
 #ifdef __CUDA_ARCH__
     return __longlong_as_double((long long)b);
 #else
@@ -154,6 +153,12 @@ GL_KT_FN double gl_pow2(int e)
     memcpy(&v, &b, sizeof v);
     return v;
 #endif
+}
+
+/* 2^e for -1022 <= e <= 1023, built from its bits (no libm). */
+GL_KT_FN double gl_pow2(int e)
+{
+    return gl_double_from_bits((uint64_t)(e + 1023) << 52);
 }
 
 /* v as the bits of a 16-bit float with ebits exponent and mbits fraction bits,
