@@ -30,6 +30,31 @@ static const Elf64_Shdr *section_table(const char *data, size_t len, char *err, 
     return (const Elf64_Shdr *)(data + eh->e_shoff);
 }
 
+/* Section s as a symbol table: its symbols and their string table. 1, 0 when
+ * s is no symbol table, -1 with err when either is cut short. */
+static int symbol_table(const char *data, size_t len, const Elf64_Ehdr *eh, const Elf64_Shdr *sh,
+                        int s, const Elf64_Sym **sym, size_t *nsym, const char **strtab,
+                        size_t *strsize, char *err, size_t errlen)
+{
+    if (sh[s].sh_type != SHT_SYMTAB)
+        return 0;
+    if (sh[s].sh_link >= eh->e_shnum || sh[s].sh_offset > len ||
+        sh[s].sh_size > len - sh[s].sh_offset || sh[s].sh_entsize != sizeof(Elf64_Sym)) {
+        snprintf(err, errlen, "the cubin's symbol table is cut short");
+        return -1;
+    }
+    const Elf64_Shdr *str = &sh[sh[s].sh_link];
+    if (str->sh_offset > len || str->sh_size > len - str->sh_offset) {
+        snprintf(err, errlen, "the cubin's string table is cut short");
+        return -1;
+    }
+    *strtab = data + str->sh_offset;
+    *strsize = str->sh_size;
+    *sym = (const Elf64_Sym *)(data + sh[s].sh_offset);
+    *nsym = sh[s].sh_size / sizeof **sym;
+    return 1;
+}
+
 void gk_elf_free(char **names, int n)
 {
     for (int i = 0; i < n; i++)
@@ -49,30 +74,23 @@ int gk_elf_kernels(const char *data, size_t len, char ***names_out, int *n_out, 
     char **names = NULL;
     int n = 0, cap = 0;
     for (int s = 0; s < eh->e_shnum; s++) {
-        if (sh[s].sh_type != SHT_SYMTAB)
+        const Elf64_Sym *sym;
+        const char *strtab;
+        size_t nsym, strsize;
+        int t = symbol_table(data, len, eh, sh, s, &sym, &nsym, &strtab, &strsize, err, errlen);
+        if (t < 0) {
+            gk_elf_free(names, n);
+            return -1;
+        }
+        if (t == 0)
             continue;
-        if (sh[s].sh_link >= eh->e_shnum || sh[s].sh_offset > len ||
-            sh[s].sh_size > len - sh[s].sh_offset || sh[s].sh_entsize != sizeof(Elf64_Sym)) {
-            snprintf(err, errlen, "the cubin's symbol table is cut short");
-            gk_elf_free(names, n);
-            return -1;
-        }
-        const Elf64_Shdr *str = &sh[sh[s].sh_link];
-        if (str->sh_offset > len || str->sh_size > len - str->sh_offset) {
-            snprintf(err, errlen, "the cubin's string table is cut short");
-            gk_elf_free(names, n);
-            return -1;
-        }
-        const char *strtab = data + str->sh_offset;
-        const Elf64_Sym *sym = (const Elf64_Sym *)(data + sh[s].sh_offset);
-        size_t nsym = sh[s].sh_size / sizeof *sym;
         for (size_t i = 0; i < nsym; i++) {
             if (ELF64_ST_TYPE(sym[i].st_info) != STT_FUNC ||
-                ELF64_ST_BIND(sym[i].st_info) == STB_LOCAL || sym[i].st_name >= str->sh_size)
+                ELF64_ST_BIND(sym[i].st_info) == STB_LOCAL || sym[i].st_name >= strsize)
                 continue;
             const char *name = strtab + sym[i].st_name;
-            size_t nl = strnlen(name, str->sh_size - sym[i].st_name);
-            if (nl == 0 || nl == str->sh_size - sym[i].st_name)
+            size_t nl = strnlen(name, strsize - sym[i].st_name);
+            if (nl == 0 || nl == strsize - sym[i].st_name)
                 continue;   /* empty, or not terminated inside the table */
             if (n == cap) {
                 int ncap = cap ? 2 * cap : 16;
@@ -131,28 +149,21 @@ int gk_elf_vars(const char *data, size_t len, struct gk_elf_var **out, int *n_ou
     struct gk_elf_var *v = NULL;
     int n = 0, cap = 0;
     for (int s = 0; s < eh->e_shnum; s++) {
-        if (sh[s].sh_type != SHT_SYMTAB)
+        const Elf64_Sym *sym;
+        const char *strtab;
+        size_t nsym, strsize;
+        int t = symbol_table(data, len, eh, sh, s, &sym, &nsym, &strtab, &strsize, err, errlen);
+        if (t < 0) {
+            free(v);
+            return -1;
+        }
+        if (t == 0)
             continue;
-        if (sh[s].sh_link >= eh->e_shnum || sh[s].sh_offset > len ||
-            sh[s].sh_size > len - sh[s].sh_offset || sh[s].sh_entsize != sizeof(Elf64_Sym)) {
-            snprintf(err, errlen, "the cubin's symbol table is cut short");
-            free(v);
-            return -1;
-        }
-        const Elf64_Shdr *str = &sh[sh[s].sh_link];
-        if (str->sh_offset > len || str->sh_size > len - str->sh_offset) {
-            snprintf(err, errlen, "the cubin's string table is cut short");
-            free(v);
-            return -1;
-        }
-        const char *strtab = data + str->sh_offset;
-        const Elf64_Sym *sym = (const Elf64_Sym *)(data + sh[s].sh_offset);
-        size_t nsym = sh[s].sh_size / sizeof *sym;
         for (size_t i = 0; i < nsym; i++) {
-            if (ELF64_ST_TYPE(sym[i].st_info) != STT_OBJECT || sym[i].st_name >= str->sh_size)
+            if (ELF64_ST_TYPE(sym[i].st_info) != STT_OBJECT || sym[i].st_name >= strsize)
                 continue;
             const char *name = strtab + sym[i].st_name;
-            size_t nl = strnlen(name, str->sh_size - sym[i].st_name);
+            size_t nl = strnlen(name, strsize - sym[i].st_name);
             if (nl == 0 || nl >= sizeof v->name || name[0] == '.' || name[0] == '$' ||
                 strncmp(name, "__nv", 4) == 0)
                 continue;   /* empty, too long, or the toolchain's own */
