@@ -184,7 +184,8 @@ static void evaluate_launches(int m, const struct glc_replay *rp, const long *lr
 static int session(const struct glc_replay *const *rp, int n, int m, struct gl_result *const *r)
 {
     double t0 = glc_trace.on ? glc_now_s() : 0.0, tall = t0;
-    double start0 = glc_trace.sum[T_START], stop0 = glc_trace.sum[T_STOP];
+    double start0 = glc_trace.sum[T_START] + glc_trace.sum[T_START1], stop0 = glc_trace.sum[T_STOP];
+    double first0 = glc_trace.sum[T_START1];
     double total0 = glc_trace.sum[T_TOTAL];
     int passes = 0;
     if (!glc_collect_passes(rp, n, m, r, &passes)) {
@@ -237,9 +238,10 @@ static int session(const struct glc_replay *const *rp, int n, int m, struct gl_r
     glc_lap(T_TOTAL, &tall);
     if (glc_trace.on) {
         fprintf(stderr, "gpulab cupti session: %s ranges, %d run(s), %d pass(es), counter data "
-                "%zu B: start %.2f ms, stop %.2f ms, whole %.2f ms\n",
+                "%zu B: start %.2f ms (first pass %.2f ms), stop %.2f ms, whole %.2f ms\n",
                 m == MODE_AUTO ? "auto" : "user", n, passes, glc_st.counter_size,
-                (glc_trace.sum[T_START] - start0) * 1e3, (glc_trace.sum[T_STOP] - stop0) * 1e3,
+                (glc_trace.sum[T_START] + glc_trace.sum[T_START1] - start0) * 1e3,
+                (glc_trace.sum[T_START1] - first0) * 1e3, (glc_trace.sum[T_STOP] - stop0) * 1e3,
                 (glc_trace.sum[T_TOTAL] - total0) * 1e3);
         glc_trace.sessions++;
         glc_trace.profiles += n;
@@ -313,7 +315,7 @@ int glc_profile_batch(const struct glc_replay *const *rp, struct gl_result *cons
             glc_reason_all(r, n, "internal: incomplete replay callbacks");
             return -1;
         }
-    /* after a failure, or after an instrumented pass (profiler_int.h): a fresh
+    /* after a failure (or, asked for, after an instrumented pass): a fresh
      * object; else the one object of this configuration, kept across batches
      * (started here when the configuration changed since the last profile) */
     /* GPULAB_CUPTI_FRESH=1: a fresh object for every batch, as before the
@@ -321,6 +323,11 @@ int glc_profile_batch(const struct glc_replay *const *rp, struct gl_result *cons
     const char *fr = getenv("GPULAB_CUPTI_FRESH");
     if (fr && strcmp(fr, "1") == 0 && glc_st.object_cfg >= 0)
         glc_st.broken = 1;
+    /* the object is kept after instrumented replays too (profiler_int.h);
+     * GPULAB_CUPTI_SMEM_FRESH=1 takes a fresh one after them, as before */
+    const char *sf = getenv("GPULAB_CUPTI_SMEM_FRESH");
+    if (!sf || strcmp(sf, "1") != 0)
+        glc_st.smem_ran = 0;
     if ((glc_st.broken || glc_st.smem_ran) && glc_st.n > 0) {
         char why[GL_REASON_MAX];
         if (glc_st.broken)

@@ -12,8 +12,8 @@
 #include <unistd.h>
 
 /* Where profiling time goes (see struct glc_trace_sums). */
-static const char *const trace_name[T_N] = { "re-enable", "setconfig", "counterdata init",
-    "sync", "start", "flush", "run", "push/pop", "stop", "decode", "evaluate",
+static const char *const trace_name[T_N] = { "object warm-up (at set-up)", "re-enable", "setconfig", "counterdata init",
+    "sync", "start (a session's first pass)", "start (later passes)", "flush", "run", "push/pop", "stop", "decode", "evaluate",
     "exact smem (instrumented)", "total" };
 struct glc_trace_sums glc_trace;
 
@@ -42,12 +42,12 @@ void glc_trace_print(void)
     /* one line per worker (tests/gpu/collection_reuse.sh counts them) */
     fprintf(stderr, "gpulab cupti collections: pid %ld, configurations built %ld, reused %ld; "
             "range profiler objects started %ld (new configuration %ld, range mode %ld, after "
-            "instrumented replays %ld, after failures %ld)\n", (long)getpid(),
+            "instrumented replays %ld, after failures %ld), warmed at set-up %ld\n", (long)getpid(),
             glc_trace.configs_built, glc_trace.configs_reused,
             glc_trace.objects_config + glc_trace.objects_mode + glc_trace.objects_smem +
                 glc_trace.objects_broken,
             glc_trace.objects_config, glc_trace.objects_mode, glc_trace.objects_smem,
-            glc_trace.objects_broken);
+            glc_trace.objects_broken, glc_trace.objects_warmed);
     if (glc_trace.profiles == 0)
         return;
     fprintf(stderr, "gpulab cupti trace: %ld profiled runs in %ld sessions, %.2f passes/run; "

@@ -58,10 +58,13 @@
  *   and a fresh range profiler object changes nothing;
  * - SetConfig after UnsetConfig failed (CUPTI_ERROR_OUT_OF_MEMORY): configure
  *   once per process, unset at glc_shutdown;
- * - the range profiler's counters after instrumented runs were measured (the same
- *   as before, smsp__inst_executed exactly) on a fresh range profiler object, not
- *   on the object that ran the sessions before them: the session after an
- *   instrumented pass takes a fresh object (smem_ran; ~0.15 s per batch);
+ * - the range profiler's counters after instrumented runs are the same on the
+ *   object that ran the sessions before them as on a fresh one: stencil's 162
+ *   runs (81 of them instrumented), smsp__inst_executed equal in every run, the
+ *   other counters within the spread of two fresh-object sweeps (bench/results/
+ *   2026-11-28-h100-smem_kept_object.txt); a fresh object's first Start costs
+ *   ~370 ms, so the object is kept (GPULAB_CUPTI_SMEM_FRESH=1: a fresh one after
+ *   each batch with instrumented runs, as before);
  * - the instrumented kernels are restored at disable: event times and the range
  *   profiler's counters (smsp__inst_executed exactly) are the same before and
  *   after; the instrumented replay costs about 1-2.5 ns per warp-level shared
@@ -130,8 +133,8 @@ static inline int glc_ranges_of(const struct glc_replay *rp)
 /* Where profiling time goes, summed over a worker's life and printed to stderr
  * at shutdown when GPULAB_CUPTI_TRACE is set (for bench/ and for users asking
  * why profiling is slow). */
-enum { T_REENABLE, T_SETCONFIG, T_CTRINIT, T_SYNC, T_START, T_FLUSH, T_RUN, T_RANGE, T_STOP,
-       T_DECODE, T_EVAL, T_SMEM, T_TOTAL, T_N };
+enum { T_WARM, T_REENABLE, T_SETCONFIG, T_CTRINIT, T_SYNC, T_START1, T_START, T_FLUSH, T_RUN, T_RANGE,
+       T_STOP, T_DECODE, T_EVAL, T_SMEM, T_TOTAL, T_N };
 struct glc_trace_sums {
     int on;
     long profiles, passes, sessions;
@@ -141,6 +144,7 @@ struct glc_trace_sums {
      * after an instrumented replay, after a failure */
     long configs_built, configs_reused;
     long objects_config, objects_mode, objects_smem, objects_broken;
+    long objects_warmed;       /* first Starts paid at set-up (glc_warm_object) */
     double sum[T_N];
 };
 extern struct glc_trace_sums glc_trace;
@@ -193,7 +197,8 @@ struct glc_state {
     char smem_why[GL_REASON_MAX];
     uint64_t smem_ids[GL_SMEM_NKINDS];   /* CUPTI's id of each enum gl_smem_kind metric */
     int smem_ran;              /* kernels were instrumented since the range profiler object
-                                  last ran a session: the next session takes a fresh one */
+                                  last ran a session: with GPULAB_CUPTI_SMEM_FRESH=1 the
+                                  next session takes a fresh one */
 };
 extern struct glc_state glc_st;
 
@@ -216,6 +221,9 @@ void glc_trace_print(void);
 int glc_ensure_init(void);
 /* Disable and enable the range profiler again: a clean object. */
 CUptiResult glc_reenable(void);
+/* The current configuration's range profiler object started once with nothing
+ * in it, so that its costly first Start is not a run's (profiler_passes.c). */
+int glc_warm_object(char *err, size_t errlen);
 /* Forget the current configuration. */
 void glc_drop_config(void);
 

@@ -349,6 +349,11 @@ static void test_watch_thread(void)
     usleep(120000);
     gl_run_watch_stop(&w, r);
     CHECK(strncmp(r->contaminated, "host busy", 9) == 0 && w.samples >= 2);
+    /* a run shorter than the period: the thread's latest sample is its own */
+    memset(r, 0, sizeof *r);
+    gl_run_watch_start(&w, 1, NULL);
+    gl_run_watch_stop(&w, r);
+    CHECK(strncmp(r->contaminated, "host busy", 9) == 0 && w.samples == 1);
     memset(r, 0, sizeof *r);
     use_loadavg("0.00 0.00 0.00 1/100 1\n");
     gl_run_watch_start(&w, (int)ncpu, NULL);

@@ -130,11 +130,11 @@ enum gl_step {
     GL_ST_REFERENCE,   /* the expected outputs: reference kernel or host function, cache */
     GL_ST_ALLOC,       /* buffers allocated (or taken from the worker's pool) */
     GL_ST_INPUTS,      /* inputs generated from the seed (host or device) */
-    GL_ST_UPLOAD,      /* the timed host -> device copies */
+    GL_ST_UPLOAD,      /* the timed host -> device copies, less their device time */
     GL_ST_RESTORE,     /* a user's kernel: pristine copies of what goes back */
     GL_ST_FLUSH_SETUP, /* the L2-flush buffer made ready */
     GL_ST_VERIFY_RUN,  /* poison, flush, the verification launch and its wait */
-    GL_ST_READBACK,    /* the timed device -> host copy of the outputs */
+    GL_ST_READBACK,    /* the timed device -> host copy of the outputs, less its device time */
     GL_ST_CHECK,       /* comparing outputs with the expected ones */
     GL_ST_SAMPLING,    /* warm-up and samples less their kernels and flushes: launches,
                           poison and resets, event waits */
@@ -182,12 +182,14 @@ struct gl_result {
     /* where the run's wall time went (gpulab run --profile-self), ms; the
      * harness fills what it did, the worker the whole run */
     double phase_ms[GL_PHASES];
+    double watch_ms;               /* of GL_PH_RUN: the run watch's start and stop (worker) */
     /* how the output was checked (stored; docs/measurement.md, what "verified" means) */
     char check[16];                /* GL_CHECK_*; empty: not checked */
     long long check_points;        /* output elements compared with the reference */
     double busy_ms;                /* device or CPU time of the kernels it executed
-                                      (verification, warm-up, samples, replays) and
-                                      their flushes; the rest of the wall is overhead */
+                                      (verification, warm-up, samples, replays), their
+                                      flushes and the timed copies (h2d_ms, d2h_ms);
+                                      the rest of the wall is overhead */
     /* why the exact shared-memory conflicts (gpulab__smem_excess_*) are absent
      * when the run was profiled otherwise (stored as run.smem_excess_reason);
      * empty when they were measured or the run was not profiled at all */

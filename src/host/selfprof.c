@@ -14,11 +14,12 @@ static const char *const phase_name[GL_PHASES] = {
 
 static const char *const part_name[GL_SP_PARTS] = {
     "launch setup (kernel, arguments)", "launch shape, occupancy", "reference (expected outputs)", "buffers (allocate, pool)",
-    "inputs from the seed", "upload (timed copies)", "restore copies (users' kernels)",
-    "L2-flush buffer ready", "verification launch (host part)", "readback (timed copy)",
+    "inputs from the seed", "upload (host part)", "restore copies (users' kernels)",
+    "L2-flush buffer ready", "verification launch (host part)", "readback (host part)",
     "output check", "warm-up + samples (host part)", "counters: profiler's own work",
     "counters: exact-conflict replay", "free, release",
-    "harness, not named above", "worker around the run", "to and from the worker", "store",
+    "harness, not named above", "run watch (host load, GPU clocks)", "worker around the run",
+    "to and from the worker", "store",
 };
 
 void gl_selfprof_init(struct gl_selfprof *sp, FILE *out)
@@ -67,9 +68,10 @@ void gl_selfprof_add(struct gl_selfprof *sp, const char *label, const char *devi
         for (int i = GL_PH_SETUP; i <= GL_PH_PROFILE; i++)
             phases += r->phase_ms[i];
         row[GL_STEPS] = phases - r->busy_ms - steps;
-        row[GL_STEPS + 1] = r->phase_ms[GL_PH_RUN] - phases;
-        row[GL_STEPS + 2] = wall_ms - r->phase_ms[GL_PH_RUN];
-        row[GL_STEPS + 3] = store_ms;
+        row[GL_STEPS + 1] = r->watch_ms;
+        row[GL_STEPS + 2] = r->phase_ms[GL_PH_RUN] - phases - r->watch_ms;
+        row[GL_STEPS + 3] = wall_ms - r->phase_ms[GL_PH_RUN];
+        row[GL_STEPS + 4] = store_ms;
         int n = sp->ngpu_over;
         if (n == sp->cap_parts) {   /* a failed growth drops the run from both */
             int nc = sp->cap_parts ? sp->cap_parts * 2 : 64;
@@ -108,7 +110,7 @@ void gl_selfprof_store_more(struct gl_selfprof *sp, int nruns, int gpu_ok, doubl
     for (int k = sp->ngpu_over - (gpu_ok < sp->ngpu_over ? gpu_ok : sp->ngpu_over);
          k < sp->ngpu_over; k++) {
         sp->gpu_over[k] += each;
-        sp->gpu_parts[(size_t)k * GL_SP_PARTS + GL_STEPS + 3] += each;
+        sp->gpu_parts[(size_t)k * GL_SP_PARTS + GL_STEPS + 4] += each;
     }
 }
 
@@ -144,9 +146,9 @@ void gl_selfprof_report(const struct gl_selfprof *sp, double total_s)
     fprintf(o, "  %-34s %9.1f s  %5.1f %%\n", "to and from the worker", sp->ipc / 1e3,
             sp->wall > 0 ? 100.0 * sp->ipc / sp->wall : 0.0);
     fprintf(o, "  %-34s %9.1f s  %5.1f %%  (device or CPU time of the kernels run)\n",
-            "kernels and flushes", sp->busy / 1e3, sp->wall > 0 ? 100.0 * sp->busy / sp->wall : 0.0);
+            "kernels, flushes, copies", sp->busy / 1e3, sp->wall > 0 ? 100.0 * sp->busy / sp->wall : 0.0);
     if (sp->ngpu_over > 0)
-        fprintf(o, "  host overhead per ok GPU run (wall - kernels - flushes): median %.1f ms "
+        fprintf(o, "  host overhead per ok GPU run (wall - kernels, flushes, timed copies): median %.1f ms "
                    "over %d runs\n", median_of(sp->gpu_over, sp->ngpu_over), sp->ngpu_over);
     if (sp->ngpu_over > 0 && sp->gpu_parts) {
         /* where it goes: the mean of each part adds up to the mean overhead */

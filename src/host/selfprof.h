@@ -11,7 +11,7 @@
 
 #include "gpulab.h"
 
-#define GL_SP_PARTS (GL_STEPS + 4)
+#define GL_SP_PARTS (GL_STEPS + 5)
 
 struct gl_selfprof {
     FILE *out;

@@ -258,13 +258,14 @@ static const char *metrics_spec(const struct gl_job *job)
     return job->metrics && job->metrics[0] ? job->metrics : "default";
 }
 
-/* A GPU job that profiles counters: worth batching with its neighbours. The
- * spec is resolved once per distinct text (jobs of a section share it). */
-static int batchable(struct gl_run_loop *rl, const struct gl_job *job)
+/* A GPU job that profiles counters (its parked runs share a counter
+ * collection). The spec is resolved once per distinct text (jobs of a section
+ * share it). */
+static int profiles(struct gl_run_loop *rl, const struct gl_job *job)
 {
     static struct gl_metric_req req;
     char err[256];
-    if (rl->batch_max < 2 || !is_gpu(job) || rl->sw->counters < 0)
+    if (!is_gpu(job) || rl->sw->counters < 0)
         return 0;
     if (job->metrics != rl->spec_seen || !rl->spec_checked) {
         rl->spec_profiles = gl_metric_resolve(metrics_spec(job), &req, err, sizeof err) == 0 &&
@@ -273,6 +274,14 @@ static int batchable(struct gl_run_loop *rl, const struct gl_job *job)
         rl->spec_checked = 1;
     }
     return rl->spec_profiles;
+}
+
+/* A GPU job: handed out in a batch with its neighbours of the same spec, with
+ * counters or without (a batch is one trip to the worker and one commit; with
+ * counters also one collection session). */
+static int batchable(struct gl_run_loop *rl, const struct gl_job *job)
+{
+    return rl->batch_max >= 2 && is_gpu(job);
 }
 
 /* A point the variant's check rejected: stored once as skipped (for the
@@ -412,7 +421,7 @@ static int finish_unit(struct gl_run_loop *rl, int slot)
             continue;
         }
         if (lost && r->status == GL_OK && r->passes == 0 && r->nmetrics == 0 &&
-            batchable(rl, job)) {
+            batchable(rl, job) && profiles(rl, job)) {
             single |= rl->attempt[ji] > 0;
             if (rl->attempt[ji] < 255)
                 rl->attempt[ji]++;

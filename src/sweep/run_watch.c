@@ -4,6 +4,7 @@
 #include "gpuprocs.h"
 #include "hostload.h"
 
+#include <pthread.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
@@ -14,58 +15,140 @@
  * hardware power brake (the software power cap is the kernel's own doing). */
 #define GL_EVENTS_SLOWED (0x8ull | 0x20ull | 0x40ull | 0x80ull)
 
-static void sample(struct gl_run_watch *w, int first)
+/* One sample of the machine. */
+struct watch_sample {
+    int others;               /* other runnable tasks; -1 unreadable */
+    int have_clocks;
+    unsigned long long events;
+    int mhz;
+};
+
+/* The process's one sampling thread and the run it watches (mu guards all). */
+static struct {
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    int started;              /* the thread runs (in process pid) */
+    pid_t pid;
+    struct gl_run_watch *cur; /* the run being watched, or NULL */
+    char uuid[128];           /* the GPU whose clocks are read while cur is a GPU run */
+    struct watch_sample last; /* the latest sample */
+    int have_last;
+    double scanned;           /* when other gpulabs were last looked for (0 never) */
+    long gpulabs;             /* ... and what was found */
+    int gpulab_pid;
+} mon = { PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, 0, 0, NULL, "", { 0, 0, 0, 0 }, 0,
+          0.0, 0, 0 };
+
+static double now_s(void)
 {
-    int o = gl_others_running();
-    if (o < 0) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* Read the machine (no lock held: NVML and /proc take their time); uuid ""
+ * for the load alone. */
+static void read_sample(const char *uuid, struct watch_sample *s)
+{
+    memset(s, 0, sizeof *s);
+    s->others = gl_others_running();
+    if (!uuid[0])
+        return;
+    struct gl_gpu_clocks c;
+    char why[256];
+    if (gl_clocks_read(uuid, &c, why, sizeof why) == 0) {
+        s->have_clocks = 1;
+        s->events = c.have_events ? c.events : 0;
+        s->mhz = c.sm_mhz;
+    }
+}
+
+/* Other gpulab processes on GPU uuid: into mon (no lock held while looking). */
+static void scan_gpulabs(const char *uuid)
+{
+    char dev[64];
+    pid_t pid = 0;
+    long n = 0;
+    if (gl_gpu_dev_file("/proc", uuid, dev, sizeof dev) == 0)
+        n = gl_other_gpulabs("/proc", getpid(), getppid(), dev, &pid);
+    pthread_mutex_lock(&mon.mu);
+    mon.gpulabs = n;
+    mon.gpulab_pid = (int)pid;
+    mon.scanned = now_s();
+    pthread_mutex_unlock(&mon.mu);
+}
+
+/* Sample s into run w (mon.mu held). */
+static void add_sample(struct gl_run_watch *w, const struct watch_sample *s)
+{
+    if (s->others < 0) {
         w->unreadable++;
     } else {
         w->samples++;
-        w->others_sum += o;
-        if (o > w->others_max)
-            w->others_max = o;
+        w->others_sum += s->others;
+        if (s->others > w->others_max)
+            w->others_max = s->others;
     }
-    if (!w->uuid[0])
+    if (!w->uuid[0] || !s->have_clocks)
         return;
-    if (first) {
-        char dev[64];
-        pid_t pid = 0;
-        if (gl_gpu_dev_file("/proc", w->uuid, dev, sizeof dev) == 0)
-            w->gpulabs = gl_other_gpulabs("/proc", getpid(), getppid(), dev, &pid);
-        w->gpulab_pid = (int)pid;
-    }
-    struct gl_gpu_clocks c;
-    char why[256];
-    if (gl_clocks_read(w->uuid, &c, why, sizeof why) == 0) {
-        if (c.have_events)
-            w->events |= c.events;
-        if (c.sm_mhz > 0 && (w->min_mhz == 0 || c.sm_mhz < w->min_mhz))
-            w->min_mhz = c.sm_mhz;
-    }
+    w->events |= s->events;
+    if (s->mhz > 0 && (w->min_mhz == 0 || s->mhz < w->min_mhz))
+        w->min_mhz = s->mhz;
 }
 
 static void *watch_main(void *arg)
 {
-    struct gl_run_watch *w = arg;
-    sample(w, 1);
-    pthread_mutex_lock(&w->mu);
-    while (!w->stop) {
+    (void)arg;
+    for (;;) {
+        char uuid[128];
+        pthread_mutex_lock(&mon.mu);
+        int gpu = mon.cur && mon.cur->uuid[0];
+        snprintf(uuid, sizeof uuid, "%s", gpu ? mon.cur->uuid : "");
+        int scan = gpu && (mon.scanned == 0.0 || now_s() - mon.scanned >= GL_WATCH_SCAN_S);
+        pthread_mutex_unlock(&mon.mu);
+        if (scan)
+            scan_gpulabs(uuid);
+        struct watch_sample s;
+        read_sample(uuid, &s);
+        pthread_mutex_lock(&mon.mu);
+        mon.last = s;
+        mon.have_last = 1;
+        /* a sample read for a GPU run is not a CPU run's, nor another GPU's */
+        if (mon.cur && strcmp(mon.cur->uuid, uuid) == 0)
+            add_sample(mon.cur, &s);
         struct timespec until;
         clock_gettime(CLOCK_MONOTONIC, &until);
         until.tv_nsec += GL_WATCH_EVERY_MS * 1000000L;
         until.tv_sec += until.tv_nsec / 1000000000L;
         until.tv_nsec %= 1000000000L;
-        int rc = 0;
-        while (!w->stop && rc == 0)   /* until the period is over or a stop wakes it */
-            rc = pthread_cond_timedwait(&w->cv, &w->mu, &until);
-        if (!w->stop) {
-            pthread_mutex_unlock(&w->mu);
-            sample(w, 0);
-            pthread_mutex_lock(&w->mu);
-        }
+        while (pthread_cond_timedwait(&mon.cv, &mon.mu, &until) == 0)
+            ;   /* the period, whole (nothing wakes it early) */
+        pthread_mutex_unlock(&mon.mu);
     }
-    pthread_mutex_unlock(&w->mu);
     return NULL;
+}
+
+/* The thread, once per process (mon.mu held). 1 when it runs. */
+static int monitor_started(void)
+{
+    if (mon.started)
+        return 1;
+    pthread_condattr_t ca;
+    if (pthread_condattr_init(&ca) != 0)
+        return 0;
+    int ok = pthread_condattr_setclock(&ca, CLOCK_MONOTONIC) == 0;
+    if (ok) {
+        pthread_cond_destroy(&mon.cv);
+        ok = pthread_cond_init(&mon.cv, &ca) == 0;
+    }
+    pthread_condattr_destroy(&ca);
+    pthread_t th;
+    if (!ok || pthread_create(&th, NULL, watch_main, NULL) != 0)
+        return 0;
+    pthread_detach(th);
+    mon.started = 1;
+    mon.pid = getpid();
+    return 1;
 }
 
 void gl_run_watch_start(struct gl_run_watch *w, int cores_used, const char *gpu_uuid)
@@ -73,23 +156,17 @@ void gl_run_watch_start(struct gl_run_watch *w, int cores_used, const char *gpu_
     memset(w, 0, sizeof *w);
     w->cores_used = cores_used > 0 ? cores_used : 1;
     snprintf(w->uuid, sizeof w->uuid, "%s", gpu_uuid ? gpu_uuid : "");
-    pthread_condattr_t ca;
-    if (pthread_condattr_init(&ca) != 0)
-        return;
-    int ok = pthread_condattr_setclock(&ca, CLOCK_MONOTONIC) == 0 &&
-             pthread_cond_init(&w->cv, &ca) == 0;
-    pthread_condattr_destroy(&ca);
-    if (!ok)
-        return;
-    if (pthread_mutex_init(&w->mu, NULL) != 0) {
-        pthread_cond_destroy(&w->cv);
-        return;
+    if (mon.started && mon.pid != getpid()) {   /* a fork's child: the thread stayed behind */
+        pthread_mutex_init(&mon.mu, NULL);
+        mon.started = 0;
+        mon.cur = NULL;
     }
-    w->started = pthread_create(&w->th, NULL, watch_main, w) == 0;
-    if (!w->started) {
-        pthread_mutex_destroy(&w->mu);
-        pthread_cond_destroy(&w->cv);
+    pthread_mutex_lock(&mon.mu);
+    if (monitor_started()) {
+        mon.cur = w;
+        w->started = 1;
     }
+    pthread_mutex_unlock(&mon.mu);
 }
 
 void gl_run_watch_verdict(const struct gl_run_watch *w, int ncpu, char *why, size_t len)
@@ -130,15 +207,24 @@ void gl_run_watch_stop(struct gl_run_watch *w, struct gl_result *r)
 {
     if (!w->started)
         return;
-    pthread_mutex_lock(&w->mu);
-    w->stop = 1;
-    pthread_cond_signal(&w->cv);
-    pthread_mutex_unlock(&w->mu);
-    pthread_join(w->th, NULL);
-    pthread_mutex_destroy(&w->mu);
-    pthread_cond_destroy(&w->cv);
+    struct watch_sample s;
+    pthread_mutex_lock(&mon.mu);
+    mon.cur = NULL;
     w->started = 0;
-    sample(w, 0);   /* one at the end too: a run shorter than a period has two */
+    int own = w->samples + w->unreadable > 0, have = mon.have_last;
+    s = mon.last;
+    if (w->uuid[0]) {
+        w->gpulabs = mon.gpulabs;
+        w->gpulab_pid = mon.gpulab_pid;
+    }
+    pthread_mutex_unlock(&mon.mu);
+    /* shorter than the thread's sampling: the latest sample, or (the process's
+     * first run, before the thread's first) one read now */
+    if (!own) {
+        if (!have)
+            read_sample(w->uuid, &s);
+        add_sample(w, &s);
+    }
     long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
     gl_run_watch_verdict(w, ncpu > 0 ? (int)ncpu : 1, r->contaminated, sizeof r->contaminated);
 }

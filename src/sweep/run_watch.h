@@ -1,31 +1,32 @@
 /* run_watch.h - what the worker sees of the machine while one run is measured,
  * so that a run measured on a busy host is marked (gl_result.contaminated,
- * stored as run.contaminated; docs/measurement.md, "contaminated"): a thread
- * samples, every GL_WATCH_EVERY_MS from the run's start to its end, the
- * runnable tasks beside the worker's own threads (hostload.h), and for a GPU run
- * other gpulab processes holding the GPU (once) and NVML's clock event reasons
- * (gpuclocks.h). The run is contaminated when, on average over the samples, the
- * other runnable tasks reach the CPUs the run leaves free plus one half (a CPU
- * run of T threads on C CPUs: C - T + 0.5; a GPU run uses one), when another
- * gpulab holds its GPU, or when the GPU's clock was slowed by a thermal,
- * hardware or power-brake event.
- * Must not touch the run itself; costs one thread waking every 50 ms, and at
- * the run's end one last sample (the thread is woken, not waited for). */
+ * stored as run.contaminated; docs/measurement.md, "contaminated"): one thread
+ * per worker process (started with its first watched run, kept for the
+ * process's life) samples, every GL_WATCH_EVERY_MS, the runnable tasks beside
+ * the worker's own threads (hostload.h), and while a GPU run is watched NVML's
+ * clock event reasons (gpuclocks.h) and, at most once a GL_WATCH_SCAN_S, other
+ * gpulab processes holding the GPU. Each sample is added to the run being
+ * watched; a run that ends before a sample of its own falls in takes the
+ * latest one (at most one period old). The run is contaminated when, on
+ * average over its samples, the other runnable tasks reach the CPUs the run
+ * leaves free plus one half (a CPU run of T threads on C CPUs: C - T + 0.5; a
+ * GPU run uses one), when another gpulab holds its GPU, or when the GPU's
+ * clock was slowed by a thermal, hardware or power-brake event.
+ * Must not touch the run itself, nor cost a run more than a lock at its start
+ * and end (the sampling is the thread's: H100, a per-run thread with a sample
+ * at the end cost 3-4 ms a run, bench/README "host_overhead"). */
 #ifndef GL_RUN_WATCH_H
 #define GL_RUN_WATCH_H
 
-#include <pthread.h>
+#include <stddef.h>
 
 #include "gpulab.h"
 
 #define GL_WATCH_EVERY_MS 50
+#define GL_WATCH_SCAN_S 1.0   /* other gpulabs on the GPU: looked for at most this often */
 
 struct gl_run_watch {
-    pthread_t th;
-    pthread_mutex_t mu;       /* stop and the thread's wait: a stop wakes it at once, */
-    pthread_cond_t cv;        /* so ending a run costs no part of a period */
-    int started;
-    int stop;
+    int started;              /* being watched (the thread adds its samples) */
     int cores_used;           /* CPUs the run keeps busy */
     char uuid[128];           /* the GPU's ("" a CPU run) */
     /* what the thread saw */
@@ -38,7 +39,8 @@ struct gl_run_watch {
 };
 
 /* Start watching a run that keeps cores_used CPUs busy, on the GPU gpu_uuid
- * (NULL or "": a CPU run). Not watched at all when the thread cannot start. */
+ * (NULL or "": a CPU run); one run at a time. Not watched at all when the
+ * thread cannot start. */
 void gl_run_watch_start(struct gl_run_watch *w, int cores_used, const char *gpu_uuid);
 
 /* Stop, and write what was seen into r->contaminated ("" when nothing). */

@@ -34,7 +34,7 @@ check '[ $rc -eq 0 ]' "run exit $rc: $(tail -3 "$T/err")"
 check '[ "$(grep -c "^self: " "$T/err")" -eq 3 ]' "self lines: $(grep -c "^self: " "$T/err") (want 3)"
 check 'grep -q "^self-profile: .* in 3 runs (0 GPU, 3 CPU)" "$T/err"' "no totals line: $(grep self-profile "$T/err")"
 for ph in "setup (buffers, inputs, copies)" "verification (runs, checks)" "warm-up" "timed samples" \
-          "store" "kernels and flushes"; do
+          "store" "kernels, flushes, copies"; do
     check 'grep -q "^  $ph" "$T/err"' "the table lacks '$ph'"
 done
 # every self line: the parts in the worker add up to at most its wall
@@ -84,13 +84,13 @@ CONF
 GPULAB_PLUGIN="$FAKE" GPULAB_LOCK_DIR="$T/locks" GPULAB_FAKE_HOST_US=20000 \
     $G run "$T/fake.conf" --db "$T/g.db" --profile-self >"$T/gout" 2>"$T/gerr"; rc=$?
 check '[ $rc -eq 0 ]' "fake GPU run exit $rc: $(tail -3 "$T/gerr")"
-check 'grep -q "host overhead per ok GPU run (wall - kernels - flushes): median [0-9.]* ms over 4 runs" "$T/gerr"' \
+check 'grep -q "host overhead per ok GPU run (wall - kernels, flushes, timed copies): median [0-9.]* ms over 4 runs" "$T/gerr"' \
     "no overhead line for 4 GPU runs: $(grep overhead "$T/gerr")"
 for part in "launch setup (kernel, arguments)" "launch shape, occupancy" "reference (expected outputs)" "buffers (allocate, pool)" \
-            "inputs from the seed" "upload (timed copies)" "readback (timed copy)" "output check" \
+            "inputs from the seed" "upload (host part)" "readback (host part)" "output check" \
             "warm-up + samples (host part)" "counters: profiler's own work" \
             "counters: exact-conflict replay" "free, release" "harness, not named above" \
-            "worker around the run" "to and from the worker" "store"; do
+            "run watch (host load, GPU clocks)" "worker around the run" "to and from the worker" "store"; do
     check 'grep -q "^    $part  " "$T/gerr"' "the parts table lacks '$part'"
 done
 # the fake's 20 ms of host work a run: at least that in its step (mean and median)

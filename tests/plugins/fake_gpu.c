@@ -38,7 +38,8 @@
  *   GPULAB_FAKE_COUNTERS=0     counters unavailable (profiler_setup fails)
  *   GPULAB_FAKE_CEILINGS=0     no memory ceilings ("a fake GPU measures nothing")
  *   GPULAB_FAKE_TABLE=FILE     the `table` variant's measured times (above)
- *   GPULAB_FAKE_LOG=FILE       one line appended per init, run, batch, ceilings and
+ *   GPULAB_FAKE_LOG=FILE       one line appended per init, run, batch (and "unit" when
+ *                              the worker opens one), ceilings and
  *                              collection start (pid, GPU): a collection starts, as the
  *                              real plugin's range profiler object does, at the first
  *                              profile of a metric set other than the last one profiled
@@ -265,6 +266,7 @@ static void fake_batch_begin(void)
 {
     batch_open = 1;
     nparked = 0;
+    log_line("unit", "begin", 0);   /* a batch handed to the worker (tests/integration/batches.sh) */
 }
 
 static int fake_batch_end(void)

@@ -183,7 +183,10 @@ int gh_execute(struct gh_job *j)
     st = gh_now_s();
     if (!gh_copy_inputs(j, e0, e1))
         goto out;
-    r->step_ms[GL_ST_UPLOAD] += ms_since(st);
+    /* the copies' own time (event-timed, stored as h2d_ms) is the device's, as
+     * the kernels' is: busy, not host overhead */
+    r->step_ms[GL_ST_UPLOAD] += ms_since(st) - (r->h2d_ms > 0 ? r->h2d_ms : 0.0);
+    r->busy_ms += r->h2d_ms > 0 ? r->h2d_ms : 0.0;
     st = gh_now_s();
     if (!(j->typed ? gh_typed_fill(j, 1) : fill_inputs(j, 1)))
         goto out;

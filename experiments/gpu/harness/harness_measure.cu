@@ -50,9 +50,10 @@ int gh_check_output(struct gh_job *j, cudaEvent_t e0, cudaEvent_t e1)
         if (!gh_copy_output(j, e0, e1, &ms))
             return 0;
         r->d2h_ms = ms;
+        r->busy_ms += ms;   /* the device's time, as the upload's (harness_execute.cu) */
     }
     double t1 = gh_now_s();
-    r->step_ms[GL_ST_READBACK] += (t1 - t0) * 1e3;
+    r->step_ms[GL_ST_READBACK] += (t1 - t0) * 1e3 - ms;
     int ok = j->typed ? gh_typed_check(j) : gh_check_device(j);
     r->step_ms[GL_ST_CHECK] += (gh_now_s() - t1) * 1e3;
     return ok;
