@@ -56,6 +56,13 @@ struct glc_replay {
  * when a name is unknown to this GPU (err names it and the nearest valid ones). */
 int glc_setup(const struct gl_metric_req *req, char *err, size_t errlen);
 
+/* After the worker's first glc_setup that returned passes: its range profiler
+ * object started now, before any run (its first Start costs ~370 ms on an H100,
+ * CUPTI 13.0; a session's first Start after it ~20 ms), so that no run's
+ * profiling pays it. Does nothing once an object has run or when nothing is
+ * configured; a failure leaves it to the first profile. */
+void glc_warm(void);
+
 /* Runs profiled together in one collection, at most. */
 #define GLC_BATCH_MAX 64
 

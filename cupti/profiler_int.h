@@ -144,7 +144,7 @@ struct glc_trace_sums {
      * after an instrumented replay, after a failure */
     long configs_built, configs_reused;
     long objects_config, objects_mode, objects_smem, objects_broken;
-    long objects_warmed;       /* first Starts paid at set-up (glc_warm_object) */
+    long objects_warmed;       /* first Starts paid at set-up (glc_warm) */
     double sum[T_N];
 };
 extern struct glc_trace_sums glc_trace;
@@ -221,9 +221,7 @@ void glc_trace_print(void);
 int glc_ensure_init(void);
 /* Disable and enable the range profiler again: a clean object. */
 CUptiResult glc_reenable(void);
-/* The current configuration's range profiler object started once with nothing
- * in it, so that its costly first Start is not a run's (profiler_passes.c). */
-int glc_warm_object(char *err, size_t errlen);
+
 /* Forget the current configuration. */
 void glc_drop_config(void);
 

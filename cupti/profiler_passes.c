@@ -1,7 +1,8 @@
 /* profiler_passes.c - one collection session's passes: the counter data
  * initialised, the configuration set, then each pass replaying every run of
  * the session with the flush before each (user ranges around each run, or auto
- * ranges around each kernel), and the decode.
+ * ranges around each kernel), and the decode; and the worker's first range
+ * profiler object started empty at set-up (glc_warm).
  * Must not evaluate metrics or decide which runs share a session
  * (profiler_batch.c). */
 #include "profiler_int.h"
@@ -272,14 +273,15 @@ int glc_collect_passes(const struct glc_replay *const *rp, int n, int m,
 }
 
 /* The first Start of a range profiler object costs ~370 ms on an H100 (CUPTI
- * 13.0; a session's first Start after it ~20 ms: bench/README "counter
- * sessions"). Paid here, when a worker configures its first metric set (before
- * any run), not by the runs of its first batch: the counter data initialised,
- * the auto-range configuration set, one pass started and stopped with nothing
- * launched in it. The next session sets its configuration again (a session
- * always does), so nothing of this one reaches a run. 0, or -1 with err (the
- * object is then made afresh at the first profile). */
-int glc_warm_object(char *err, size_t errlen)
+ * 13.0; a session's first Start after it ~20 ms: bench/README, 2026-11-28).
+ * Paid here, when a worker configures its first metric set (before any run),
+ * not by the runs of its first batch: the counter data initialised, the
+ * auto-range configuration set, every pass started and stopped with nothing
+ * launched in it (CUPTI counts an empty pass: a session after one of them ran
+ * only the rest), then decoded. The next session sets its configuration again
+ * (a session always does), so nothing of this one reaches a run. 0, or -1 with
+ * err (the object is then made afresh at the first profile). */
+static int warm_object(char *err, size_t errlen)
 {
     double t0 = glc_trace.on ? glc_now_s() : 0.0;
     if (glc_object_for_current(err, errlen) != 0)
@@ -345,4 +347,11 @@ int glc_warm_object(char *err, size_t errlen)
     glc_st.last_mode = MODE_AUTO;
     glc_trace.objects_warmed++;
     return 0;
+}
+
+void glc_warm(void)
+{
+    char why[GL_REASON_MAX];
+    if (glc_st.configured && glc_st.n > 0 && glc_st.object_cfg == -1)
+        (void)warm_object(why, sizeof why);   /* a failure: made afresh at the first profile */
 }

@@ -216,12 +216,6 @@ int glc_setup(const struct gl_metric_req *req, char *err, size_t errlen)
     glc_config_keep();
     glc_st.configured = 1;
     glc_st.notready[0] = '\0';
-    /* the worker's first configuration: its object's costly first Start now,
-     * before any run (a failure leaves it to the first profile) */
-    if (glc_st.object_cfg == -1) {
-        char why[GL_REASON_MAX];
-        (void)glc_warm_object(why, sizeof why);
-    }
     return (int)glc_st.mode[MODE_AUTO].passes;
 fail:
     glc_fmt(glc_st.notready, sizeof glc_st.notready, "%s",

@@ -201,6 +201,8 @@ static int plugin_profiler_setup(const struct gl_metric_req *req, char *err, siz
     }
     profiler_touched = 1;
     int rc = glc_setup(req, err, errlen);
+    if (rc > 0)
+        glc_warm();
     gh_set_profiling(rc);
     return rc;
 }
