@@ -67,9 +67,12 @@ void gl_selfprof_add(struct gl_selfprof *sp, const char *label, const char *devi
         }
         for (int i = GL_PH_SETUP; i <= GL_PH_PROFILE; i++)
             phases += r->phase_ms[i];
-        row[GL_STEPS] = phases - r->busy_ms - steps;
+        /* the free step comes after the harness's phases: it is not part of
+         * what they leave unnamed, and not of the worker's time around them */
+        double after = r->step_ms[GL_ST_FREE];
+        row[GL_STEPS] = phases - r->busy_ms - (steps - after);
         row[GL_STEPS + 1] = r->watch_ms;
-        row[GL_STEPS + 2] = r->phase_ms[GL_PH_RUN] - phases - r->watch_ms;
+        row[GL_STEPS + 2] = r->phase_ms[GL_PH_RUN] - phases - r->watch_ms - after;
         row[GL_STEPS + 3] = wall_ms - r->phase_ms[GL_PH_RUN];
         row[GL_STEPS + 4] = store_ms;
         int n = sp->ngpu_over;
