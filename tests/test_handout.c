@@ -3,7 +3,7 @@
  * and runs the others at once, ahead of the batch (today's order); by cost, the
  * jobs that do not run come first, CPU jobs go alone, GPU jobs largest first in
  * batches of a share of the cost left, so that simulated workers finish
- * together; every job is handed out exactly once, claims that refuse drop a
+ * together (runs without counters without a smallest unit); every job is handed out exactly once, claims that refuse drop a
  * job, and jobs to redo go first on their worker. Pure: no process, no store. */
 #include "t.h"
 #include "handout.h"
@@ -343,6 +343,32 @@ static void test_specs(void)
         printf("  tail: finish spread %.1f\n", spread);
 }
 
+/* By cost on 2 workers, 4 GPU jobs of 1 unit each (min_unit 100): with counters
+ * the first batch takes all 4 (a session's worth), without (GL_HANDOUT_LIGHT)
+ * it takes its share of what is left, so the other worker gets some; and a
+ * worker on one spec takes a light spec's jobs whatever the cost of a start. */
+static void test_light(void)
+{
+    for (int light = 0; light <= 1; light++) {
+        struct gl_handout s;
+        struct gl_handout_job j[4];
+        int out[GL_BATCH_MAX];
+        reset();
+        for (int i = 0; i < 4; i++) {
+            j[i].job = i;
+            j[i].cost = 1.0;
+            j[i].spec = 0;
+            j[i].flags = GL_HANDOUT_BATCH | (light ? GL_HANDOUT_LIGHT : 0);
+        }
+        if (!CHECK(gl_handout_init(&s, j, 4, 2, 64, 1, 100.0, claim, NULL) == 0))
+            return;
+        int k0 = gl_handout_next(&s, 0, out);
+        int k1 = gl_handout_next(&s, 1, out);
+        CHECK(light ? k0 >= 1 && k0 < 4 && k1 >= 1 : k0 == 4 && k1 == 0);
+        gl_handout_free(&s);
+    }
+}
+
 int main(void)
 {
     test_plan_order();
@@ -353,5 +379,6 @@ int main(void)
     test_balance(3, 1000);
     test_redo();
     test_specs();
+    test_light();
     return t_done("handout");
 }

@@ -260,7 +260,7 @@ static int pick_spec(struct gl_handout *s, int slot)
         if (best < 0 || left[k] / (on[k] + 1) > left[best] / (on[best] + 1))
             best = k;
     /* worth a second start only when its share of the rest is more than that */
-    if (!(s->q[first[best]].flags & GL_HANDOUT_BATCH) ||
+    if (!(s->q[first[best]].flags & GL_HANDOUT_BATCH) || (s->q[first[best]].flags & GL_HANDOUT_LIGHT) ||
         left[best] / (on[best] + 1) > s->spec_cost)
         return first[best];
     return -2;
@@ -300,8 +300,8 @@ static int next_by_cost(struct gl_handout *s, int slot, int *out)
         double sum = j->cost, budget = 1e300;
         if (s->nworkers > 1) {
             budget = (s->left + j->cost) / (2.0 * s->nworkers);
-            if (budget < s->min_unit)
-                budget = s->min_unit;
+            if (budget < s->min_unit && !(j->flags & GL_HANDOUT_LIGHT))
+                budget = s->min_unit;   /* a session's worth (none without counters) */
             if (budget < j->cost)
                 budget = j->cost;
         }

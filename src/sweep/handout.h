@@ -1,16 +1,17 @@
 /* handout.h - the hand-out of one config's jobs to the workers of `gpulab run`,
  * one unit at a time: one job, or a batch of GPU jobs with the same metrics
- * spec that the worker profiles together (at most batch_max).
+ * spec (at most batch_max) that the worker runs in one trip and, with counters,
+ * profiles together.
  *
- * Either way the GPU jobs with counters are grouped by spec, in the order the
+ * Either way the GPU jobs are grouped by spec, in the order the
  * specs first appear: a worker configures the counters of a spec once (a
  * CUPTI configuration and range profiler object, ~0.3 s on an H100), not once
  * per section that switches between specs.
  *
  * In plan order (one worker, `run` without --gpus): the jobs in the config's
- * order (the grouped GPU jobs in the places GPU jobs with counters had);
- * GPU jobs with counters are gathered into a batch until it is full or
- * the spec changes, and the others run at once, ahead of the gathered batch
+ * order (the grouped GPU jobs in the places GPU jobs had); GPU jobs are
+ * gathered into a batch until it is full or the spec changes, and the CPU
+ * jobs run at once, ahead of the gathered batch
  * (so that a CPU baseline between two GPU runs does not split their batch).
  *
  * By cost (`run --gpus`): first the jobs that will not run (done, rejected: the
@@ -18,11 +19,11 @@
  * other unit in flight: GPU workers' host work would disturb a CPU timing),
  * then the GPU jobs spec by spec, each spec's by expected cost, largest first. With several workers a
  * batch takes jobs from the front while their cost fits in a budget of the
- * cost still left / (2 x workers), but at least min_unit and at least its first
- * job: big units early, small ones at the end, so that the workers finish close
- * together (Hummel's factoring, weighted by cost), and none so small that the
- * profiling session a batch costs outweighs what it balances; with one worker
- * a batch is only capped by batch_max.
+ * cost still left / (2 x workers), but at least min_unit (not for runs without
+ * counters: GL_HANDOUT_LIGHT) and at least its first job: big units early, small
+ * ones at the end, so that the workers finish close together (Hummel's factoring,
+ * weighted by cost), and none so small that the profiling session a batch costs
+ * outweighs what it balances; with one worker a batch is only capped by batch_max.
  *
  * Either way a job is claimed (the caller's claim function) only when it is
  * handed out, and the jobs to run again on one worker (runs whose counters
@@ -39,7 +40,9 @@
 enum {
     GL_HANDOUT_CPU = 1,    /* runs on the host CPU: alone, when by cost */
     GL_HANDOUT_BATCH = 2,  /* a GPU job that profiles counters: batched with its spec */
-    GL_HANDOUT_NORUN = 4   /* will not run (done, rejected, no GPU): only its claim is called */
+    GL_HANDOUT_NORUN = 4,  /* will not run (done, rejected, no GPU): only its claim is called */
+    GL_HANDOUT_LIGHT = 8   /* a batched GPU job without counters: its batch starts no
+                              collection (no smallest unit, no cost to take its spec) */
 };
 
 struct gl_handout_job {

@@ -506,7 +506,8 @@ static void make_item(struct gl_run_loop *rl, int ji, double cost, struct gl_han
     it->spec = spec_of(rl->c, job);
     int runs = state == GL_JOB_RUN || state == GL_JOB_ELSEWHERE;
     it->flags = (runs ? 0 : GL_HANDOUT_NORUN) | (is_gpu(job) ? 0 : GL_HANDOUT_CPU) |
-                (batchable(rl, job) ? GL_HANDOUT_BATCH : 0);
+                (batchable(rl, job) ? GL_HANDOUT_BATCH : 0) |
+                (batchable(rl, job) && !profiles(rl, job) ? GL_HANDOUT_LIGHT : 0);
 }
 
 static int drive(struct gl_run_loop *rl, struct gl_handout_job *items, int n);
