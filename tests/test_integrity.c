@@ -361,6 +361,13 @@ static void test_watch_thread(void)
     gl_run_watch_stop(&w, r);
     CHECK_STR(r->contaminated, "");
     unsetenv("GPULAB_LOADAVG_FILE");
+    gl_run_watch_shutdown();
+    /* after the shutdown a run starts the thread again */
+    gl_run_watch_start(&w, 1, NULL);
+    usleep(60000);
+    gl_run_watch_stop(&w, r);
+    CHECK(w.samples >= 1);
+    gl_run_watch_shutdown();
     free(r);
 }
 

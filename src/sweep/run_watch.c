@@ -28,6 +28,8 @@ static struct {
     pthread_mutex_t mu;
     pthread_cond_t cv;
     int started;              /* the thread runs (in process pid) */
+    int quit;                 /* gl_run_watch_shutdown asked it to end */
+    pthread_t th;
     pid_t pid;
     struct gl_run_watch *cur; /* the run being watched, or NULL */
     char uuid[128];           /* the GPU whose clocks are read while cur is a GPU run */
@@ -36,7 +38,7 @@ static struct {
     double scanned;           /* when other gpulabs were last looked for (0 never) */
     long gpulabs;             /* ... and what was found */
     int gpulab_pid;
-} mon = { PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, 0, 0, NULL, "", { 0, 0, 0, 0 }, 0,
+} mon = { PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, 0, 0, 0, 0, NULL, "", { 0, 0, 0, 0 }, 0,
           0.0, 0, 0 };
 
 static double now_s(void)
@@ -102,6 +104,10 @@ static void *watch_main(void *arg)
     for (;;) {
         char uuid[128];
         pthread_mutex_lock(&mon.mu);
+        if (mon.quit) {
+            pthread_mutex_unlock(&mon.mu);
+            return NULL;
+        }
         int gpu = mon.cur && mon.cur->uuid[0];
         snprintf(uuid, sizeof uuid, "%s", gpu ? mon.cur->uuid : "");
         int scan = gpu && (mon.scanned == 0.0 || now_s() - mon.scanned >= GL_WATCH_SCAN_S);
@@ -113,6 +119,7 @@ static void *watch_main(void *arg)
         pthread_mutex_lock(&mon.mu);
         mon.last = s;
         mon.have_last = 1;
+        pthread_cond_broadcast(&mon.cv);   /* a stop waiting for the first sample */
         /* a sample read for a GPU run is not a CPU run's, nor another GPU's */
         if (mon.cur && strcmp(mon.cur->uuid, uuid) == 0)
             add_sample(mon.cur, &s);
@@ -121,11 +128,10 @@ static void *watch_main(void *arg)
         until.tv_nsec += GL_WATCH_EVERY_MS * 1000000L;
         until.tv_sec += until.tv_nsec / 1000000000L;
         until.tv_nsec %= 1000000000L;
-        while (pthread_cond_timedwait(&mon.cv, &mon.mu, &until) == 0)
-            ;   /* the period, whole (nothing wakes it early) */
+        while (!mon.quit && pthread_cond_timedwait(&mon.cv, &mon.mu, &until) == 0)
+            ;   /* the period, whole (only the shutdown ends it early) */
         pthread_mutex_unlock(&mon.mu);
     }
-    return NULL;
 }
 
 /* The thread, once per process (mon.mu held). 1 when it runs. */
@@ -142,10 +148,9 @@ static int monitor_started(void)
         ok = pthread_cond_init(&mon.cv, &ca) == 0;
     }
     pthread_condattr_destroy(&ca);
-    pthread_t th;
-    if (!ok || pthread_create(&th, NULL, watch_main, NULL) != 0)
+    mon.quit = 0;
+    if (!ok || pthread_create(&mon.th, NULL, watch_main, NULL) != 0)
         return 0;
-    pthread_detach(th);
     mon.started = 1;
     mon.pid = getpid();
     return 1;
@@ -158,6 +163,7 @@ void gl_run_watch_start(struct gl_run_watch *w, int cores_used, const char *gpu_
     snprintf(w->uuid, sizeof w->uuid, "%s", gpu_uuid ? gpu_uuid : "");
     if (mon.started && mon.pid != getpid()) {   /* a fork's child: the thread stayed behind */
         pthread_mutex_init(&mon.mu, NULL);
+        pthread_cond_init(&mon.cv, NULL);
         mon.started = 0;
         mon.cur = NULL;
     }
@@ -211,20 +217,33 @@ void gl_run_watch_stop(struct gl_run_watch *w, struct gl_result *r)
     pthread_mutex_lock(&mon.mu);
     mon.cur = NULL;
     w->started = 0;
-    int own = w->samples + w->unreadable > 0, have = mon.have_last;
+    int own = w->samples + w->unreadable > 0;
+    /* the process's first run may end before the thread's first sample: it
+     * waits for that one (as long as a sample takes; once per worker) */
+    while (!own && !mon.have_last && !mon.quit)
+        pthread_cond_wait(&mon.cv, &mon.mu);
+    int have = mon.have_last;
     s = mon.last;
     if (w->uuid[0]) {
         w->gpulabs = mon.gpulabs;
         w->gpulab_pid = mon.gpulab_pid;
     }
     pthread_mutex_unlock(&mon.mu);
-    /* shorter than the thread's sampling: the latest sample, or (the process's
-     * first run, before the thread's first) one read now */
-    if (!own) {
-        if (!have)
-            read_sample(w->uuid, &s);
+    if (!own && have)   /* shorter than the thread's period: the latest sample */
         add_sample(w, &s);
-    }
     long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
     gl_run_watch_verdict(w, ncpu > 0 ? (int)ncpu : 1, r->contaminated, sizeof r->contaminated);
+}
+
+void gl_run_watch_shutdown(void)
+{
+    if (!mon.started || mon.pid != getpid())
+        return;
+    pthread_mutex_lock(&mon.mu);
+    mon.quit = 1;
+    mon.cur = NULL;
+    pthread_cond_broadcast(&mon.cv);
+    pthread_mutex_unlock(&mon.mu);
+    pthread_join(mon.th, NULL);
+    mon.started = 0;
 }

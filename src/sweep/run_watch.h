@@ -13,8 +13,9 @@
  * GPU run uses one), when another gpulab holds its GPU, or when the GPU's
  * clock was slowed by a thermal, hardware or power-brake event.
  * Must not touch the run itself, nor cost a run more than a lock at its start
- * and end (the sampling is the thread's: H100, a per-run thread with a sample
- * at the end cost 3-4 ms a run, bench/README "host_overhead"). */
+ * and end (the sampling is the thread's: on an H100 a thread per run with a
+ * sample at its end cost 3-4 ms a run, bench/README 2026-11-28); the worker's
+ * first run alone may wait for the thread's first sample. */
 #ifndef GL_RUN_WATCH_H
 #define GL_RUN_WATCH_H
 
@@ -45,6 +46,10 @@ void gl_run_watch_start(struct gl_run_watch *w, int cores_used, const char *gpu_
 
 /* Stop, and write what was seen into r->contaminated ("" when nothing). */
 void gl_run_watch_stop(struct gl_run_watch *w, struct gl_result *r);
+
+/* End the sampling thread (the worker, before it shuts the GPU plugin and NVML
+ * down: no sample may be under way then). Nothing when none runs. */
+void gl_run_watch_shutdown(void);
 
 /* The verdict from what was seen (ncpu: the machine's CPUs): why, or "" clean.
  * Separate from the thread for the tests. */

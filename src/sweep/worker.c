@@ -355,6 +355,7 @@ static void child_main(int in, int out, int want_gpu)
         if (fatal)
             _exit(3);   /* the CUDA context is unusable: the parent starts a new worker */
     }
+    gl_run_watch_shutdown();   /* no sample (NVML) under way while the plugin shuts down */
     if (cs.api)
         cs.api->shutdown();
     _exit(0);
