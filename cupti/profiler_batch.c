@@ -184,8 +184,8 @@ static void evaluate_launches(int m, const struct glc_replay *rp, const long *lr
 static int session(const struct glc_replay *const *rp, int n, int m, struct gl_result *const *r)
 {
     double t0 = glc_trace.on ? glc_now_s() : 0.0, tall = t0;
-    double start0 = glc_trace.sum[T_START] + glc_trace.sum[T_START1], stop0 = glc_trace.sum[T_STOP];
-    double first0 = glc_trace.sum[T_START1];
+    double start0 = glc_trace.sum[T_START] + glc_trace.sum[T_START1];
+    double first0 = glc_trace.sum[T_START1], stop0 = glc_trace.sum[T_STOP];
     double total0 = glc_trace.sum[T_TOTAL];
     int passes = 0;
     if (!glc_collect_passes(rp, n, m, r, &passes)) {
