@@ -12,8 +12,9 @@
 #include <unistd.h>
 
 /* Where profiling time goes (see struct glc_trace_sums). */
-static const char *const trace_name[T_N] = { "object warm-up (at set-up)", "re-enable", "setconfig", "counterdata init",
-    "sync", "start (a session's first pass)", "start (later passes)", "flush", "run", "push/pop", "stop", "decode", "evaluate",
+static const char *const trace_name[T_N] = { "object warm-up (at set-up)", "re-enable",
+    "setconfig", "counterdata init", "sync", "start (a session's first pass)",
+    "start (later passes)", "flush", "run", "push/pop", "stop", "decode", "evaluate",
     "exact smem (instrumented)", "total" };
 struct glc_trace_sums glc_trace;
 

@@ -260,7 +260,8 @@ static int pick_spec(struct gl_handout *s, int slot)
         if (best < 0 || left[k] / (on[k] + 1) > left[best] / (on[best] + 1))
             best = k;
     /* worth a second start only when its share of the rest is more than that */
-    if (!(s->q[first[best]].flags & GL_HANDOUT_BATCH) || (s->q[first[best]].flags & GL_HANDOUT_LIGHT) ||
+    unsigned fl = s->q[first[best]].flags;
+    if (!(fl & GL_HANDOUT_BATCH) || (fl & GL_HANDOUT_LIGHT) ||
         left[best] / (on[best] + 1) > s->spec_cost)
         return first[best];
     return -2;

@@ -38,8 +38,7 @@ static struct {
     double scanned;           /* when other gpulabs were last looked for (0 never) */
     long gpulabs;             /* ... and what was found */
     int gpulab_pid;
-} mon = { PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, 0, 0, 0, 0, NULL, "", { 0, 0, 0, 0 }, 0,
-          0.0, 0, 0 };
+} mon = { .mu = PTHREAD_MUTEX_INITIALIZER, .cv = PTHREAD_COND_INITIALIZER };
 
 static double now_s(void)
 {
