@@ -12,6 +12,14 @@ static const char *const phase_name[GL_PHASES] = {
     "store",
 };
 
+/* A GPU run's named steps as its self line names them (one word each: the
+ * line's phase words are left to the phases). */
+static const char *const step_word[GL_STEPS] = {
+    "prepare", "resources", "reference", "alloc", "inputs", "upload", "restore",
+    "flush-setup", "verify-run", "readback", "check", "sampling", "counters",
+    "smem-replay", "free",
+};
+
 static const char *const part_name[GL_SP_PARTS] = {
     "launch setup (kernel, arguments)", "launch shape, occupancy", "reference (expected outputs)", "buffers (allocate, pool)",
     "inputs from the seed", "upload (host part)", "restore copies (users' kernels)",
@@ -91,16 +99,28 @@ void gl_selfprof_add(struct gl_selfprof *sp, const char *label, const char *devi
 line:
     if (!gpu && r->status == GL_OK && s.count > 0 && s.median >= time_cap_s * 1e3)
         push(&sp->cpu_ratio, &sp->ncpu_ratio, &sp->cap_cpu_ratio, wall / s.median);
+    /* the steps of a GPU run that took 1 ms or more (a first run's costs) */
+    char steps[512] = "";
+    size_t at = 0;
+    for (int i = 0; gpu && i < GL_STEPS; i++) {
+        if (r->step_ms[i] < 1.0 || at >= sizeof steps)
+            continue;
+        int k = snprintf(steps + at, sizeof steps - at, "%s%s %.1f", at ? ", " : " (steps of 1 ms or more: ",
+                         step_word[i], r->step_ms[i]);
+        at = k < 0 ? sizeof steps : at + (size_t)k;
+    }
+    if (at > 0 && at < sizeof steps - 1)
+        strcat(steps, ")");
     fprintf(sp->out,
             "self: %s: wall %.1f ms = setup %.1f + verify %.1f + warm-up %.1f + samples %.1f + "
             "replays %.1f + other %.1f in the worker, %.1f to and from it, store %.1f; "
-            "kernels %.1f, overhead %.1f\n",
+            "kernels %.1f, overhead %.1f%s\n",
             label, wall, r->phase_ms[GL_PH_SETUP], r->phase_ms[GL_PH_VERIFY],
             r->phase_ms[GL_PH_WARMUP], r->phase_ms[GL_PH_SAMPLES], r->phase_ms[GL_PH_PROFILE],
             r->phase_ms[GL_PH_RUN] - r->phase_ms[GL_PH_SETUP] - r->phase_ms[GL_PH_VERIFY] -
                 r->phase_ms[GL_PH_WARMUP] - r->phase_ms[GL_PH_SAMPLES] -
                 r->phase_ms[GL_PH_PROFILE],
-            wall_ms - r->phase_ms[GL_PH_RUN], store_ms, r->busy_ms, over);
+            wall_ms - r->phase_ms[GL_PH_RUN], store_ms, r->busy_ms, over, steps);
 }
 
 void gl_selfprof_store_more(struct gl_selfprof *sp, int nruns, int gpu_ok, double ms)
