@@ -30,6 +30,14 @@ void gl_fill_nan(float *x, size_t n)
         x[i] = NAN;
 }
 
+void gl_fill_nan64(double *x, size_t n)
+{
+    long long count = (long long)n;
+#pragma omp parallel for schedule(static) if (count >= 65536)
+    for (long long i = 0; i < count; i++)
+        x[i] = NAN;
+}
+
 /* ---- float64 references --------------------------------------------------------- */
 
 void gl_ref_matmul_into(const float *A, const float *B, double *C, long M, long N, long P)

@@ -28,6 +28,7 @@ void gl_fill_random(float *x, size_t n, unsigned long long seed, unsigned long l
 /* x[0..n) = quiet NaN: an output element that a run leaves unwritten fails
  * verification. */
 void gl_fill_nan(float *x, size_t n);
+void gl_fill_nan64(double *x, size_t n);
 
 /* ---- float64 references, into the caller's buffer ---------------------------- */
 
