@@ -10,7 +10,9 @@
 # runs and within 2x for every one; every run's h2d and d2h copy times present
 # in both; the self-profile's parts table lists every part and adds up to its
 # mean overhead. Prints both tables (the buffers part with and without the pool)
-# for the closing note. Ends with "pool-gpu: N passed, N failed". Must not rebuild.
+# for the closing note. Then the copies a worker times only in its first three
+# runs with the same buffers (below). Ends with "pool-gpu: N passed, N failed".
+# Must not rebuild.
 G=./build/gpulab
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
@@ -55,5 +57,46 @@ chk '[ -z "$far" ]' "medians more than 2x apart: $(echo "$far" | head -3)"
 out=$(awk -F, 'NR > 1 { a = $4 + 0; b = $5 + 0; m = a > b ? a : b; l = a < b ? a : b; n++
         if (!(m < 0.05 || (l > 0 && m / l <= 1.10))) k++ } END { print k + 0, n + 0 }' "$T/pairs")
 chk 'echo "$out" | awk "{ exit !(\$1 <= 0.1 * \$2) }"' "medians more than 10 % apart: $out (runs apart, runs)"
+# Copies that move no content (device memory, data made and checked on the GPU):
+# timed in a worker's first three runs with the same buffers, then their median
+# is stored without copying. pool.conf's 16 device-memory runs have three input
+# sets (2 x 1 MB, 2 x 4 MB in vecadd 2^20 and matmul 1024 alike, 2 x 64 MB), so
+# at least 7 runs carry an earlier run's h2d_ms and d2h_ms exactly; a third
+# sweep with nothing kept (GPULAB_POOL=0 GPULAB_COPIES=each) times every copy,
+# and its median copy time of each size agrees with the kept one within 15 %.
+GPULAB_POOL=0 GPULAB_COPIES=each $G run tests/gpu/data/pool.conf --db "$T/each.db" >"$T/each" 2>&1; rc3=$?
+chk '[ $rc3 -eq 0 ]' "GPULAB_COPIES=each sweep exit $rc3: $(tail -3 "$T/each")"
+# (vecadd has no mem parameter: its runs are device memory with mem NULL; a kept time
+# is the median of three earlier runs, its h2d and d2h not always of the same run)
+rep() { q "$1" "select count(*) from run r where coalesce(r.mem, 'device') = 'device' and r.status = 'ok'
+    and exists (select 1 from run e where e.id < r.id and coalesce(e.mem, 'device') = 'device'
+                and e.h2d_ms = r.h2d_ms)
+    and exists (select 1 from run e where e.id < r.id and coalesce(e.mem, 'device') = 'device'
+                and e.d2h_ms = r.d2h_ms)"; }
+nrep=$(rep "$T/nopool.db")
+chk '[ "$nrep" -ge 7 ]' "default sweep: $nrep device runs carry an earlier run's copy times (want >= 7)"
+echo "pool-gpu: device runs with an earlier run's copy times: default $nrep, GPULAB_COPIES=each $(rep "$T/each.db")"
+$G query --db "$T/nopool.db" --write --csv "attach '$T/each.db' as e;
+    with a as (select 'k' src, section, n, h2d_ms h, d2h_ms d from main.run
+                   where coalesce(mem, 'device') = 'device' and status = 'ok'
+               union all select 'x', section, n, h2d_ms, d2h_ms from e.run
+                   where coalesce(mem, 'device') = 'device' and status = 'ok'),
+         hh as (select src, section, n, h, row_number() over (partition by src, section, n order by h) rn,
+                       count(*) over (partition by src, section, n) c from a),
+         dd as (select src, section, n, d, row_number() over (partition by src, section, n order by d) rn,
+                       count(*) over (partition by src, section, n) c from a),
+         mh as (select src, section, n, h from hh where rn = c / 2 + 1),
+         md as (select src, section, n, d from dd where rn = c / 2 + 1)
+    select k.section || ' N=' || k.n, k.h, x.h, kd.d, xd.d
+    from mh k join mh x on x.src = 'x' and x.section = k.section and x.n = k.n
+    join md kd on kd.src = 'k' and kd.section = k.section and kd.n = k.n
+    join md xd on xd.src = 'x' and xd.section = k.section and xd.n = k.n
+    where k.src = 'k' order by 1" >"$T/copies" 2>&1
+cat "$T/copies"
+ncp=$(($(wc -l <"$T/copies") - 1))
+chk '[ "$ncp" -eq 4 ]' "copy medians of 4 sizes expected: $(head -3 "$T/copies")"
+far=$(awk -F, 'NR > 1 { for (c = 2; c <= 4; c += 2) { a = $c + 0; b = $(c + 1) + 0
+        if (!(a > 0 && b > 0 && a / b < 1.15 && b / a < 1.15)) print $1 " (" (c == 2 ? "h2d" : "d2h") "): " a " vs " b } }' "$T/copies")
+chk '[ -z "$far" ]' "kept copy times against timed ones more than 15 % apart: $far"
 echo "pool-gpu: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

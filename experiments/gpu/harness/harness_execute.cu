@@ -97,7 +97,7 @@ int gh_execute(struct gh_job *j)
     struct gl_result *r = j->r;
     cudaEvent_t e0 = NULL, e1 = NULL;
     int nalloc = 0, nout_alloc = 0, parked = 0, long_run = 0;
-    double since, st, t0 = gh_now_s();
+    double since, st, copied = 0.0, t0 = gh_now_s();
 
     j->spacer = NULL;
     j->ref_dev = NULL;
@@ -181,12 +181,12 @@ int gh_execute(struct gh_job *j)
         goto out;
     r->step_ms[GL_ST_INPUTS] += ms_since(st);
     st = gh_now_s();
-    if (!gh_copy_inputs(j, e0, e1))
+    if (!gh_copy_inputs(j, e0, e1, &copied))
         goto out;
     /* the copies' own time (event-timed, stored as h2d_ms) is the device's, as
-     * the kernels' is: busy, not host overhead */
-    r->step_ms[GL_ST_UPLOAD] += ms_since(st) - (r->h2d_ms > 0 ? r->h2d_ms : 0.0);
-    r->busy_ms += r->h2d_ms > 0 ? r->h2d_ms : 0.0;
+     * the kernels' is: busy, not host overhead (none when the time was known) */
+    r->step_ms[GL_ST_UPLOAD] += ms_since(st) - copied;
+    r->busy_ms += copied;
     st = gh_now_s();
     if (!(j->typed ? gh_typed_fill(j, 1) : fill_inputs(j, 1)))
         goto out;

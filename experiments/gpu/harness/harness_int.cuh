@@ -91,12 +91,14 @@ void gh_buf_free(struct gh_buf *b, enum gh_mem mem);
 /* The run's device memory fits in what is free (else skipped). */
 int gh_memory_fits(struct gh_job *j);
 int gh_elapsed_ms(struct gl_result *r, cudaEvent_t a, cudaEvent_t b, double *ms);
-/* Inputs to the device, timed into r->h2d_ms. */
-int gh_copy_inputs(struct gh_job *j, cudaEvent_t e0, cudaEvent_t e1);
+/* Inputs to the device, timed into r->h2d_ms (*device_ms: the device's time
+ * spent, 0 where the transfer's time was known and it was not made). */
+int gh_copy_inputs(struct gh_job *j, cudaEvent_t e0, cudaEvent_t e1, double *device_ms);
 /* Output pages to the device (managed only; untimed). */
 int gh_place_output(struct gh_job *j);
-/* Output to the host, timed into *ms. */
-int gh_copy_output(struct gh_job *j, cudaEvent_t e0, cudaEvent_t e1, double *ms);
+/* Output to the host, timed into *ms (*device_ms as for the inputs). */
+int gh_copy_output(struct gh_job *j, cudaEvent_t e0, cudaEvent_t e1, double *ms,
+                   double *device_ms);
 
 /* harness_measure.cu */
 /* Check the outputs on the device (a mismatch: status wrong). The first

@@ -45,15 +45,15 @@ static int reset_outputs(struct gh_job *j)
 int gh_check_output(struct gh_job *j, cudaEvent_t e0, cudaEvent_t e1)
 {
     struct gl_result *r = j->r;
-    double ms = 0.0, t0 = gh_now_s();
+    double ms = 0.0, copied = 0.0, t0 = gh_now_s();
     if (r->d2h_ms < 0) {
-        if (!gh_copy_output(j, e0, e1, &ms))
+        if (!gh_copy_output(j, e0, e1, &ms, &copied))
             return 0;
         r->d2h_ms = ms;
-        r->busy_ms += ms;   /* the device's time, as the upload's (harness_execute.cu) */
+        r->busy_ms += copied;   /* the device's time, as the upload's (harness_execute.cu) */
     }
     double t1 = gh_now_s();
-    r->step_ms[GL_ST_READBACK] += (t1 - t0) * 1e3 - ms;
+    r->step_ms[GL_ST_READBACK] += (t1 - t0) * 1e3 - copied;
     int ok = j->typed ? gh_typed_check(j) : gh_check_device(j);
     r->step_ms[GL_ST_CHECK] += (gh_now_s() - t1) * 1e3;
     return ok;
