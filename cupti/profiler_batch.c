@@ -321,7 +321,8 @@ int glc_profile_batch(const struct glc_replay *const *rp, struct gl_result *cons
     /* GPULAB_CUPTI_FRESH=1: a fresh object for every batch, as before the
      * object was kept (tests/gpu/reuse.sh compares the two) */
     const char *fr = getenv("GPULAB_CUPTI_FRESH");
-    if (fr && strcmp(fr, "1") == 0 && glc_st.object_cfg >= 0)
+    int asked = fr && strcmp(fr, "1") == 0 && glc_st.object_cfg >= 0 && !glc_st.broken;
+    if (asked)
         glc_st.broken = 1;
     /* the object is kept after instrumented replays too (profiler_int.h);
      * GPULAB_CUPTI_SMEM_FRESH=1 takes a fresh one after them, as before */
@@ -330,7 +331,9 @@ int glc_profile_batch(const struct glc_replay *const *rp, struct gl_result *cons
         glc_st.smem_ran = 0;
     if ((glc_st.broken || glc_st.smem_ran) && glc_st.n > 0) {
         char why[GL_REASON_MAX];
-        if (glc_st.broken)
+        if (asked)
+            glc_trace.objects_asked++;
+        else if (glc_st.broken)
             glc_trace.objects_broken++;
         else
             glc_trace.objects_smem++;

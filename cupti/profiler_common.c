@@ -43,12 +43,12 @@ void glc_trace_print(void)
     /* one line per worker (tests/gpu/collection_reuse.sh counts them) */
     fprintf(stderr, "gpulab cupti collections: pid %ld, configurations built %ld, reused %ld; "
             "range profiler objects started %ld (new configuration %ld, range mode %ld, after "
-            "instrumented replays %ld, after failures %ld), warmed at set-up %ld\n", (long)getpid(),
-            glc_trace.configs_built, glc_trace.configs_reused,
+            "instrumented replays %ld, after failures %ld, asked fresh %ld), warmed at set-up %ld\n",
+            (long)getpid(), glc_trace.configs_built, glc_trace.configs_reused,
             glc_trace.objects_config + glc_trace.objects_mode + glc_trace.objects_smem +
-                glc_trace.objects_broken,
+                glc_trace.objects_broken + glc_trace.objects_asked,
             glc_trace.objects_config, glc_trace.objects_mode, glc_trace.objects_smem,
-            glc_trace.objects_broken, glc_trace.objects_warmed);
+            glc_trace.objects_broken, glc_trace.objects_asked, glc_trace.objects_warmed);
     if (glc_trace.profiles == 0)
         return;
     fprintf(stderr, "gpulab cupti trace: %ld profiled runs in %ld sessions, %.2f passes/run; "

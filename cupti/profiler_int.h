@@ -143,7 +143,7 @@ struct glc_trace_sums {
      * started for a profile: for a new configuration, a range mode change,
      * after an instrumented replay, after a failure */
     long configs_built, configs_reused;
-    long objects_config, objects_mode, objects_smem, objects_broken;
+    long objects_config, objects_mode, objects_smem, objects_broken, objects_asked;
     long objects_warmed;       /* first Starts paid at set-up (glc_warm) */
     double sum[T_N];
 };

@@ -7,7 +7,9 @@
 # every one (GPULAB_BATCH=1 GPULAB_CUPTI_FRESH=1: a fresh collection per run).
 # Checked: both sweeps verify every run with counters; every counter of every run
 # agrees between the two within the run-to-run spread (time and DRAM bytes within
-# 5 %, hit rates and occupancy within 2 points); the worker of (1) started exactly
+# 5 %, hit rates and occupancy within 2 points; a DRAM read or L2 hit rate further
+# apart passes only where the kept one is within 5 % or 2 points of Nsight
+# Compute's for the point); the worker of (1) started exactly
 # one object per metric set for a new configuration (the engine's trace line
 # "gpulab cupti collections: ... new configuration 2"), and (2) one per run. Ends
 # with "reuse-gpu: N passed, N failed". Must not rebuild.
@@ -40,7 +42,40 @@ chk '[ "$np" -ge 100 ]' "only $np counter pairs compared: $(head -3 "$T/pairs")"
 bad=$(awk -F, 'NR > 1 { a = $2 + 0; b = $3 + 0; d = a - b; if (d < 0) d = -d; m = (a > b ? a : b)
         if ($1 ~ /pct|rate/) { if (d > 2) print $1 ": " a " vs " b }
         else if ($1 ~ /gpu__time_duration|dram__bytes_read/ && m > 0 && d / m > 0.05) print $1 ": " a " vs " b }' "$T/pairs")
-chk '[ -z "$bad" ]' "counters of the kept collection differ from fresh ones: $(echo "$bad" | head -5)"
+# A DRAM read more than 5 % apart, or an L2 hit rate more than 2 points apart, is
+# settled by Nsight Compute: at N = 2048 a matmul's three matrices fill the H100's
+# 50 MB L2, and a fresh object per run has read ~6 % more DRAM bytes than ncu and
+# the kept one (step 17); on small runs its L2 hit rate came out 2-3 points lower.
+# The kept collection must then agree with ncu's median for the same point as
+# closely as the test asks of it against the fresh object: within 5 % (DRAM) or 2
+# points (L2). On an H100, ncu itself read 33.8 to 34.9 MB there in different
+# processes, the kept object 33.7, the fresh one 35.7; the inputs take 33.55 MB.
+# Only single-launch sections (ncu profiles one launch a record).
+NCU=${NCU:-$(command -v ncu || echo /usr/local/cuda/bin/ncu)}
+settled=
+unsettled=$(echo "$bad" | grep -v -e 'dram__bytes_read' -e 'lts__t_sector_hit_rate' | grep .)
+for line in $(echo "$bad" | grep -e 'dram__bytes_read' -e 'lts__t_sector_hit_rate' | tr ' ' '|'); do
+    set -- $(echo "$line" | tr '|' ' ')
+    sec=$1 var=$2 n=${3#N=} bs=${4#BS=} metric=${5%:} kept=$6
+    if [ "$sec" != a ] && [ "$sec" != b ] && [ "$sec" != d ] || [ ! -x "$NCU" ]; then
+        unsettled="$unsettled $(echo "$line" | tr '|' ' ')"; continue
+    fi
+    c="$T/ncu_$sec$var$n$bs.conf"
+    printf 'study = reuse_ncu\nwarmup = 0\nsamples_min = 3\nsamples_max = 3\n[%s]\nfamily = matmul\nvariants = %s\nN = %s\nBS = %s\nmetrics = none\n' \
+        "$sec" "$var" "$n" "$bs" >"$c"
+    "$NCU" --clock-control none --metrics "$metric" --csv --print-units base \
+        --launch-skip 1 --launch-count 3 -k 'regex:^matmul_' \
+        $G run "$c" --db "$T/ncu.db" --force >"$T/ncu.csv" 2>"$T/ncu.err"
+    ncu=$(grep '^"[0-9]' "$T/ncu.csv" | awk -F'","' '{ v = $NF; gsub(/[",]/, "", v); print v }' |
+          sort -g | awk '{ a[NR] = $1 } END { if (NR) print a[int((NR + 1) / 2)] }')
+    ok=$(awk -v k="$kept" -v c="${ncu:-nan}" -v m="$metric" 'BEGIN { d = k - c; if (d < 0) d = -d
+        if (c == "nan") print 0; else if (m ~ /pct/) print (d <= 2); else print (c > 0 && d / c <= 0.05) }')
+    settled="$settled
+  $sec $var N=$n BS=$bs $metric: kept $kept, ncu median ${ncu:-none}"
+    [ "$ok" = 1 ] || unsettled="$unsettled $sec $var N=$n BS=$bs $metric: kept $kept vs ncu ${ncu:-none}"
+done
+[ -n "$settled" ] && echo "reuse-gpu: counters further apart than the spread, against ncu:$settled"
+chk '[ -z "$unsettled" ]' "counters of the kept collection differ from fresh ones (and from ncu where asked): $(echo "$unsettled" | head -5)"
 # one object per metric set for a new configuration, in the kept sweep's one worker
 nc=$(sed -n 's/.*gpulab cupti collections: .*(new configuration \([0-9]*\),.*/\1/p' "$T/keep" | tr '\n' ' ')
 chk '[ "$nc" = "2 " ]' "kept collection: objects for a new configuration per worker '$nc' (want 2: one per set)"
