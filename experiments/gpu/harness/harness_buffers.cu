@@ -6,6 +6,8 @@
  * Must not launch kernels, verify or take samples. */
 #include "harness_int.cuh"
 
+#include "compare.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -323,7 +325,7 @@ int gh_elapsed_ms(struct gl_result *r, cudaEvent_t a, cudaEvent_t b, double *ms)
 #define GH_COPY_KEYS 32
 #define GH_COPY_BUFS (GH_MAX_IN > GH_MAX_OUT ? GH_MAX_IN : GH_MAX_OUT)
 static struct copy_memo {
-    int used, dir, n;             /* dir: 0 host -> device, 1 device -> host */
+    int dir, n;                   /* dir: 0 host -> device, 1 device -> host; n 0: unused */
     size_t bytes[GH_COPY_BUFS];
     int nms;
     double ms[GH_COPY_TIMED];
@@ -350,18 +352,17 @@ static struct copy_memo *memo_find(int dir, const struct gh_buf *b, int n)
         return NULL;
     for (int k = 0; k < GH_COPY_KEYS; k++) {
         struct copy_memo *m = &memo[k];
-        int same = m->used && m->dir == dir && m->n == n;
+        int same = m->n == n && m->dir == dir;
         for (int i = 0; same && i < n; i++)
             same = m->bytes[i] == gh_buf_bytes(&b[i]);
         if (same) {
             m->age = ++memo_clock;
             return m;
         }
-        if (!m->used || (old->used && m->age < old->age))
+        if (m->n == 0 || (old->n > 0 && m->age < old->age))
             old = m;
     }
     memset(old, 0, sizeof *old);
-    old->used = 1;
     old->dir = dir;
     old->n = n;
     for (int i = 0; i < n; i++)
@@ -377,13 +378,7 @@ static double memo_known(const struct copy_memo *m)
     if (!m || m->nms < GH_COPY_TIMED)
         return -1.0;
     memcpy(v, m->ms, sizeof v);
-    for (int a = 1; a < GH_COPY_TIMED; a++)
-        for (int b = a; b > 0 && v[b] < v[b - 1]; b--) {
-            double t = v[b];
-            v[b] = v[b - 1];
-            v[b - 1] = t;
-        }
-    return v[GH_COPY_TIMED / 2];
+    return gl_median_inplace(v, GH_COPY_TIMED);
 }
 
 static void memo_add(struct copy_memo *m, double ms)
@@ -454,8 +449,9 @@ int gh_copy_inputs(struct gh_job *j, cudaEvent_t e0, cudaEvent_t e1, double *dev
     }
     if (j->mem == GH_MEM_DEVICE && no_host_copy(j->in, timed))
         m = memo_find(0, j->in, timed);
-    if (memo_known(m) >= 0.0) {   /* known: only the untimed reset images move */
-        r->h2d_ms = memo_known(m);
+    double known = memo_known(m);
+    if (known >= 0.0) {   /* known: only the untimed reset images move */
+        r->h2d_ms = known;
         for (int i = timed; i < j->nin; i++)
             if (j->in[i].host && !gh_ok(r, input_to_device(j, i, NULL), what))
                 return 0;
@@ -511,8 +507,9 @@ int gh_copy_output(struct gh_job *j, cudaEvent_t e0, cudaEvent_t e1, double *ms,
         return gh_ok(r, cudaDeviceSynchronize(), "cudaDeviceSynchronize");
     if (j->mem == GH_MEM_DEVICE && no_host_copy(j->out, j->nout))
         m = memo_find(1, j->out, j->nout);
-    if (memo_known(m) >= 0.0) {
-        *ms = memo_known(m);
+    double known = memo_known(m);
+    if (known >= 0.0) {
+        *ms = known;
         return gh_ok(r, cudaDeviceSynchronize(), "cudaDeviceSynchronize");
     }
     if (j->mem == GH_MEM_DEVICE && !j->out[0].host && !(stage = gh_staging_get(r, largest(j))))
