@@ -30,6 +30,17 @@ void gl_fill_nan(float *x, size_t n)
         x[i] = NAN;
 }
 
+void gl_fill_zero(void *p, size_t bytes)
+{
+    unsigned char *b = p;
+    long long chunks = (long long)((bytes + 65535) / 65536);
+#pragma omp parallel for schedule(static) if (chunks >= 16)
+    for (long long c = 0; c < chunks; c++) {
+        size_t at = (size_t)c * 65536, len = bytes - at < 65536 ? bytes - at : 65536;
+        memset(b + at, 0, len);
+    }
+}
+
 void gl_fill_nan64(double *x, size_t n)
 {
     long long count = (long long)n;

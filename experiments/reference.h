@@ -29,6 +29,8 @@ void gl_fill_random(float *x, size_t n, unsigned long long seed, unsigned long l
  * verification. */
 void gl_fill_nan(float *x, size_t n);
 void gl_fill_nan64(double *x, size_t n);
+/* bytes of p set to 0 on all cores (a new block's pages touched in parallel). */
+void gl_fill_zero(void *p, size_t bytes);
 
 /* ---- float64 references, into the caller's buffer ---------------------------- */
 

@@ -457,10 +457,7 @@ int gh_copy_inputs(struct gh_job *j, cudaEvent_t e0, cudaEvent_t e1, double *dev
                 return 0;
         return gh_ok(r, cudaDeviceSynchronize(), "cudaDeviceSynchronize");
     }
-    /* grown once for the copies and, on a keyed reference's miss, its host view */
-    size_t need = largest(j), view = gh_expected_staging(j);
-    if (j->mem == GH_MEM_DEVICE && !j->in[0].host &&
-        !(stage = gh_staging_get(r, view > need ? view : need)))
+    if (j->mem == GH_MEM_DEVICE && !j->in[0].host && !(stage = gh_staging_get(r, largest(j))))
         return 0;
     if (!gh_ok(r, cudaEventRecord(e0, 0), "cudaEventRecord"))
         return 0;

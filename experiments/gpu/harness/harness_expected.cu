@@ -7,9 +7,10 @@
  * hit finds them, so that a run's buffers land where they would either way
  * (where a small kernel's buffers lie moves its time: harness_buffers.cu).
  * The reference reads host copies of the buffers as they start, made on the
- * device like every run's inputs (typed.h) and copied down into the pinned
- * staging buffer: at 2^26 floats a device fill and one copy take about 10 ms,
- * where making them on the host took one core about 100 ms per buffer.
+ * device like every run's inputs (typed.h) and copied down into a pageable
+ * view kept for the process: at 2^26 floats a device fill and one copy take
+ * tens of ms, where making them on the host took one core about 100 ms per
+ * buffer.
  * The cache holds at most GH_EXP_SLOTS keys and GH_EXP_BYTES bytes (the newest
  * entry may exceed that alone); entries not in use are freed when a run needs
  * the memory (gh_memory_fits) and at shutdown. GPULAB_CREF_CACHE=0 keeps
@@ -193,6 +194,40 @@ static void keep(struct gh_job *j)
 
 /* ---- the host reference's view, from the device ------------------------------------- */
 
+/* The view lives in pageable memory kept for the process and grown as needed:
+ * nothing of it is a timed copy, and pinning it cost more than it saves (on an
+ * H100 host, pinning the 1 GiB view of an N = 8192 transpose took 373-447 ms,
+ * the first run's largest step). A new block is touched on all cores at once,
+ * so that its page faults are not paid one core at a time inside the copies. */
+static struct {
+    unsigned char *p;
+    size_t bytes;
+} view_mem;
+
+static unsigned char *view_get(struct gl_result *r, size_t bytes)
+{
+    if (bytes <= view_mem.bytes)
+        return view_mem.p;
+    free(view_mem.p);
+    view_mem.bytes = 0;
+    view_mem.p = (unsigned char *)malloc(bytes);
+    if (!view_mem.p) {
+        gh_fail(r, "out of host memory for the reference's view of the buffers (%.1f MiB)",
+                (double)bytes / 1048576.0);
+        return NULL;
+    }
+    gl_fill_zero(view_mem.p, bytes);
+    view_mem.bytes = bytes;
+    return view_mem.p;
+}
+
+void gh_expected_view_free(void)
+{
+    free(view_mem.p);
+    view_mem.p = NULL;
+    view_mem.bytes = 0;
+}
+
 #define ALIGN(x) (((x) + 255) & ~(size_t)255)
 
 /* Staging bytes of the view: every buffer, then every output's doubles. */
@@ -207,19 +242,13 @@ static size_t view_bytes(const struct gh_job *j)
     return total;
 }
 
-size_t gh_expected_staging(const struct gh_job *j)
-{
-    const struct gh_typed *T = j->typed;
-    return T && T->want_key && !T->want_ready ? view_bytes(j) : 0;
-}
-
 int gh_expected_view(struct gh_job *j, struct gh_host_view *v)
 {
     const struct gh_typed *T = j->typed;
     struct gl_result *r = j->r;
     size_t at = 0;
     memset(v, 0, sizeof *v);
-    unsigned char *stage = (unsigned char *)gh_staging_get(r, view_bytes(j));
+    unsigned char *stage = view_get(r, view_bytes(j));
     if (!stage)
         return 0;
     /* every buffer as it starts: an input or an output's image from the device

@@ -127,6 +127,7 @@ void gh_shutdown(void)
 {
     gh_check_shutdown();
     gh_expected_release();
+    gh_expected_view_free();
     gh_staging_free();
     if (gh_st.flush_buf && !gh_st.sticky) {
         cudaFree(gh_st.flush_buf);

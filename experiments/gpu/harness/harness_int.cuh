@@ -170,14 +170,13 @@ cudaError_t gh_symbols_collect(struct gh_job *j);
  * outputs from the cache (want_ready), or their device memory allocated for
  * the reference to fill. 1, or 0 with j->r skipped (no memory) or failed. */
 int gh_expected_get(struct gh_job *j);
-/* Staging bytes gh_expected_view will ask for (0: no keyed reference to
- * compute), so that the timed copy grows the staging buffer once for both. */
-size_t gh_expected_staging(const struct gh_job *j);
 /* Device bytes gh_expected_get will allocate for j (0: none, or cached). */
 size_t gh_expected_need(const struct gh_job *j);
 /* Free every cached entry but the one keep uses (NULL: every one). */
 void gh_expected_trim(const struct gh_typed *keep);
 void gh_expected_release(void);
+/* Free the host reference's view (pageable, kept for the process). */
+void gh_expected_view_free(void);
 
 /* harness_batch.cu */
 /* Profile jobs[0..n) together now (n <= GLC_BATCH_MAX). */
