@@ -429,6 +429,22 @@ static cudaError_t input_to_device(struct gh_job *j, int i, const void *stage)
         : cudaMemPrefetchAsync(j->in[i].dev, bytes, location(0), 0, 0);
 }
 
+/* The first timed inputs host -> device between events e0 and e1, into *ms. */
+static int copy_timed_inputs(struct gh_job *j, int timed, cudaEvent_t e0, cudaEvent_t e1,
+                             const char *what, double *ms)
+{
+    struct gl_result *r = j->r;
+    void *stage = NULL;
+    if (j->mem == GH_MEM_DEVICE && !j->in[0].host && !(stage = gh_staging_get(r, largest(j))))
+        return 0;
+    if (!gh_ok(r, cudaEventRecord(e0, 0), "cudaEventRecord"))
+        return 0;
+    for (int i = 0; i < timed; i++)
+        if (!gh_ok(r, input_to_device(j, i, stage), what))
+            return 0;
+    return gh_ok(r, cudaEventRecord(e1, 0), "cudaEventRecord") && gh_elapsed_ms(r, e0, e1, ms);
+}
+
 /* Inputs host -> device, timed: device = cudaMemcpy; managed = prefetch to the
  * device; zerocopy = 0 (no copy exists); a device transfer that moves no
  * content and is known (the memo above) is not made. A user's job's reset
@@ -438,9 +454,7 @@ int gh_copy_inputs(struct gh_job *j, cudaEvent_t e0, cudaEvent_t e1, double *dev
 {
     struct gl_result *r = j->r;
     const char *what = j->mem == GH_MEM_DEVICE ? "cudaMemcpy(H2D)" : "cudaMemPrefetchAsync(device)";
-    double ms = 0.0;
     int timed = j->nin - j->naux;
-    void *stage = NULL;
     struct copy_memo *m = NULL;
     *device_ms = 0.0;
     if (j->mem == GH_MEM_ZEROCOPY) {
@@ -449,29 +463,18 @@ int gh_copy_inputs(struct gh_job *j, cudaEvent_t e0, cudaEvent_t e1, double *dev
     }
     if (j->mem == GH_MEM_DEVICE && no_host_copy(j->in, timed))
         m = memo_find(0, j->in, timed);
-    double known = memo_known(m);
-    if (known >= 0.0) {   /* known: only the untimed reset images move */
-        r->h2d_ms = known;
-        for (int i = timed; i < j->nin; i++)
-            if (j->in[i].host && !gh_ok(r, input_to_device(j, i, NULL), what))
-                return 0;
-        return gh_ok(r, cudaDeviceSynchronize(), "cudaDeviceSynchronize");
-    }
-    if (j->mem == GH_MEM_DEVICE && !j->in[0].host && !(stage = gh_staging_get(r, largest(j))))
-        return 0;
-    if (!gh_ok(r, cudaEventRecord(e0, 0), "cudaEventRecord"))
-        return 0;
-    for (int i = 0; i < timed; i++)
-        if (!gh_ok(r, input_to_device(j, i, stage), what))
+    r->h2d_ms = memo_known(m);
+    if (r->h2d_ms < 0.0) {   /* not known: made and timed */
+        if (!copy_timed_inputs(j, timed, e0, e1, what, device_ms))
             return 0;
-    if (!gh_ok(r, cudaEventRecord(e1, 0), "cudaEventRecord") || !gh_elapsed_ms(r, e0, e1, &ms))
-        return 0;
-    r->h2d_ms = ms;
-    *device_ms = ms;
-    memo_add(m, ms);
-    for (int i = timed; i < j->nin; i++)   /* reset images made on the device need no copy */
+        r->h2d_ms = *device_ms;
+        memo_add(m, *device_ms);
+    }
+    /* reset images made on the device need no copy (nor the staging buffer:
+     * those copied come from their host copy, or are managed pages) */
+    for (int i = timed; i < j->nin; i++)
         if ((j->in[i].host || j->mem != GH_MEM_DEVICE) &&
-            !gh_ok(r, input_to_device(j, i, stage), what))
+            !gh_ok(r, input_to_device(j, i, NULL), what))
             return 0;
     return gh_ok(r, cudaDeviceSynchronize(), "cudaDeviceSynchronize");
 }
