@@ -61,7 +61,8 @@
 --          2 block not a warp multiple, 4 small block, 8 outside 128..256 threads).
 --          passes: profiler passes (NULL = not profiled; metrics_reason says why);
 --          smem_excess_reason: why a profiled run has no exact shared-memory
---          conflicts (gpulab__smem_excess_* metrics), NULL when it has them.
+--          conflicts (gpulab__smem_excess_* metrics), NULL when it measured them;
+--          beside values, "shared: ..." says which run of its point measured them.
 --          energy_j: joules per launch and avg_power_w: the board's average watts,
 --          from NVML's total-energy counter over a window of back-to-back launches
 --          (NULL with energy_reason when not measured); integrity: the checks the

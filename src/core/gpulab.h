@@ -192,7 +192,8 @@ struct gl_result {
                                       the rest of the wall is overhead */
     /* why the exact shared-memory conflicts (gpulab__smem_excess_*) are absent
      * when the run was profiled otherwise (stored as run.smem_excess_reason);
-     * empty when they were measured or the run was not profiled at all */
+     * empty when they were measured or the run was not profiled at all; beside
+     * values, the note saying which run measured them (src/core/smem_share.h) */
     char smem_reason[GL_REASON_MAX];
     /* what ran beneath the variant (stored as run.code_path): a built-in CPU
      * baseline's instruction-set level ("x86-64-v3 (AVX2, FMA)"), or the library

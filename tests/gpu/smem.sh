@@ -13,7 +13,10 @@
 #   store counter says millions; matmul/global: NULL, no shared memory; grid = 1d
 #   (many launches in one run): measured, 0;
 # - `metrics = default, -smem_excess`: NULL with "not requested", the hardware
-#   counters there; `metrics = smem_excess`: only the exact conflicts, one pass.
+#   counters there; `metrics = smem_excess`: only the exact conflicts, one pass;
+# - smem_kinds.conf (matmul/shared in device, zero-copy and managed memory): one
+#   instrumented replay per point, the other kinds' runs carry its values with the
+#   note; under GPULAB_SMEM=each all six are instrumented and give the same values.
 # Prints the table and the engine's trace (GPULAB_CUPTI_TRACE: the instrumented
 # replays' time), and ends with "smem-gpu: N passed, N failed". Must not rebuild.
 G=./build/gpulab
@@ -82,6 +85,24 @@ rows=$(q "select count(*) from metric where name in ('gpulab__smem_excess_wavefr
 chk '[ "$rows" -eq 14 ]' "$rows exact-conflict metric rows (want 14: 7 runs measured, 2 each)"
 
 echo "smem.conf: $((t1 - t0)) s in all"
+
+# memory kinds share the exact conflicts of their point (src/core/smem_share.h)
+kq() { $G query --db "$1" --csv "$2" | tail -n 1; }
+kv() { $G query --db "$1" --csv "select family || ':' || bs || ':' || coalesce(mem, 'device') || '=' ||
+        printf('%.0f', smem_excess_ld) || '/' || printf('%.0f', smem_excess_st) as v
+        from results where study = 'smem_kinds' and is_latest = 1 and status = 'ok' and smem_excess_ld is not null
+        and smem_excess_st is not null order by family, bs, mem" | tail -n +2 | tr '\n' ' '; }
+GPULAB_CUPTI_TRACE=1 $G run tests/gpu/data/smem_kinds.conf --db "$T/k1.db" >"$T/k1" 2>&1; rk1=$?
+GPULAB_SMEM=each GPULAB_CUPTI_TRACE=1 $G run tests/gpu/data/smem_kinds.conf --db "$T/k2.db" >"$T/k2" 2>&1; rk2=$?
+chk '[ $rk1 -eq 0 ] && [ $rk2 -eq 0 ]' "smem_kinds.conf: exit $rk1 and $rk2 (GPULAB_SMEM=each): $(tail -2 "$T/k1") $(tail -2 "$T/k2")"
+i1=$(grep -c "gpulab cupti smem:" "$T/k1"); i2=$(grep -c "gpulab cupti smem:" "$T/k2")
+chk '[ "$i1" -eq 2 ] && [ "$i2" -eq 6 ]' "instrumented replays: $i1 shared (want 2), $i2 each (want 6)"
+sh1=$(kq "$T/k1.db" "select count(*) from run where smem_excess_reason like 'shared: measured on the same point''s mem=device run%'")
+sh2=$(kq "$T/k2.db" "select count(*) from run where smem_excess_reason like 'shared:%'")
+chk '[ "$sh1" -eq 4 ] && [ "$sh2" -eq 0 ]' "runs carrying a device run's values: $sh1 (want 4), under each $sh2 (want 0)"
+v1=$(kv "$T/k1.db"); v2=$(kv "$T/k2.db")
+chk '[ "$(echo $v1 | wc -w)" -eq 6 ] && [ "$v1" = "$v2" ]' "exact conflicts shared '$v1', each run measured '$v2' (want 6, the same)"
+echo "smem-gpu: memory kinds, shared: $v1"
 $G query --db "$db" --md "select family, variant, n, bs, grid, TILE, round(median_ms, 4) as median_ms,
     cast(smem_excess_ld as integer) as excess_ld, cast(smem_excess_st as integer) as excess_st,
     cast(smem_conflicts_ld as integer) as hw_ld, cast(smem_conflicts_st as integer) as hw_st,

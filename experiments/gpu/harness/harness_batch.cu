@@ -2,16 +2,20 @@
  * (cupti/profiler.h) with the replay flush before each, alone or parked in a
  * batch (buffers and ctx kept) until gh_batch_end profiles them together; which
  * runs get the instrumented replay of the exact shared-memory conflicts (their
- * kernel uses shared memory and is not too long for it), and why the others not.
+ * kernel uses shared memory and is not too long for it), which take another
+ * run's (src/core/smem_share.h: a built-in family's runs that differ only in
+ * their memory kind), and why the others not.
  * Must not time or verify: a run is parked only once it is timed and right. */
 #include "harness_int.cuh"
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 extern "C" {
 #include "profiler.h"
+#include "smem_share.h"
 #include "stats.h"
 }
 
@@ -92,14 +96,21 @@ static void attribute_replays(struct gl_result *const *rs, int n, double total_m
 #define GH_SMEM_SLOWDOWN 200.0       /* assumed instrumented / plain time */
 #define GH_SMEM_MAX_S 120.0          /* at most this long instrumented, per run */
 
-/* NULL when run j's exact conflicts are to be measured, else why not. */
-static const char *smem_skip(const struct gh_job *j, char *buf, size_t len)
+/* Whether run j's exact conflicts are measured (GL_SMEM_MEASURE), could be
+ * taken from another run only (GL_SMEM_TOO_LONG) or neither (GL_SMEM_NONE);
+ * why not in buf. */
+static int smem_want(const struct gh_job *j, char *buf, size_t len)
 {
     const struct gl_result *r = j->r;
-    if (!j->kernel)
-        return "not measured: a library call (gpulab does not know its kernels' shared memory)";
-    if (r->static_smem + r->dynamic_smem <= 0)
-        return "not measured: the kernel uses no shared memory";
+    buf[0] = '\0';
+    if (!j->kernel) {
+        snprintf(buf, len, "not measured: a library call (gpulab does not know its kernels' shared memory)");
+        return GL_SMEM_NONE;
+    }
+    if (r->static_smem + r->dynamic_smem <= 0) {
+        snprintf(buf, len, "not measured: the kernel uses no shared memory");
+        return GL_SMEM_NONE;
+    }
     struct gl_summary sum;
     gl_summarize(r->samples_ms, r->nsamples, &sum);
     double limit_s = GH_SMEM_MAX_S;
@@ -109,9 +120,30 @@ static const char *smem_skip(const struct gh_job *j, char *buf, size_t len)
         snprintf(buf, len, "not measured: a %.0f ms run could take %.0f s instrumented "
                  "(runs over %.0f ms are not instrumented)", sum.median,
                  sum.median * GH_SMEM_SLOWDOWN / 1e3, limit_s * 1e3 / GH_SMEM_SLOWDOWN);
-        return buf;
+        return GL_SMEM_TOO_LONG;
     }
-    return NULL;
+    return GL_SMEM_MEASURE;
+}
+
+/* The exact conflicts measured in this worker (smem_share.h), and whether
+ * runs may share them: not under GPULAB_SMEM=each. */
+static struct gl_smem_memo smem_memo;
+
+static int smem_each(void)
+{
+    static int each = -1;
+    if (each < 0) {
+        const char *e = getenv("GPULAB_SMEM");
+        each = e && strcmp(e, "each") == 0;
+    }
+    return each;
+}
+
+/* Runs that may share: a built-in family's (check_dev: its inputs follow from
+ * its parameters; a user's kernel's depend on its section too). */
+static int smem_may_share(const struct gh_job *j)
+{
+    return !smem_each() && j->check_dev != NULL;
 }
 
 /* Profile jobs[0..n) together (n <= GLC_BATCH_MAX). A CUDA error during the
@@ -124,6 +156,8 @@ void gh_profile_jobs(struct gh_job *const *jobs, int n)
     const struct glc_replay *rpp[GLC_BATCH_MAX] = {};
     struct gl_result *rs[GLC_BATCH_MAX] = {};
     double smem_ms[GLC_BATCH_MAX] = {};
+    struct gl_smem_key key[GLC_BATCH_MAX] = {};
+    int want[GLC_BATCH_MAX] = {}, share[GLC_BATCH_MAX] = {}, from[GLC_BATCH_MAX] = {};
     char why[GL_REASON_MAX];
     for (int i = 0; i < n; i++) {
         x[i].j = jobs[i];
@@ -138,16 +172,24 @@ void gh_profile_jobs(struct gh_job *const *jobs, int n)
         rp[i].restore = jobs[i]->nrestore > 0 ? replay_restore : NULL;
         rp[i].ctx = &x[i];
         rp[i].single_kernel = jobs[i]->kernel != NULL && jobs[i]->launches == 1;
-        const char *skip = smem_skip(jobs[i], why, sizeof why);
-        rp[i].smem = skip == NULL;
+        want[i] = smem_want(jobs[i], why, sizeof why);
+        share[i] = smem_may_share(jobs[i]) ? want[i] : GL_SMEM_NONE;
+        unsigned g[3] = { jobs[i]->grid.x, jobs[i]->grid.y, jobs[i]->grid.z };
+        unsigned b[3] = { jobs[i]->block.x, jobs[i]->block.y, jobs[i]->block.z };
+        gl_smem_key_set(&key[i], jobs[i]->kernel, g, b, jobs[i]->dyn_smem, jobs[i]->launches,
+                        jobs[i]->p);
         rp[i].smem_ms = &smem_ms[i];
         /* a launch sequence: measured launch by launch too */
         rp[i].nlaunches = jobs[i]->enqueue_launch ? jobs[i]->launches : 0;
         rp[i].run_launch = jobs[i]->enqueue_launch ? replay_launch : NULL;
-        snprintf(jobs[i]->r->smem_reason, sizeof jobs[i]->r->smem_reason, "%s", skip ? skip : "");
+        snprintf(jobs[i]->r->smem_reason, sizeof jobs[i]->r->smem_reason, "%s", why);
         rpp[i] = &rp[i];
         rs[i] = jobs[i]->r;
     }
+    /* which runs take another's exact conflicts (the note in their smem_reason) */
+    gl_smem_share_plan(&smem_memo, key, share, n, from, rs);
+    for (int i = 0; i < n; i++)
+        rp[i].smem = want[i] == GL_SMEM_MEASURE && from[i] < 0;
     double t0 = gh_now_s();
     (void)glc_profile_batch(rpp, rs, n);
     for (int i = 0; i < n; i++)   /* a sequence of one launch at this point: it is the whole */
@@ -163,11 +205,15 @@ void gh_profile_jobs(struct gh_job *const *jobs, int n)
         if (x[i].err != cudaSuccess)
             culprit = i;
     cudaError_t e = culprit >= 0 ? x[culprit].err : cudaDeviceSynchronize();
-    if (e == cudaSuccess)
+    if (e == cudaSuccess) {
+        gl_smem_share_apply(&smem_memo, key, share, from, rs, n);
         return;
+    }
     for (int i = 0; i < n; i++) {
         rs[i]->nmetrics = 0;
         rs[i]->passes = 0;
+        if (from[i] >= 0)
+            rs[i]->smem_reason[0] = '\0';   /* the note: nothing was shared */
         snprintf(rs[i]->metrics_reason, sizeof rs[i]->metrics_reason,
                  "profiled replay failed: %s%s", cudaGetErrorName(e),
                  culprit >= 0 && culprit != i ? GL_REASON_OTHER_RUN : "");
