@@ -22,7 +22,7 @@ chk() { if eval "$1"; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FA
 q() { $G query --db "$1" --csv "$2" | tail -n 1; }
 
 GPULAB_POOL=1 $G run tests/gpu/data/pool.conf --db "$T/pool.db" --profile-self >"$T/pool" 2>&1; rc1=$?
-$G run tests/gpu/data/pool.conf --db "$T/nopool.db" --profile-self >"$T/nopool" 2>&1; rc2=$?
+GPULAB_LEND_TRACE=1 $G run tests/gpu/data/pool.conf --db "$T/nopool.db" --profile-self >"$T/nopool" 2>&1; rc2=$?
 chk '[ $rc1 -eq 0 ] && [ $rc2 -eq 0 ]' "exit $rc1 / $rc2: $(tail -3 "$T/pool") / $(tail -3 "$T/nopool")"
 for db in pool nopool; do
     echo "pool-gpu: $db:"
@@ -98,5 +98,24 @@ chk '[ "$ncp" -eq 4 ]' "copy medians of 4 sizes expected: $(head -3 "$T/copies")
 far=$(awk -F, 'NR > 1 { for (c = 2; c <= 4; c += 2) { a = $c + 0; b = $(c + 1) + 0
         if (!(a > 0 && b > 0 && a / b < 1.15 && b / a < 1.15)) print $1 " (" (c == 2 ? "h2d" : "d2h") "): " a " vs " b } }' "$T/copies")
 chk '[ -z "$far" ]' "kept copy times against timed ones more than 15 % apart: $far"
+# Zero-copy buffers of parked runs lent to later runs (harness_lend.cu): the
+# default sweep borrowed some (its matmul zero-copy runs share a size and, two by
+# two, a seed), GPULAB_POOL=0 (each.db) none; the zero-copy runs' counters that
+# follow from the work (L1 bytes exactly, host-link sectors read within 5 %) are
+# the same either way: a borrowed input holds the same values, and a borrowed
+# output is poisoned and checked as a fresh one.
+lent=$(sed -n 's/^gpulab lend: \([0-9]*\) zero-copy buffers borrowed.*/\1/p' "$T/nopool" | tail -n 1)
+chk '[ -n "$lent" ] && [ "$lent" -gt 0 ]' "default sweep: '$lent' zero-copy buffers borrowed from parked runs (want > 0)"
+$G query --db "$T/nopool.db" --write --csv "attach '$T/each.db' as e;
+    select r.section || ' ' || r.variant || ' N=' || r.n || ' seed=' || r.seed, r.status, x.status,
+           r.l1_bytes, x.l1_bytes, r.hostlink_read_sectors, x.hostlink_read_sectors
+    from results r join e.results x on x.section = r.section and x.variant = r.variant
+         and x.n = r.n and x.bs = r.bs and x.mem = r.mem and x.seed = r.seed
+    where r.mem = 'zerocopy' order by 1" >"$T/lent" 2>&1
+cat "$T/lent"
+nz=$(($(wc -l <"$T/lent") - 1))
+bad=$(awk -F, 'NR > 1 && !($2 == "ok" && $3 == "ok" && $4 == $5 && $6 > 0 && $7 > 0 &&
+        $6 / $7 < 1.05 && $7 / $6 < 1.05) { print $1 }' "$T/lent")
+chk '[ "$nz" -eq 8 ] && [ -z "$bad" ]' "zero-copy runs lent vs not ($nz paired, want 8): differ: $bad"
 echo "pool-gpu: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

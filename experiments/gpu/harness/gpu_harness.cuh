@@ -46,6 +46,7 @@ struct gh_buf {
      * same input already is not written again); made 0 by anything else */
     int holds_input;
     unsigned long long input_seed, input_stream;
+    int lent;       /* 1: shared with other runs while parked (harness_lend.cu) */
 };
 
 static inline size_t gh_buf_bytes(const struct gh_buf *b)

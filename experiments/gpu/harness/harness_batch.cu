@@ -324,8 +324,12 @@ int gh_park(struct gh_job *j)
             cudaFreeHost(p->j.out[i].host);
             p->j.out[i].host = NULL;
         }
-    } else if (j->mem == GH_MEM_ZEROCOPY) {
-        batch.host_bytes += job_bytes(j);
+    } else if (j->mem == GH_MEM_ZEROCOPY) {   /* the host memory it pinned itself */
+        for (int i = 0; i < j->nin; i++)
+            batch.host_bytes += j->in[i].lent ? 0 : gh_buf_bytes(&j->in[i]);
+        for (int i = 0; i < j->nout; i++)
+            batch.host_bytes += j->out[i].lent ? 0 : gh_buf_bytes(&j->out[i]);
+        gh_lend_park(&p->j);
     }
     return 1;
 }

@@ -55,11 +55,11 @@ int gh_run(const struct gl_variant *v, const struct gl_params *p, const struct g
     return gh_execute(&j);
 }
 
-/* Inputs of a built-in family: generated where their memory lives, from the
- * run's seed (rng.h): on the device for device memory (after the timed copy,
- * which moves the same bytes from the staging buffer), on the host for
- * zero-copy and managed memory (before it: the copy of managed pages is the
- * prefetch of what the host wrote). */
+/* Inputs of a built-in family: generated from the run's seed (rng.h): on the
+ * device for device memory (after the timed copy, which moves the same bytes
+ * from the staging buffer), on the host for zero-copy memory; managed inputs
+ * are made before (gh_managed_prepare: on the host when the timed prefetch of
+ * managed pages moves them). */
 static int fill_inputs(struct gh_job *j, int on_device)
 {
     unsigned long long seed = gh_seed(j->p);
@@ -81,8 +81,6 @@ static int fill_inputs(struct gh_job *j, int on_device)
             !gh_ok(j->r, gh_fill_random_dev(j->in[i].dev, j->in[i].count, seed, (unsigned)i),
                    "input generation"))
             return 0;
-        if (j->mem != GH_MEM_DEVICE && !on_device)
-            gl_fill_random(j->in[i].host, j->in[i].count, seed, (unsigned long long)i);
     }
     return 1;
 }
@@ -156,14 +154,17 @@ int gh_execute(struct gh_job *j)
     if (gh_pad_bytes() > 0 && j->mem == GH_MEM_DEVICE &&
         !gh_ok(r, cudaMalloc(&j->spacer, (size_t)gh_pad_bytes()), "cudaMalloc(GPULAB_PAD spacer)"))
         goto out;
+    /* each buffer borrowed from a parked run (harness_lend.cu), else allocated */
     for (; nalloc < j->nin; nalloc++)
-        if (!gh_buf_alloc(r, &j->in[nalloc], j->in_count[nalloc], j->in_esize[nalloc], j->mem,
+        if (!gh_lend_borrow(j, 0, nalloc) &&
+            !gh_buf_alloc(r, &j->in[nalloc], j->in_count[nalloc], j->in_esize[nalloc], j->mem,
                           j->typed && j->typed->host_inputs)) {
             nalloc++;
             goto out;
         }
     for (; nout_alloc < j->nout; nout_alloc++)
-        if (!gh_buf_alloc(r, &j->out[nout_alloc], j->out_count[nout_alloc],
+        if (!gh_lend_borrow(j, 1, nout_alloc) &&
+            !gh_buf_alloc(r, &j->out[nout_alloc], j->out_count[nout_alloc],
                           j->out_esize[nout_alloc], j->mem, 0)) {
             nout_alloc++;
             goto out;
@@ -177,7 +178,7 @@ int gh_execute(struct gh_job *j)
         goto out;
     r->step_ms[GL_ST_ALLOC] += ms_since(st);
     st = gh_now_s();
-    if (j->typed ? !gh_typed_fill(j, 0) : !fill_inputs(j, 0))
+    if (!gh_managed_prepare(j) || (j->typed ? !gh_typed_fill(j, 0) : !fill_inputs(j, 0)))
         goto out;
     r->step_ms[GL_ST_INPUTS] += ms_since(st);
     st = gh_now_s();

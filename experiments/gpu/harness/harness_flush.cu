@@ -125,6 +125,7 @@ int gh_flush_ready(struct gl_result *r)
 
 void gh_shutdown(void)
 {
+    gh_lend_report();
     gh_check_shutdown();
     gh_expected_release();
     gh_expected_view_free();

@@ -70,6 +70,8 @@ int gh_guidance(dim3 grid, dim3 block, int sm_count);
 /* harness_buffers.cu */
 /* GPULAB_PAD in bytes: 0 when unset, -1 when not a byte count. */
 long long gh_pad_bytes(void);
+/* 1 when zero-copy buffers are kept in the pool (not under GPULAB_POOL=0). */
+int gh_pool_zerocopy_on(void);
 /* count elements of esize bytes (0 = float). */
 int gh_buf_alloc(struct gl_result *r, struct gh_buf *b, size_t count, size_t esize,
                  enum gh_mem mem, int host_copy);
@@ -94,8 +96,23 @@ int gh_elapsed_ms(struct gl_result *r, cudaEvent_t a, cudaEvent_t b, double *ms)
 /* Inputs to the device, timed into r->h2d_ms (*device_ms: the device's time
  * spent, 0 where the transfer's time was known and it was not made). */
 int gh_copy_inputs(struct gh_job *j, cudaEvent_t e0, cudaEvent_t e1, double *device_ms);
+/* harness_lend.cu: a built-in family's zero-copy buffers shared while parked.
+ * Borrow j's input (output = 0) or output k from a parked run: 1 when it did
+ * (the buffer is set; an input holds its values), 0: allocate it. */
+int gh_lend_borrow(struct gh_job *j, int output, int k);
+/* Lend the buffers of j, a parked run (its own copy), to later runs. */
+void gh_lend_park(struct gh_job *j);
+/* For gh_buf_free: 1 when b was lent and other runs still hold it (b is
+ * cleared); 0 when its memory is to be given back as usual. */
+int gh_lend_release(struct gh_buf *b);
+/* At shutdown, under GPULAB_LEND_TRACE: how many buffers were borrowed. */
+void gh_lend_report(void);
 /* Output pages to the device (managed only; untimed). */
 int gh_place_output(struct gh_job *j);
+/* A built-in family's managed buffers made ready: inputs made from the seed
+ * and placed on the host, outputs placed on the device, in bulk, untimed.
+ * 1, or 0 (r says why). */
+int gh_managed_prepare(struct gh_job *j);
 /* Output to the host, timed into *ms (*device_ms as for the inputs). */
 int gh_copy_output(struct gh_job *j, cudaEvent_t e0, cudaEvent_t e1, double *ms,
                    double *device_ms);
