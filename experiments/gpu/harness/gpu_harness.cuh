@@ -286,6 +286,14 @@ struct gh_job {
     struct gh_restore_op restore[GH_RESTORE_MAX];
 };
 
+/* A built-in family's job (it set check_dev; a user's job never does): its
+ * inputs follow from its family and parameters, and its kernels never write
+ * them. Parked copies keep check_dev (not typed), so this holds for them too. */
+static inline int gh_builtin(const struct gh_job *j)
+{
+    return j->check_dev != NULL;
+}
+
 /* ---- the device, as the plugin's init found it ---------------------------- */
 
 /* Record the device (after init succeeded); reads the per-block reserved shared

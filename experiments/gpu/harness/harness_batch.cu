@@ -139,11 +139,11 @@ static int smem_each(void)
     return each;
 }
 
-/* Runs that may share: a built-in family's (check_dev: its inputs follow from
- * its parameters; a user's kernel's depend on its section too). */
+/* Runs that may share: a built-in family's (a user's kernel's inputs depend
+ * on its section too). */
 static int smem_may_share(const struct gh_job *j)
 {
-    return !smem_each() && j->check_dev != NULL;
+    return !smem_each() && gh_builtin(j);
 }
 
 /* Profile jobs[0..n) together (n <= GLC_BATCH_MAX). A CUDA error during the

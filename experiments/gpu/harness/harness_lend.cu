@@ -32,8 +32,7 @@ static unsigned long long nborrowed, bytes_borrowed;   /* for gh_lend_report */
 
 static int lends(const struct gh_job *j)
 {
-    return j->mem == GH_MEM_ZEROCOPY && !j->typed && j->check_dev != NULL &&
-           gh_pool_zerocopy_on();
+    return j->mem == GH_MEM_ZEROCOPY && gh_builtin(j) && gh_pool_zerocopy_on();
 }
 
 /* Is host memory p one of j's buffers already (inputs before in_k, outputs
