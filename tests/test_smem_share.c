@@ -213,6 +213,19 @@ static void test_batch(void)
     CHECK(from[1] == -1 && from[2] == 1 && from[0] == 1);
 }
 
+/* A batch of one run (kernel a, N = n, BS = 16, memory kind mem) planned
+ * against the memo: where it takes its values from. */
+static int plan_one(struct gl_smem_memo *memo, long n, const char *mem, struct gl_smem_key *k,
+                    struct gl_result *res)
+{
+    struct gl_result *r = res;
+    int from, want = GL_SMEM_MEASURE;
+    memset(res, 0, sizeof *res);
+    key(k, &kern_a, n, 16, mem);
+    gl_smem_share_plan(memo, k, &want, 1, &from, &r);
+    return from;
+}
+
 /* the memo keeps the most recent GL_SMEM_MEMO_KEYS keys */
 static void test_memo_bound(void)
 {
@@ -221,10 +234,7 @@ static void test_memo_bound(void)
     for (int i = 0; i < K; i++) {
         struct gl_smem_key k;
         struct gl_result res, *r = &res;
-        int from, want = GL_SMEM_MEASURE;
-        memset(&res, 0, sizeof res);
-        key(&k, &kern_a, 64 * (i + 1), 16, "device");
-        gl_smem_share_plan(&memo, &k, &want, 1, &from, &r);
+        int from = plan_one(&memo, 64 * (i + 1), "device", &k, &res), want = GL_SMEM_MEASURE;
         CHECK(from == -1);
         profiled(&res, 1, i, 0);
         gl_smem_share_apply(&memo, &k, &want, &from, &r, 1);
@@ -232,11 +242,8 @@ static void test_memo_bound(void)
     int kept_new = 0, kept_old = 0;
     for (int i = 0; i < K; i++) {
         struct gl_smem_key k;
-        struct gl_result res, *r = &res;
-        int from, want = GL_SMEM_MEASURE;
-        memset(&res, 0, sizeof res);
-        key(&k, &kern_a, 64 * (i + 1), 16, "managed");
-        gl_smem_share_plan(&memo, &k, &want, 1, &from, &r);
+        struct gl_result res;
+        int from = plan_one(&memo, 64 * (i + 1), "managed", &k, &res);
         if (from >= 1) {
             kept_new += i >= 4;
             kept_old += i < 4;

@@ -10,7 +10,6 @@
 
 #include <math.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 extern "C" {
@@ -132,11 +131,7 @@ static struct gl_smem_memo smem_memo;
 static int smem_each(void)
 {
     static int each = -1;
-    if (each < 0) {
-        const char *e = getenv("GPULAB_SMEM");
-        each = e && strcmp(e, "each") == 0;
-    }
-    return each;
+    return gh_env_each("GPULAB_SMEM", &each);
 }
 
 /* Runs that may share: a built-in family's (a user's kernel's inputs depend

@@ -344,11 +344,7 @@ static unsigned long long memo_clock;
 static int copies_each(void)
 {
     static int each = -1;
-    if (each < 0) {
-        const char *e = getenv("GPULAB_COPIES");
-        each = e && strcmp(e, "each") == 0;
-    }
-    return each;
+    return gh_env_each("GPULAB_COPIES", &each);
 }
 
 /* The entry of these buffers' transfer (a new one, the longest unused

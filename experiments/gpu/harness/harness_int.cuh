@@ -9,6 +9,9 @@
 
 #include "gpu_harness.cuh"
 
+#include <stdlib.h>
+#include <string.h>
+
 #define GH_MEM_MARGIN (64ull << 20)   /* device memory left free beyond a run's buffers */
 
 /* The harness state: one device per worker process (harness_device.cu). */
@@ -66,6 +69,18 @@ int gh_flush_ready(struct gl_result *r);
 int gh_resources(struct gh_job *j);
 /* GL_GUIDE_* flags of one launch shape. */
 int gh_guidance(dim3 grid, dim3 block, int sm_count);
+
+/* 1 when the environment variable var is "each" (a harness's switch to do for
+ * every run what it would otherwise do once: GPULAB_COPIES, GPULAB_SMEM); read
+ * once into *cached, which starts at -1. */
+static inline int gh_env_each(const char *var, int *cached)
+{
+    if (*cached < 0) {
+        const char *e = getenv(var);
+        *cached = e && strcmp(e, "each") == 0;
+    }
+    return *cached;
+}
 
 /* harness_buffers.cu */
 /* GPULAB_PAD in bytes: 0 when unset, -1 when not a byte count. */
