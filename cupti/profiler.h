@@ -30,6 +30,15 @@ struct glc_replay {
                                   harness decided the run is worth it: its kernel uses
                                   shared memory; else it wrote r->smem_reason) */
     double *smem_ms;           /* NULL, or where the instrumented replay's wall time goes (ms) */
+    /* The run's share of the wall time of the collection sessions it was in
+     * (ms; added to *prof_ms when not NULL): each session's time, the fresh
+     * range profiler object it needed to change range mode included, goes to
+     * its own runs: est_ms (the harness's estimate of one replay on the
+     * device, the flush before it included) times the passes to each, the
+     * rest evenly (gl_share_batch). What the batch does outside its sessions
+     * (a fresh object for a new metric set) is the caller's to share. */
+    double est_ms;
+    double *prof_ms;
     /* NULL, or what puts the run's buffers back before it runs (copies and
      * memsets, no kernel): called before the flush that precedes the run, outside
      * every range. A run after the first then gets a flush of its own after it,

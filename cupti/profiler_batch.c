@@ -4,6 +4,7 @@
  * tried once more, then the exact shared-memory conflicts (profiler_smem.c).
  * Must not call the range profiler's Start/Stop itself (profiler_passes.c). */
 #include "profiler_int.h"
+#include "stats.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -250,6 +251,20 @@ static int session(const struct glc_replay *const *rp, int n, int m, struct gl_r
     return 1;
 }
 
+/* Each of the n runs of a session its share of the session's wall time
+ * wall_ms (see glc_replay.prof_ms). */
+static void charge(const struct glc_replay *const *rp, struct gl_result *const *r, int n,
+                   double wall_ms)
+{
+    double est[GLC_BATCH_MAX] = { 0 }, own[GLC_BATCH_MAX], share[GLC_BATCH_MAX];
+    for (int i = 0; i < n && i < GLC_BATCH_MAX; i++)
+        est[i] = rp[i]->est_ms > 0.0 && r[i]->passes > 0 ? rp[i]->est_ms * r[i]->passes : 0.0;
+    gl_share_batch(est, n, wall_ms > 0.0 ? wall_ms : 0.0, own, share);
+    for (int i = 0; i < n; i++)
+        if (rp[i]->prof_ms)
+            *rp[i]->prof_ms += share[i];
+}
+
 /* A user-range session that decoded some runs' ranges but not the others': the
  * runs without ranges once more, on a fresh object; their reasons stay if that
  * fails too. Seen on the H100 (CUPTI 13.0) in a session with more runs than the
@@ -368,8 +383,11 @@ int glc_profile_batch(const struct glc_replay *const *rp, struct gl_result *cons
     for (int k = 0; k < 2; k++) {
         int m = k == 0 ? first : 1 - first;
         if (m == MODE_AUTO) {
+            double t0 = glc_now_s();
             if (cnt[m] > 0 && !session(grp[m], cnt[m], m, gr[m]))
                 ok = 0;
+            if (cnt[m] > 0)
+                charge(grp[m], gr[m], cnt[m], (glc_now_s() - t0) * 1e3);
             continue;
         }
         /* user ranges: as many runs a session as their ranges a pass fit in */
@@ -381,10 +399,12 @@ int glc_profile_batch(const struct glc_replay *const *rp, struct gl_result *cons
                     break;
                 ranges += need;
             }
+            double t0 = glc_now_s();
             if (!session(&grp[m][s0], s1 - s0, m, &gr[m][s0]))
                 ok = 0;
             else
                 retry_missing(&grp[m][s0], &gr[m][s0], s1 - s0);
+            charge(&grp[m][s0], &gr[m][s0], s1 - s0, (glc_now_s() - t0) * 1e3);
         }
     }
     /* then the exact shared-memory conflicts, one instrumented replay per run that

@@ -58,30 +58,33 @@ static void replay_flush(void *c)
         x->err = e;
 }
 
-/* Share a batch's replay time (total_ms) among its runs. Each pass replays
- * every run after a flush, so run i's kernels took about passes * (median +
- * flush) of it: that much is run i's own (and counted as its kernels' time, as
- * the samples are), and the profiler's own work, the rest, is split evenly.
+/* Share a batch's replay time (total_ms) among its runs. The profiler gave
+ * each run its share of the sessions it was in (prof_ms, cupti/profiler.h):
+ * its kernels' part, about passes * (median + flush) (est: counted as its
+ * kernels' time, as the samples are), and an even share of its own session's
+ * rest; so the range-mode change that a library call's session needs (a
+ * fresh range profiler object, ~0.4 s on an H100) is charged to the runs of
+ * that session, not to every run of the batch. What the batch took outside
+ * its sessions (a fresh object for a new metric set, parking) is split evenly.
  * Split by count alone, a batch holding one slow run (a zero-copy matmul)
  * would charge its kernels to the fast ones as host overhead. The instrumented
  * replays of the exact conflicts (smem_ms, measured per run) are each run's
  * own profiling time, not its kernels' (the instrumentation makes them slow). */
 static void attribute_replays(struct gl_result *const *rs, int n, double total_ms,
-                              const double *smem_ms)
+                              const double *smem_ms, const double *prof_ms, const double *est_ms)
 {
-    double est[GLC_BATCH_MAX], own[GLC_BATCH_MAX], share[GLC_BATCH_MAX];
+    double rest = total_ms;
+    for (int i = 0; i < n; i++)
+        rest -= smem_ms[i] + prof_ms[i];
+    if (rest < 0.0)
+        rest = 0.0;
     for (int i = 0; i < n; i++) {
-        struct gl_summary sum;
-        gl_summarize(rs[i]->samples_ms, rs[i]->nsamples, &sum);
-        est[i] = sum.count > 0 && rs[i]->passes > 0 ? rs[i]->passes * (sum.median + gh_st.flush_ms) : 0.0;
-        total_ms -= smem_ms[i];
-    }
-    gl_share_batch(est, n, total_ms > 0 ? total_ms : 0.0, own, share);
-    for (int i = 0; i < n; i++) {
-        rs[i]->phase_ms[GL_PH_PROFILE] += share[i] + smem_ms[i];
-        rs[i]->step_ms[GL_ST_COUNTERS] += share[i];
+        double counters = prof_ms[i] + rest / n;
+        double own = rs[i]->passes > 0 ? rs[i]->passes * est_ms[i] : 0.0;
+        rs[i]->phase_ms[GL_PH_PROFILE] += counters + smem_ms[i];
+        rs[i]->step_ms[GL_ST_COUNTERS] += counters;
         rs[i]->step_ms[GL_ST_SMEM] += smem_ms[i];
-        rs[i]->busy_ms += own[i];
+        rs[i]->busy_ms += own < prof_ms[i] ? own : prof_ms[i];
     }
 }
 
@@ -151,6 +154,7 @@ void gh_profile_jobs(struct gh_job *const *jobs, int n)
     const struct glc_replay *rpp[GLC_BATCH_MAX] = {};
     struct gl_result *rs[GLC_BATCH_MAX] = {};
     double smem_ms[GLC_BATCH_MAX] = {};
+    double prof_ms[GLC_BATCH_MAX] = {}, est_ms[GLC_BATCH_MAX] = {};
     struct gl_smem_key key[GLC_BATCH_MAX] = {};
     int want[GLC_BATCH_MAX] = {}, share[GLC_BATCH_MAX] = {}, from[GLC_BATCH_MAX] = {};
     char why[GL_REASON_MAX];
@@ -174,6 +178,11 @@ void gh_profile_jobs(struct gh_job *const *jobs, int n)
         gl_smem_key_set(&key[i], jobs[i]->kernel, g, b, jobs[i]->dyn_smem, jobs[i]->launches,
                         jobs[i]->p);
         rp[i].smem_ms = &smem_ms[i];
+        struct gl_summary sum;
+        gl_summarize(jobs[i]->r->samples_ms, jobs[i]->r->nsamples, &sum);
+        est_ms[i] = sum.count > 0 ? sum.median + gh_st.flush_ms : 0.0;
+        rp[i].est_ms = est_ms[i];
+        rp[i].prof_ms = &prof_ms[i];
         /* a launch sequence: measured launch by launch too */
         rp[i].nlaunches = jobs[i]->enqueue_launch ? jobs[i]->launches : 0;
         rp[i].run_launch = jobs[i]->enqueue_launch ? replay_launch : NULL;
@@ -194,7 +203,7 @@ void gh_profile_jobs(struct gh_job *const *jobs, int n)
             rs[i]->nlaunch_profiled = 1;
             rs[i]->launch_reason[0] = '\0';
         }
-    attribute_replays(rs, n, (gh_now_s() - t0) * 1e3, smem_ms);
+    attribute_replays(rs, n, (gh_now_s() - t0) * 1e3, smem_ms, prof_ms, est_ms);
     int culprit = -1;
     for (int i = 0; i < n && culprit < 0; i++)
         if (x[i].err != cudaSuccess)

@@ -505,12 +505,15 @@ int gh_place_output(struct gh_job *j)
  * the same generator as device inputs (equal to the host's bit for bit:
  * test_devcheck) and moved to the host in bulk: the same values in the same
  * place. Untimed: host overhead. */
-int gh_managed_prepare(struct gh_job *j)
+int gh_managed_prepare(struct gh_job *j, cudaEvent_t e0, cudaEvent_t e1, double *ms)
 {
+    *ms = 0.0;
     if (j->mem != GH_MEM_MANAGED || j->typed)
         return 1;
     struct gl_result *r = j->r;
     unsigned long long seed = gh_seed(j->p);
+    if (!gh_ok(r, cudaEventRecord(e0, 0), "cudaEventRecord"))
+        return 0;
     for (int i = 0; i < j->nin; i++) {
         size_t bytes = gh_buf_bytes(&j->in[i]);
         if (!gh_ok(r, cudaMemPrefetchAsync(j->in[i].dev, bytes, location(0), 0, 0),
@@ -526,7 +529,7 @@ int gh_managed_prepare(struct gh_job *j)
                                            0, 0),
                    "cudaMemPrefetchAsync(new output to device)"))
             return 0;
-    return gh_ok(r, cudaDeviceSynchronize(), "cudaDeviceSynchronize");
+    return gh_ok(r, cudaEventRecord(e1, 0), "cudaEventRecord") && gh_elapsed_ms(r, e0, e1, ms);
 }
 
 /* Outputs device -> host, timed together into *ms (device = cudaMemcpy,

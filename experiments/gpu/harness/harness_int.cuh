@@ -125,9 +125,10 @@ void gh_lend_report(void);
 /* Output pages to the device (managed only; untimed). */
 int gh_place_output(struct gh_job *j);
 /* A built-in family's managed buffers made ready: inputs made from the seed
- * and placed on the host, outputs placed on the device, in bulk, untimed.
- * 1, or 0 (r says why). */
-int gh_managed_prepare(struct gh_job *j);
+ * and placed on the host, outputs placed on the device, in bulk, outside the
+ * timed copies; the device's time for it (the generation and the page moves,
+ * between events e0 and e1) into *ms (0 for other runs). 1, or 0 (r says why). */
+int gh_managed_prepare(struct gh_job *j, cudaEvent_t e0, cudaEvent_t e1, double *ms);
 /* Output to the host, timed into *ms (*device_ms as for the inputs). */
 int gh_copy_output(struct gh_job *j, cudaEvent_t e0, cudaEvent_t e1, double *ms,
                    double *device_ms);
