@@ -24,8 +24,10 @@ struct glc_replay {
                                   called with the ctx of the run it comes before (the last
                                   flush of a pass, after the last run: that run's) */
     void *ctx;
-    int single_kernel;         /* 1: run() is exactly one kernel launch (auto range, as ncu);
-                                  0: several launches or a library call (one user range) */
+    int single_kernel;         /* 1: run() is exactly one kernel launch (auto range, as ncu):
+                                  a kernel of ours, or a library call counted to launch one
+                                  (glc_count_begin); 0: several launches, or a library call
+                                  not counted so (one user range) */
     int smem;                  /* 1: measure the exact shared-memory conflicts too (the
                                   harness decided the run is worth it: its kernel uses
                                   shared memory; else it wrote r->smem_reason) */
@@ -86,6 +88,14 @@ void glc_warm(void);
  * when some have none: those carry r[i]->metrics_reason. */
 int glc_profile_batch(const struct glc_replay *const *rp, struct gl_result *const *r, int n);
 
+/* How many kernels a library call launches: glc_count_begin, enqueue the call
+ * (on this thread), glc_count_end. CUPTI's driver-API callbacks are on in
+ * between only. begin: 0, or -1 + why (callbacks unavailable: another
+ * subscriber); end: the kernel launches seen (>= 0), or -1 + why when the call
+ * also copied, set memory, launched a graph or a host function (then it is
+ * not one kernel as an auto range sees it). */
+int glc_count_begin(char *why, size_t len);
+int glc_count_end(char *why, size_t len);
 
 /* Every counter metric name the current GPU supports. */
 int glc_list(void (*cb)(const char *name, void *ctx), void *ctx, char *err, size_t errlen);

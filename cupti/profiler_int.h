@@ -36,9 +36,14 @@
  *   cuptiRangeProfilerEnable; 13.0 has none.
  * - One range profiler object per configuration (re-enabled on each glc_setup):
  *   reusing one across configurations crashed in cuptiRangeProfilerStart; one
- *   that ran an auto-range session refuses user ranges, so a mode change takes
- *   a fresh object too - and every fresh object needs its counter-data size
- *   asked again (size_counter_data), or Start crashes.
+ *   that ran an auto-range session refuses user ranges (PushRange:
+ *   INVALID_PARAMETER), and one that ran a user-range session refuses auto
+ *   ranges (Start: UNKNOWN; bench/README, 2026-12-07 fifth session), so a mode
+ *   change takes a fresh object too (its first Start ~0.3 s) - and every fresh
+ *   object needs its counter-data size asked again (size_counter_data), or
+ *   Start crashes. Hence library calls counted as one kernel
+ *   (profiler_count.c) go into the auto-range session: a sweep of kernels and
+ *   cuBLAS calls changes mode only for the calls of several kernels.
  *
  * The exact shared-memory conflicts (profiler_smem.c): CUPTI's SASS Metrics API
  * (cupti_sass_metrics.h) instruments the kernel and counts, per instruction
@@ -229,6 +234,10 @@ void glc_drop_config(void);
 /* Try each configured name alone: 0, -1 (no host object) or -2 with err naming
  * each refused name and the nearest valid ones. */
 int glc_validate_names(char *err, size_t errlen);
+
+/* profiler_count.c */
+/* Unsubscribe the kernel count's callbacks (glc_shutdown). */
+void glc_count_shutdown(void);
 
 /* profiler_setup.c */
 /* A fresh range profiler object for the current configuration. 0, or -1 + err. */

@@ -204,6 +204,7 @@ void glc_shutdown(void)
     glc_config_cache_free();
     free(glc_st.counter_data);
     glc_smem_shutdown();
+    glc_count_shutdown();
     if (glc_st.rp) {
         CUpti_RangeProfiler_Disable_Params dp;
         memset(&dp, 0, sizeof dp);

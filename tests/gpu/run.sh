@@ -38,6 +38,7 @@ done
 # plugins: users' plugins: the example plugins' GPU and CPU variants through the host's harness
 # gpus: several GPUs (run --gpus) and the counters a later run's crash took
 # smem: exact shared-memory conflicts: the transposes, matmul/shared, the metric lists
+# library: library calls counted (one kernel: auto ranges), the user session charged to its runs
 # shard: shards of the smoke sweep and their merge: the runs of the whole sweep, counters included
 # symbols: __constant__ and __device__ symbols, inputs restored before every run and pass, the new inits
 # launches: launch sequences: the collection's histogram and multi-pass reduction, counters per launch
@@ -47,7 +48,7 @@ done
 # compare: gpulab compare's targets: an A/A of S2's GPU section, planted 3 % and 1 % slowdowns
 # integrity: a kernel that computes once and returns early is wrong; energy of vecadd runs
 # cref_reads: a C reference reading a parameter verify_reads does not list fails its runs
-for s in kernels plugins gpus smem reuse pool shard symbols launches collection objects wgmma compare integrity modern cref_reads; do
+for s in kernels plugins gpus smem library reuse pool shard symbols launches collection objects wgmma compare integrity modern cref_reads; do
     sh tests/gpu/$s.sh >"$log" 2>&1; rc=$?
     cat "$log"
     add_up tests/gpu/$s.sh "$s-gpu" $rc

@@ -253,6 +253,10 @@ struct gh_job {
     dim3 grid, block;             /* shape of one launch (0 when unknown: library) */
     size_t dyn_smem;              /* dynamic shared memory per block, bytes */
     int launches;                 /* launches that make up one run */
+    int lib_kernels;              /* set by the harness: a library call's kernel launches,
+                                     counted at its verification run when the run is
+                                     profiled (0: not counted; one is profiled in auto
+                                     ranges, as a kernel of ours) */
     long tol_len;                 /* reduction length for the tolerance */
     gh_enqueue_fn enqueue;
     gh_devcheck_fn check_dev;     /* built-in families only: the on-device check */

@@ -170,7 +170,7 @@ void gh_profile_jobs(struct gh_job *const *jobs, int n)
         rp[i].flush = replay_flush;
         rp[i].restore = jobs[i]->nrestore > 0 ? replay_restore : NULL;
         rp[i].ctx = &x[i];
-        rp[i].single_kernel = jobs[i]->kernel != NULL && jobs[i]->launches == 1;
+        rp[i].single_kernel = jobs[i]->kernel ? jobs[i]->launches == 1 : jobs[i]->lib_kernels == 1;
         want[i] = smem_want(jobs[i], why, sizeof why);
         share[i] = smem_may_share(jobs[i]) ? want[i] : GL_SMEM_NONE;
         unsigned g[3] = { jobs[i]->grid.x, jobs[i]->grid.y, jobs[i]->grid.z };

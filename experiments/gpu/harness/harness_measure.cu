@@ -4,14 +4,18 @@
  * the time cap, checks of the output against the float64 reference on the
  * device (typed for a user's job), warm-up, and event-timed samples (the L2
  * flushed before each when cold) until the timing policy is met, the last of
- * them on outputs poisoned again (harness_integrity.cu).
- * Must not allocate or free buffers, nor profile. */
+ * them on outputs poisoned again (harness_integrity.cu). A library call's
+ * kernels are counted at its verification run (for the range mode it is
+ * profiled in). Must not allocate or free buffers, nor profile. */
 #include "harness_int.cuh"
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 extern "C" {
+#include "profiler.h"
 #include "stats.h"
 }
 
@@ -24,6 +28,28 @@ static int launch_run(struct gh_job *j, const char *what)
         return gh_fail(j->r, "%s: %s", what, j->lib_err);
     }
     return gh_ok(j->r, e, what);
+}
+
+/* The verification run; a library call's kernels counted during it when the
+ * run is to be profiled (cupti/profiler.h: one kernel is profiled in an auto
+ * range). GPULAB_LIB_RANGES=user counts nothing: every library call in a user
+ * range, as before 2026-12-07 (bench/README). */
+static int verification_launch(struct gh_job *j)
+{
+    static int lib_user = -1;
+    if (lib_user < 0) {
+        const char *e = getenv("GPULAB_LIB_RANGES");
+        lib_user = e && strcmp(e, "user") == 0;
+    }
+    j->lib_kernels = 0;
+    char why[GL_REASON_MAX];
+    int count = !j->kernel && gh_st.passes > 0 && !lib_user && glc_count_begin(why, sizeof why) == 0;
+    int ok = launch_run(j, "launch (verification run)");
+    if (count) {
+        int n = glc_count_end(why, sizeof why);
+        j->lib_kernels = ok && n > 0 ? n : 0;
+    }
+    return ok;
 }
 
 /* A user kernel's outputs that have an init, the inputs it writes and its
@@ -87,7 +113,7 @@ int gh_verify_run(struct gh_job *j, cudaEvent_t e0, cudaEvent_t e1, int *long_ru
     if (j->cold && !gh_ok(r, gh_flush_enqueue(0, NULL), "L2 flush launch"))
         return 0;
     if (!gh_ok(r, cudaEventRecord(e0, 0), "cudaEventRecord") ||
-        !launch_run(j, "launch (verification run)") ||
+        !verification_launch(j) ||
         !gh_ok(r, cudaEventRecord(e1, 0), "cudaEventRecord") ||
         !gh_ok(r, cudaDeviceSynchronize(), "kernel (verification run)") ||
         !gh_elapsed_ms(r, e0, e1, &ms))
