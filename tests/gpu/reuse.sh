@@ -9,7 +9,7 @@
 # agrees between the two within the run-to-run spread (time and DRAM bytes within
 # 5 %, hit rates and occupancy within 2 points; a DRAM read or L2 hit rate further
 # apart passes only where the kept one is within 5 % or 2 points of Nsight
-# Compute's for the point); the worker of (1) started exactly
+# Compute's for the point, in three processes); the worker of (1) started exactly
 # one object per metric set for a new configuration (the engine's trace line
 # "gpulab cupti collections: ... new configuration 2"), and (2) one per run. Ends
 # with "reuse-gpu: N passed, N failed". Must not rebuild.
@@ -46,10 +46,11 @@ bad=$(awk -F, 'NR > 1 { a = $2 + 0; b = $3 + 0; d = a - b; if (d < 0) d = -d; m 
 # settled by Nsight Compute: at N = 2048 a matmul's three matrices fill the H100's
 # 50 MB L2, and a fresh object per run has read ~6 % more DRAM bytes than ncu and
 # the kept one (step 17); on small runs its L2 hit rate came out 2-3 points lower.
-# The kept collection must then agree with ncu's median for the same point as
-# closely as the test asks of it against the fresh object: within 5 % (DRAM) or 2
-# points (L2). On an H100, ncu itself read 33.8 to 34.9 MB there in different
-# processes, the kept object 33.7, the fresh one 35.7; the inputs take 33.55 MB.
+# The kept collection must then agree with ncu for the same point as closely as
+# the test asks of it against the fresh object: within 5 % (DRAM) or 2 points
+# (L2) of the range of ncu's medians in three processes. On an H100, ncu itself
+# read 33.8 to 34.9 MB there in different processes, the kept object 33.7, the
+# fresh one 35.7; the inputs take 33.55 MB.
 # Only single-launch sections (ncu profiles one launch a record).
 NCU=${NCU:-$(command -v ncu || echo /usr/local/cuda/bin/ncu)}
 settled=
@@ -63,16 +64,25 @@ for line in $(echo "$bad" | grep -e 'dram__bytes_read' -e 'lts__t_sector_hit_rat
     c="$T/ncu_$sec$var$n$bs.conf"
     printf 'study = reuse_ncu\nwarmup = 0\nsamples_min = 3\nsamples_max = 3\n[%s]\nfamily = matmul\nvariants = %s\nN = %s\nBS = %s\nmetrics = none\n' \
         "$sec" "$var" "$n" "$bs" >"$c"
-    "$NCU" --clock-control none --metrics "$metric" --csv --print-units base \
-        --launch-skip 1 --launch-count 3 -k 'regex:^matmul_' \
-        $G run "$c" --db "$T/ncu.db" --force >"$T/ncu.csv" 2>"$T/ncu.err"
-    ncu=$(grep '^"[0-9]' "$T/ncu.csv" | awk -F'","' '{ v = $NF; gsub(/[",]/, "", v); print v }' |
-          sort -g | awk '{ a[NR] = $1 } END { if (NR) print a[int((NR + 1) / 2)] }')
-    ok=$(awk -v k="$kept" -v c="${ncu:-nan}" -v m="$metric" 'BEGIN { d = k - c; if (d < 0) d = -d
-        if (c == "nan") print 0; else if (m ~ /pct/) print (d <= 2); else print (c > 0 && d / c <= 0.05) }')
+    # ncu in three processes: where the buffers land moves this point's L2 hit
+    # rate between processes (H100: ncu's median 95.6 % in one test-gpu, 97.3 % in
+    # another; gpulab's kept 97.9 % and 92.5 %), so the kept value must lie within
+    # the tolerance of the range of ncu's process medians, not of one of them
+    meds=
+    for k in 1 2 3; do
+        "$NCU" --clock-control none --metrics "$metric" --csv --print-units base \
+            --launch-skip 1 --launch-count 3 -k 'regex:^matmul_' \
+            $G run "$c" --db "$T/ncu.db" --force >"$T/ncu.csv" 2>"$T/ncu.err"
+        meds="$meds $(grep '^"[0-9]' "$T/ncu.csv" | awk -F'","' '{ v = $NF; gsub(/[",]/, "", v); print v }' |
+              sort -g | awk '{ a[NR] = $1 } END { if (NR) print a[int((NR + 1) / 2)] }')"
+    done
+    ok=$(echo $meds | awk -v k="$kept" -v m="$metric" '{ if (NF == 0) { print 0; exit }
+        lo = $1; hi = $1; for (i = 2; i <= NF; i++) { if ($i < lo) lo = $i; if ($i > hi) hi = $i }
+        tol = m ~ /pct/ ? 2 : 0.05 * lo
+        print (k >= lo - tol && k <= hi + tol) }')
     settled="$settled
-  $sec $var N=$n BS=$bs $metric: kept $kept, ncu median ${ncu:-none}"
-    [ "$ok" = 1 ] || unsettled="$unsettled $sec $var N=$n BS=$bs $metric: kept $kept vs ncu ${ncu:-none}"
+  $sec $var N=$n BS=$bs $metric: kept $kept, ncu medians of three processes:${meds:- none}"
+    [ "$ok" = 1 ] || unsettled="$unsettled $sec $var N=$n BS=$bs $metric: kept $kept vs ncu${meds:- none}"
 done
 [ -n "$settled" ] && echo "reuse-gpu: counters further apart than the spread, against ncu:$settled"
 chk '[ -z "$unsettled" ]' "counters of the kept collection differ from fresh ones (and from ncu where asked): $(echo "$unsettled" | head -5)"
