@@ -6,6 +6,7 @@
  * Must not profile (no range profiler call), and must not keep the callbacks
  * on outside one begin..end. */
 #include "profiler_int.h"
+#include "driver_calls.h"
 
 #include <cupti_callbacks.h>
 
@@ -22,13 +23,9 @@ static struct {
                                   does work on the GPU (a copy, a memset, a graph, ...) */
 } cnt;
 
-static int starts_with(const char *s, const char *prefix)
-{
-    return strncmp(s, prefix, strlen(prefix)) == 0;
-}
-
 /* A driver-API call made while counting, at its entry: a kernel launch counts;
- * a call that puts other work on the GPU makes the count unusable. */
+ * a call that puts other work on the GPU makes the count unusable
+ * (src/core/driver_calls.c says which is which). */
 static void CUPTIAPI on_call(void *userdata, CUpti_CallbackDomain domain, CUpti_CallbackId cbid,
                              const void *cbdata)
 {
@@ -38,13 +35,11 @@ static void CUPTIAPI on_call(void *userdata, CUpti_CallbackDomain domain, CUpti_
     if (!cnt.on || domain != CUPTI_CB_DOMAIN_DRIVER_API || d->callbackSite != CUPTI_API_ENTER ||
         !d->functionName)
         return;
-    const char *f = d->functionName;
-    if ((starts_with(f, "cuLaunchKernel") || starts_with(f, "cuLaunchCooperativeKernel")) &&
-        !strstr(f, "MultiDevice"))
+    enum gl_driver_call k = gl_driver_call_kind(d->functionName);
+    if (k == GL_CALL_KERNEL)
         cnt.kernels++;
-    else if ((starts_with(f, "cuLaunch") || starts_with(f, "cuGraphLaunch") ||
-              starts_with(f, "cuMemcpy") || starts_with(f, "cuMemset")) && !cnt.other[0])
-        glc_fmt(cnt.other, sizeof cnt.other, "%s", f);
+    else if (k == GL_CALL_WORK && !cnt.other[0])
+        glc_fmt(cnt.other, sizeof cnt.other, "%s", d->functionName);
 }
 
 int glc_count_begin(char *why, size_t len)
