@@ -121,10 +121,34 @@ static void test_share_batch(void)
     CHECK(own[0] == 0.0 && own[1] == 0.0 && share[0] == 5.0 && share[1] == 5.0);
 }
 
+/* A batch's time: the sessions' shares and the instrumented replays are each
+ * run's own, the rest (outside the sessions) even; the kernel time is the
+ * estimate, never more than the run's session share. */
+static void test_share_sessions(void)
+{
+    double smem[3] = { 0.0, 40.0, 0.0 }, prof[3] = { 10.0, 20.0, 400.0 };
+    double est[3] = { 4.0, 30.0, 1.0 }, counters[3], busy[3];
+    /* 500 ms: 40 instrumented, 430 in sessions, 30 outside: 10 each */
+    gl_share_sessions(3, 500.0, smem, prof, est, counters, busy);
+    CHECK(near(counters[0], 20.0) && near(counters[1], 30.0) && near(counters[2], 410.0));
+    CHECK(near(counters[0] + counters[1] + counters[2] + smem[1], 500.0));
+    CHECK(near(busy[0], 4.0));     /* its estimate */
+    CHECK(near(busy[1], 20.0));    /* the estimate capped at its session share */
+    CHECK(near(busy[2], 1.0));     /* the user session's fresh object is not kernel time */
+    /* sessions and replays longer than the batch's clock: nothing outside, no negative share */
+    gl_share_sessions(3, 400.0, smem, prof, est, counters, busy);
+    CHECK(near(counters[0], 10.0) && near(counters[1], 20.0) && near(counters[2], 400.0));
+    /* no session (metrics = smem_excess only): the rest evenly, nothing counted as kernels */
+    double zero[2] = { 0.0, 0.0 }, sm[2] = { 5.0, 0.0 }, c2[2], b2[2];
+    gl_share_sessions(2, 9.0, sm, zero, zero, c2, b2);
+    CHECK(near(c2[0], 2.0) && near(c2[1], 2.0) && b2[0] == 0.0 && b2[1] == 0.0);
+}
+
 int main(void)
 {
     test_summary();
     test_stop_rule();
     test_share_batch();
+    test_share_sessions();
     return t_done("test_stats");
 }

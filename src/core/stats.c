@@ -105,3 +105,17 @@ void gl_share_batch(const double *est, int n, double total_ms, double *own, doub
         share[i] = own[i] + rest / n;
     }
 }
+
+void gl_share_sessions(int n, double total_ms, const double *smem_ms, const double *prof_ms,
+                       const double *est_ms, double *counters, double *busy)
+{
+    double rest = total_ms;
+    for (int i = 0; i < n; i++)
+        rest -= smem_ms[i] + prof_ms[i];
+    if (rest < 0.0)
+        rest = 0.0;
+    for (int i = 0; i < n; i++) {
+        counters[i] = prof_ms[i] + rest / n;
+        busy[i] = est_ms[i] < prof_ms[i] ? est_ms[i] : prof_ms[i];
+    }
+}

@@ -24,5 +24,14 @@ int gl_sampling_done(const double *samples, int n, double elapsed_s, const struc
  * they are scaled down to it. Writes own[i] (the part of est[i] counted) and
  * share[i] (own[i] + the even share); the shares add up to total_ms. */
 void gl_share_batch(const double *est, int n, double total_ms, double *own, double *share);
+/* A profiled batch of n runs that took total_ms: each run's instrumented
+ * replay smem_ms[i] and its share of its collection sessions prof_ms[i] (of
+ * which est_ms[i], its replays' estimated device time, is kernel time) are its
+ * own; the rest of total_ms, what the batch did outside its sessions, is split
+ * evenly (none when they add up to more). Writes counters[i] (prof_ms[i] + the
+ * even share) and busy[i] (the kernel time in it: est_ms[i], at most
+ * prof_ms[i]). */
+void gl_share_sessions(int n, double total_ms, const double *smem_ms, const double *prof_ms,
+                       const double *est_ms, double *counters, double *busy);
 
 #endif

@@ -73,18 +73,15 @@ static void replay_flush(void *c)
 static void attribute_replays(struct gl_result *const *rs, int n, double total_ms,
                               const double *smem_ms, const double *prof_ms, const double *est_ms)
 {
-    double rest = total_ms;
-    for (int i = 0; i < n; i++)
-        rest -= smem_ms[i] + prof_ms[i];
-    if (rest < 0.0)
-        rest = 0.0;
+    double own[GLC_BATCH_MAX] = {}, counters[GLC_BATCH_MAX], busy[GLC_BATCH_MAX];
+    for (int i = 0; i < n && i < GLC_BATCH_MAX; i++)
+        own[i] = rs[i]->passes > 0 ? rs[i]->passes * est_ms[i] : 0.0;
+    gl_share_sessions(n, total_ms, smem_ms, prof_ms, own, counters, busy);
     for (int i = 0; i < n; i++) {
-        double counters = prof_ms[i] + rest / n;
-        double own = rs[i]->passes > 0 ? rs[i]->passes * est_ms[i] : 0.0;
-        rs[i]->phase_ms[GL_PH_PROFILE] += counters + smem_ms[i];
-        rs[i]->step_ms[GL_ST_COUNTERS] += counters;
+        rs[i]->phase_ms[GL_PH_PROFILE] += counters[i] + smem_ms[i];
+        rs[i]->step_ms[GL_ST_COUNTERS] += counters[i];
         rs[i]->step_ms[GL_ST_SMEM] += smem_ms[i];
-        rs[i]->busy_ms += own < prof_ms[i] ? own : prof_ms[i];
+        rs[i]->busy_ms += busy[i];
     }
 }
 
