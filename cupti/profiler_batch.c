@@ -260,9 +260,15 @@ static void charge(const struct glc_replay *const *rp, struct gl_result *const *
     for (int i = 0; i < n && i < GLC_BATCH_MAX; i++)
         est[i] = rp[i]->est_ms > 0.0 && r[i]->passes > 0 ? rp[i]->est_ms * r[i]->passes : 0.0;
     gl_share_batch(est, n, wall_ms > 0.0 ? wall_ms : 0.0, own, share);
-    for (int i = 0; i < n; i++)
+    double sum = 0.0;
+    for (int i = 0; i < n; i++) {
+        sum += est[i];
         if (rp[i]->prof_ms)
             *rp[i]->prof_ms += share[i];
+    }
+    if (glc_trace.on)
+        fprintf(stderr, "gpulab cupti charge: a session of %d run(s), %.1f ms, their replays' "
+                "estimate %.1f ms%s\n", n, wall_ms, sum, sum > wall_ms ? " (scaled down)" : "");
 }
 
 /* A user-range session that decoded some runs' ranges but not the others': the
@@ -304,6 +310,7 @@ int glc_profile_batch(const struct glc_replay *const *rp, struct gl_result *cons
 {
     if (n <= 0)
         return 0;
+    double tb = glc_now_s(), in_sessions = 0.0;
     for (int i = 0; i < n; i++) {
         r[i]->passes = 0;
         r[i]->nmetrics = 0;
@@ -386,8 +393,10 @@ int glc_profile_batch(const struct glc_replay *const *rp, struct gl_result *cons
             double t0 = glc_now_s();
             if (cnt[m] > 0 && !session(grp[m], cnt[m], m, gr[m]))
                 ok = 0;
+            double w = (glc_now_s() - t0) * 1e3;
             if (cnt[m] > 0)
-                charge(grp[m], gr[m], cnt[m], (glc_now_s() - t0) * 1e3);
+                charge(grp[m], gr[m], cnt[m], w);
+            in_sessions += w;
             continue;
         }
         /* user ranges: as many runs a session as their ranges a pass fit in */
@@ -404,12 +413,19 @@ int glc_profile_batch(const struct glc_replay *const *rp, struct gl_result *cons
                 ok = 0;
             else
                 retry_missing(&grp[m][s0], &gr[m][s0], s1 - s0);
-            charge(&grp[m][s0], &gr[m][s0], s1 - s0, (glc_now_s() - t0) * 1e3);
+            double w = (glc_now_s() - t0) * 1e3;
+            charge(&grp[m][s0], &gr[m][s0], s1 - s0, w);
+            in_sessions += w;
         }
     }
     /* then the exact shared-memory conflicts, one instrumented replay per run that
      * wants them (after the sessions: appended to each run's metrics) */
+    double ts = glc_now_s();
     glc_smem_profile(rp, r, n);
+    if (glc_trace.on)   /* where a batch's time went: bench/README, 2026-12-07 fifth session */
+        fprintf(stderr, "gpulab cupti batch: %d run(s), %.1f ms: sessions %.1f, instrumented "
+                "replays %.1f, other %.1f\n", n, (glc_now_s() - tb) * 1e3, in_sessions,
+                (glc_now_s() - ts) * 1e3, (ts - tb) * 1e3 - in_sessions);
     for (int i = 0; i < n; i++)
         if (r[i]->nmetrics == 0) {
             if (r[i]->metrics_reason[0] == '\0' && r[i]->smem_reason[0] != '\0')
