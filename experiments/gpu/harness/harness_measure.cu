@@ -30,11 +30,13 @@ static int launch_run(struct gh_job *j, const char *what)
     return gh_ok(j->r, e, what);
 }
 
-/* The verification run; a library call's kernels counted during it when the
- * run is to be profiled (cupti/profiler.h: one kernel is profiled in an auto
- * range). GPULAB_LIB_RANGES=user counts nothing: every library call in a user
- * range, as before 2026-12-07 (bench/README). */
-static int verification_launch(struct gh_job *j)
+/* Whether a library call's kernels are counted at its verification run: when
+ * the run is to be profiled (cupti/profiler.h: a call of one kernel is profiled
+ * in an auto range); counting starts here, before the run's first event, as
+ * subscribing to CUPTI's callbacks is host work. GPULAB_LIB_RANGES=user counts
+ * nothing: every library call in a user range, as before 2026-12-07
+ * (bench/README). */
+static int count_begin(struct gh_job *j)
 {
     static int lib_user = -1;
     if (lib_user < 0) {
@@ -43,13 +45,15 @@ static int verification_launch(struct gh_job *j)
     }
     j->lib_kernels = 0;
     char why[GL_REASON_MAX];
-    int count = !j->kernel && gh_st.passes > 0 && !lib_user && glc_count_begin(why, sizeof why) == 0;
-    int ok = launch_run(j, "launch (verification run)");
-    if (count) {
-        int n = glc_count_end(why, sizeof why);
-        j->lib_kernels = ok && n > 0 ? n : 0;
-    }
-    return ok;
+    return !j->kernel && gh_st.passes > 0 && !lib_user && glc_count_begin(why, sizeof why) == 0;
+}
+
+/* The count, once the call was enqueued (ok) or failed. */
+static void count_end(struct gh_job *j, int ok)
+{
+    char why[GL_REASON_MAX];
+    int n = glc_count_end(why, sizeof why);
+    j->lib_kernels = ok && n > 0 ? n : 0;
 }
 
 /* A user kernel's outputs that have an init, the inputs it writes and its
@@ -112,8 +116,12 @@ int gh_verify_run(struct gh_job *j, cudaEvent_t e0, cudaEvent_t e1, int *long_ru
         return 0;
     if (j->cold && !gh_ok(r, gh_flush_enqueue(0, NULL), "L2 flush launch"))
         return 0;
-    if (!gh_ok(r, cudaEventRecord(e0, 0), "cudaEventRecord") ||
-        !verification_launch(j) ||
+    int counting = count_begin(j);
+    int launched = gh_ok(r, cudaEventRecord(e0, 0), "cudaEventRecord") &&
+                   launch_run(j, "launch (verification run)");
+    if (counting)
+        count_end(j, launched);
+    if (!launched ||
         !gh_ok(r, cudaEventRecord(e1, 0), "cudaEventRecord") ||
         !gh_ok(r, cudaDeviceSynchronize(), "kernel (verification run)") ||
         !gh_elapsed_ms(r, e0, e1, &ms))
