@@ -79,7 +79,7 @@ static void attribute_replays(struct gl_result *const *rs, int n, double total_m
     gl_share_sessions(n, total_ms, smem_ms, prof_ms, own, counters, busy);
     for (int i = 0; i < n; i++) {
         rs[i]->phase_ms[GL_PH_PROFILE] += counters[i] + smem_ms[i];
-        rs[i]->step_ms[GL_ST_COUNTERS] += counters[i];
+        rs[i]->step_ms[GL_ST_COUNTERS] += counters[i] - busy[i];   /* not the kernels' */
         rs[i]->step_ms[GL_ST_SMEM] += smem_ms[i];
         rs[i]->busy_ms += busy[i];
     }
