@@ -306,6 +306,22 @@ static void retry_missing(const struct glc_replay *const *rp, struct gl_result *
     (void)session(again, k, MODE_USER, ra);
 }
 
+/* One session of n runs in mode m (a user-range one tried again for the runs
+ * whose ranges went missing), timed and charged to its runs; its wall time is
+ * added to *in_ms. 1 when it ran. */
+static int charged_session(const struct glc_replay *const *rp, int n, int m,
+                           struct gl_result *const *r, double *in_ms)
+{
+    double t0 = glc_now_s();
+    int ran = session(rp, n, m, r);
+    if (ran && m == MODE_USER)
+        retry_missing(rp, r, n);
+    double w = (glc_now_s() - t0) * 1e3;
+    charge(rp, r, n, w);
+    *in_ms += w;
+    return ran;
+}
+
 int glc_profile_batch(const struct glc_replay *const *rp, struct gl_result *const *r, int n)
 {
     if (n <= 0)
@@ -390,13 +406,8 @@ int glc_profile_batch(const struct glc_replay *const *rp, struct gl_result *cons
     for (int k = 0; k < 2; k++) {
         int m = k == 0 ? first : 1 - first;
         if (m == MODE_AUTO) {
-            double t0 = glc_now_s();
-            if (cnt[m] > 0 && !session(grp[m], cnt[m], m, gr[m]))
+            if (cnt[m] > 0 && !charged_session(grp[m], cnt[m], m, gr[m], &in_sessions))
                 ok = 0;
-            double w = (glc_now_s() - t0) * 1e3;
-            if (cnt[m] > 0)
-                charge(grp[m], gr[m], cnt[m], w);
-            in_sessions += w;
             continue;
         }
         /* user ranges: as many runs a session as their ranges a pass fit in */
@@ -408,14 +419,8 @@ int glc_profile_batch(const struct glc_replay *const *rp, struct gl_result *cons
                     break;
                 ranges += need;
             }
-            double t0 = glc_now_s();
-            if (!session(&grp[m][s0], s1 - s0, m, &gr[m][s0]))
+            if (!charged_session(&grp[m][s0], s1 - s0, m, &gr[m][s0], &in_sessions))
                 ok = 0;
-            else
-                retry_missing(&grp[m][s0], &gr[m][s0], s1 - s0);
-            double w = (glc_now_s() - t0) * 1e3;
-            charge(&grp[m][s0], &gr[m][s0], s1 - s0, w);
-            in_sessions += w;
         }
     }
     /* then the exact shared-memory conflicts, one instrumented replay per run that
