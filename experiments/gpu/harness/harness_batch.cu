@@ -60,22 +60,22 @@ static void replay_flush(void *c)
 
 /* Share a batch's replay time (total_ms) among its runs. The profiler gave
  * each run its share of the sessions it was in (prof_ms, cupti/profiler.h):
- * its kernels' part, about passes * (median + flush) (est: counted as its
+ * its kernels' part, about passes * (median + flush) (rp[i].est_ms: counted as its
  * kernels' time, as the samples are), and an even share of its own session's
  * rest; so the range-mode change that a library call's session needs (a
  * fresh range profiler object, ~0.4 s on an H100) is charged to the runs of
  * that session, not to every run of the batch. What the batch took outside
- * its sessions (a fresh object for a new metric set, parking) is split evenly.
+ * its sessions (a fresh object for a new metric set) is split evenly.
  * Split by count alone, a batch holding one slow run (a zero-copy matmul)
  * would charge its kernels to the fast ones as host overhead. The instrumented
  * replays of the exact conflicts (smem_ms, measured per run) are each run's
  * own profiling time, not its kernels' (the instrumentation makes them slow). */
-static void attribute_replays(struct gl_result *const *rs, int n, double total_ms,
-                              const double *smem_ms, const double *prof_ms, const double *est_ms)
+static void attribute_replays(const struct glc_replay *rp, struct gl_result *const *rs, int n,
+                              double total_ms, const double *smem_ms, const double *prof_ms)
 {
     double own[GLC_BATCH_MAX] = {}, counters[GLC_BATCH_MAX], busy[GLC_BATCH_MAX];
     for (int i = 0; i < n && i < GLC_BATCH_MAX; i++)
-        own[i] = rs[i]->passes > 0 ? rs[i]->passes * est_ms[i] : 0.0;
+        own[i] = rs[i]->passes > 0 ? rs[i]->passes * rp[i].est_ms : 0.0;
     gl_share_sessions(n, total_ms, smem_ms, prof_ms, own, counters, busy);
     for (int i = 0; i < n; i++) {
         rs[i]->phase_ms[GL_PH_PROFILE] += counters[i] + smem_ms[i];
@@ -95,10 +95,10 @@ static void attribute_replays(struct gl_result *const *rs, int n, double total_m
 #define GH_SMEM_SLOWDOWN 200.0       /* assumed instrumented / plain time */
 #define GH_SMEM_MAX_S 120.0          /* at most this long instrumented, per run */
 
-/* Whether run j's exact conflicts are measured (GL_SMEM_MEASURE), could be
- * taken from another run only (GL_SMEM_TOO_LONG) or neither (GL_SMEM_NONE);
- * why not in buf. */
-static int smem_want(const struct gh_job *j, char *buf, size_t len)
+/* Whether run j (its samples summarized in sum) has its exact conflicts
+ * measured (GL_SMEM_MEASURE), could take them from another run only
+ * (GL_SMEM_TOO_LONG) or neither (GL_SMEM_NONE); why not in buf. */
+static int smem_want(const struct gh_job *j, const struct gl_summary *sum, char *buf, size_t len)
 {
     const struct gl_result *r = j->r;
     buf[0] = '\0';
@@ -110,15 +110,13 @@ static int smem_want(const struct gh_job *j, char *buf, size_t len)
         snprintf(buf, len, "not measured: the kernel uses no shared memory");
         return GL_SMEM_NONE;
     }
-    struct gl_summary sum;
-    gl_summarize(r->samples_ms, r->nsamples, &sum);
     double limit_s = GH_SMEM_MAX_S;
     if (j->t && j->t->timeout_s > 0 && j->t->timeout_s / 4 < limit_s)
         limit_s = j->t->timeout_s / 4;
-    if (sum.count > 0 && sum.median * GH_SMEM_SLOWDOWN > limit_s * 1e3) {
+    if (sum->count > 0 && sum->median * GH_SMEM_SLOWDOWN > limit_s * 1e3) {
         snprintf(buf, len, "not measured: a %.0f ms run could take %.0f s instrumented "
-                 "(runs over %.0f ms are not instrumented)", sum.median,
-                 sum.median * GH_SMEM_SLOWDOWN / 1e3, limit_s * 1e3 / GH_SMEM_SLOWDOWN);
+                 "(runs over %.0f ms are not instrumented)", sum->median,
+                 sum->median * GH_SMEM_SLOWDOWN / 1e3, limit_s * 1e3 / GH_SMEM_SLOWDOWN);
         return GL_SMEM_TOO_LONG;
     }
     return GL_SMEM_MEASURE;
@@ -151,7 +149,7 @@ void gh_profile_jobs(struct gh_job *const *jobs, int n)
     const struct glc_replay *rpp[GLC_BATCH_MAX] = {};
     struct gl_result *rs[GLC_BATCH_MAX] = {};
     double smem_ms[GLC_BATCH_MAX] = {};
-    double prof_ms[GLC_BATCH_MAX] = {}, est_ms[GLC_BATCH_MAX] = {};
+    double prof_ms[GLC_BATCH_MAX] = {};
     struct gl_smem_key key[GLC_BATCH_MAX] = {};
     int want[GLC_BATCH_MAX] = {}, share[GLC_BATCH_MAX] = {}, from[GLC_BATCH_MAX] = {};
     char why[GL_REASON_MAX];
@@ -168,17 +166,16 @@ void gh_profile_jobs(struct gh_job *const *jobs, int n)
         rp[i].restore = jobs[i]->nrestore > 0 ? replay_restore : NULL;
         rp[i].ctx = &x[i];
         rp[i].single_kernel = jobs[i]->kernel ? jobs[i]->launches == 1 : jobs[i]->lib_kernels == 1;
-        want[i] = smem_want(jobs[i], why, sizeof why);
+        struct gl_summary sum;
+        gl_summarize(jobs[i]->r->samples_ms, jobs[i]->r->nsamples, &sum);
+        want[i] = smem_want(jobs[i], &sum, why, sizeof why);
         share[i] = smem_may_share(jobs[i]) ? want[i] : GL_SMEM_NONE;
         unsigned g[3] = { jobs[i]->grid.x, jobs[i]->grid.y, jobs[i]->grid.z };
         unsigned b[3] = { jobs[i]->block.x, jobs[i]->block.y, jobs[i]->block.z };
         gl_smem_key_set(&key[i], jobs[i]->kernel, g, b, jobs[i]->dyn_smem, jobs[i]->launches,
                         jobs[i]->p);
         rp[i].smem_ms = &smem_ms[i];
-        struct gl_summary sum;
-        gl_summarize(jobs[i]->r->samples_ms, jobs[i]->r->nsamples, &sum);
-        est_ms[i] = sum.count > 0 ? sum.median + gh_st.flush_ms : 0.0;
-        rp[i].est_ms = est_ms[i];
+        rp[i].est_ms = sum.count > 0 ? sum.median + gh_st.flush_ms : 0.0;
         rp[i].prof_ms = &prof_ms[i];
         /* a launch sequence: measured launch by launch too */
         rp[i].nlaunches = jobs[i]->enqueue_launch ? jobs[i]->launches : 0;
@@ -200,7 +197,7 @@ void gh_profile_jobs(struct gh_job *const *jobs, int n)
             rs[i]->nlaunch_profiled = 1;
             rs[i]->launch_reason[0] = '\0';
         }
-    attribute_replays(rs, n, (gh_now_s() - t0) * 1e3, smem_ms, prof_ms, est_ms);
+    attribute_replays(rp, rs, n, (gh_now_s() - t0) * 1e3, smem_ms, prof_ms);
     int culprit = -1;
     for (int i = 0; i < n && culprit < 0; i++)
         if (x[i].err != cudaSuccess)
