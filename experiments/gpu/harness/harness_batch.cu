@@ -129,7 +129,7 @@ static struct gl_smem_memo smem_memo;
 static int smem_each(void)
 {
     static int each = -1;
-    return gh_env_each("GPULAB_SMEM", &each);
+    return gh_env_is("GPULAB_SMEM", "each", &each);
 }
 
 /* Runs that may share: a built-in family's (a user's kernel's inputs depend

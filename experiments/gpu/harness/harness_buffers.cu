@@ -344,7 +344,7 @@ static unsigned long long memo_clock;
 static int copies_each(void)
 {
     static int each = -1;
-    return gh_env_each("GPULAB_COPIES", &each);
+    return gh_env_is("GPULAB_COPIES", "each", &each);
 }
 
 /* The entry of these buffers' transfer (a new one, the longest unused

@@ -70,14 +70,15 @@ int gh_resources(struct gh_job *j);
 /* GL_GUIDE_* flags of one launch shape. */
 int gh_guidance(dim3 grid, dim3 block, int sm_count);
 
-/* 1 when the environment variable var is "each" (a harness's switch to do for
- * every run what it would otherwise do once: GPULAB_COPIES, GPULAB_SMEM); read
+/* 1 when the environment variable var is value (a harness's switch:
+ * GPULAB_COPIES=each and GPULAB_SMEM=each do for every run what is otherwise
+ * done once, GPULAB_LIB_RANGES=user counts no library call's kernels); read
  * once into *cached, which starts at -1. */
-static inline int gh_env_each(const char *var, int *cached)
+static inline int gh_env_is(const char *var, const char *value, int *cached)
 {
     if (*cached < 0) {
         const char *e = getenv(var);
-        *cached = e && strcmp(e, "each") == 0;
+        *cached = e && strcmp(e, value) == 0;
     }
     return *cached;
 }

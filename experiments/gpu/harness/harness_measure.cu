@@ -11,8 +11,6 @@
 
 #include <math.h>
 #include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
 
 extern "C" {
 #include "profiler.h"
@@ -39,13 +37,10 @@ static int launch_run(struct gh_job *j, const char *what)
 static int count_begin(struct gh_job *j)
 {
     static int lib_user = -1;
-    if (lib_user < 0) {
-        const char *e = getenv("GPULAB_LIB_RANGES");
-        lib_user = e && strcmp(e, "user") == 0;
-    }
     j->lib_kernels = 0;
     char why[GL_REASON_MAX];
-    return !j->kernel && gh_st.passes > 0 && !lib_user && glc_count_begin(why, sizeof why) == 0;
+    return !j->kernel && gh_st.passes > 0 && !gh_env_is("GPULAB_LIB_RANGES", "user", &lib_user) &&
+           glc_count_begin(why, sizeof why) == 0;
 }
 
 /* The count, once the call was enqueued (ok) or failed. */
