@@ -4,55 +4,51 @@
 #include "driver_calls.h"
 #include "t.h"
 
-static void test_kernels(void)
-{
-    CHECK(gl_driver_call_kind("cuLaunchKernel") == GL_CALL_KERNEL);
-    CHECK(gl_driver_call_kind("cuLaunchKernel_ptsz") == GL_CALL_KERNEL);
-    CHECK(gl_driver_call_kind("cuLaunchKernelEx") == GL_CALL_KERNEL);
-    CHECK(gl_driver_call_kind("cuLaunchKernelEx_ptsz") == GL_CALL_KERNEL);
-    CHECK(gl_driver_call_kind("cuLaunchCooperativeKernel") == GL_CALL_KERNEL);
-    CHECK(gl_driver_call_kind("cuLaunchCooperativeKernel_ptsz") == GL_CALL_KERNEL);
-}
-
-static void test_other_work(void)
-{
+static const struct {
+    const char *name;
+    enum gl_driver_call kind;
+} cases[] = {
+    /* launches of one kernel on this device */
+    { "cuLaunchKernel", GL_CALL_KERNEL },
+    { "cuLaunchKernel_ptsz", GL_CALL_KERNEL },
+    { "cuLaunchKernelEx", GL_CALL_KERNEL },
+    { "cuLaunchKernelEx_ptsz", GL_CALL_KERNEL },
+    { "cuLaunchCooperativeKernel", GL_CALL_KERNEL },
+    { "cuLaunchCooperativeKernel_ptsz", GL_CALL_KERNEL },
     /* launches that are not one kernel on this device, or no kernel at all */
-    CHECK(gl_driver_call_kind("cuLaunchCooperativeKernelMultiDevice") == GL_CALL_WORK);
-    CHECK(gl_driver_call_kind("cuLaunchHostFunc") == GL_CALL_WORK);
-    CHECK(gl_driver_call_kind("cuLaunchHostFunc_ptsz") == GL_CALL_WORK);
-    CHECK(gl_driver_call_kind("cuLaunch") == GL_CALL_WORK);
-    CHECK(gl_driver_call_kind("cuLaunchGrid") == GL_CALL_WORK);
-    CHECK(gl_driver_call_kind("cuLaunchGridAsync") == GL_CALL_WORK);
-    CHECK(gl_driver_call_kind("cuGraphLaunch") == GL_CALL_WORK);
-    CHECK(gl_driver_call_kind("cuGraphLaunch_ptsz") == GL_CALL_WORK);
+    { "cuLaunchCooperativeKernelMultiDevice", GL_CALL_WORK },
+    { "cuLaunchHostFunc", GL_CALL_WORK },
+    { "cuLaunchHostFunc_ptsz", GL_CALL_WORK },
+    { "cuLaunch", GL_CALL_WORK },
+    { "cuLaunchGrid", GL_CALL_WORK },
+    { "cuLaunchGridAsync", GL_CALL_WORK },
+    { "cuGraphLaunch", GL_CALL_WORK },
+    { "cuGraphLaunch_ptsz", GL_CALL_WORK },
     /* copies and memsets */
-    CHECK(gl_driver_call_kind("cuMemcpyAsync") == GL_CALL_WORK);
-    CHECK(gl_driver_call_kind("cuMemcpyHtoDAsync_v2") == GL_CALL_WORK);
-    CHECK(gl_driver_call_kind("cuMemcpy2DAsync_v2_ptsz") == GL_CALL_WORK);
-    CHECK(gl_driver_call_kind("cuMemsetD32Async") == GL_CALL_WORK);
-    CHECK(gl_driver_call_kind("cuMemsetD8_v2") == GL_CALL_WORK);
-}
-
-static void test_nothing(void)
-{
-    CHECK(gl_driver_call_kind(NULL) == GL_CALL_NONE);
-    CHECK(gl_driver_call_kind("") == GL_CALL_NONE);
-    CHECK(gl_driver_call_kind("cuCtxGetCurrent") == GL_CALL_NONE);
-    CHECK(gl_driver_call_kind("cuFuncGetAttribute") == GL_CALL_NONE);
-    CHECK(gl_driver_call_kind("cuFuncSetAttribute") == GL_CALL_NONE);
-    CHECK(gl_driver_call_kind("cuStreamGetCaptureInfo_v2") == GL_CALL_NONE);
-    CHECK(gl_driver_call_kind("cuMemAlloc_v2") == GL_CALL_NONE);
-    CHECK(gl_driver_call_kind("cuEventRecord") == GL_CALL_NONE);
-    CHECK(gl_driver_call_kind("cuKernelGetFunction") == GL_CALL_NONE);
+    { "cuMemcpyAsync", GL_CALL_WORK },
+    { "cuMemcpyHtoDAsync_v2", GL_CALL_WORK },
+    { "cuMemcpy2DAsync_v2_ptsz", GL_CALL_WORK },
+    { "cuMemsetD32Async", GL_CALL_WORK },
+    { "cuMemsetD8_v2", GL_CALL_WORK },
+    /* nothing that runs on the GPU */
+    { "", GL_CALL_NONE },
+    { "cuCtxGetCurrent", GL_CALL_NONE },
+    { "cuFuncGetAttribute", GL_CALL_NONE },
+    { "cuFuncSetAttribute", GL_CALL_NONE },
+    { "cuStreamGetCaptureInfo_v2", GL_CALL_NONE },
+    { "cuMemAlloc_v2", GL_CALL_NONE },
+    { "cuEventRecord", GL_CALL_NONE },
+    { "cuKernelGetFunction", GL_CALL_NONE },
     /* a prefix match only: the name must start with the call's */
-    CHECK(gl_driver_call_kind("xcuLaunchKernel") == GL_CALL_NONE);
-    CHECK(gl_driver_call_kind("cuLaunc") == GL_CALL_NONE);
-}
+    { "xcuLaunchKernel", GL_CALL_NONE },
+    { "cuLaunc", GL_CALL_NONE },
+};
 
 int main(void)
 {
-    test_kernels();
-    test_other_work();
-    test_nothing();
+    CHECK(gl_driver_call_kind(NULL) == GL_CALL_NONE);
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+        if (!CHECK(gl_driver_call_kind(cases[i].name) == cases[i].kind))
+            printf("  for '%s'\n", cases[i].name);
     return t_done("test_driver_calls");
 }
