@@ -35,10 +35,12 @@ struct glc_replay {
     /* The run's share of the wall time of the collection sessions it was in
      * (ms; added to *prof_ms when not NULL): each session's time, the fresh
      * range profiler object it needed to change range mode included, goes to
-     * its own runs: est_ms (the harness's estimate of one replay on the
-     * device, the flush before it included) times the passes to each, the
-     * rest evenly (gl_share_batch). What the batch does outside its sessions
-     * (a fresh object for a new metric set) is the caller's to share. */
+     * its own runs: to each its replays' time as measured in an auto-range
+     * session (CUPTI serializes its launches), or est_ms (the harness's
+     * estimate of one replay on the device, the flush before it included)
+     * times the passes in a user-range one; the rest evenly (gl_share_batch).
+     * What the batch does outside its sessions (a fresh object for a new
+     * metric set) is the caller's to share. */
     double est_ms;
     double *prof_ms;
     /* NULL, or what puts the run's buffers back before it runs (copies and

@@ -180,16 +180,18 @@ static void evaluate_launches(int m, const struct glc_replay *rp, const long *lr
     r->launch_reason[0] = '\0';
 }
 
-/* One session: every run of rp[0..n) in mode m. 1 when it ran (each run then
- * has its metrics or its own reason), 0 when the session failed (reasons set). */
-static int session(const struct glc_replay *const *rp, int n, int m, struct gl_result *const *r)
+/* One session: every run of rp[0..n) in mode m, each run's measured replay
+ * time added to run_ms (glc_collect_passes). 1 when it ran (each run then has
+ * its metrics or its own reason), 0 when the session failed (reasons set). */
+static int session(const struct glc_replay *const *rp, int n, int m, struct gl_result *const *r,
+                   double *run_ms)
 {
     double t0 = glc_trace.on ? glc_now_s() : 0.0, tall = t0;
     double start0 = glc_trace.sum[T_START] + glc_trace.sum[T_START1];
     double first0 = glc_trace.sum[T_START1], stop0 = glc_trace.sum[T_STOP];
     double total0 = glc_trace.sum[T_TOTAL];
     int passes = 0;
-    if (!glc_collect_passes(rp, n, m, r, &passes)) {
+    if (!glc_collect_passes(rp, n, m, r, &passes, run_ms)) {
         glc_st.broken = 1;
         return 0;
     }
@@ -252,23 +254,32 @@ static int session(const struct glc_replay *const *rp, int n, int m, struct gl_r
 }
 
 /* Each of the n runs of a session its share of the session's wall time
- * wall_ms (see glc_replay.prof_ms). */
-static void charge(const struct glc_replay *const *rp, struct gl_result *const *r, int n,
-                   double wall_ms)
+ * wall_ms (see glc_replay.prof_ms): in an auto-range session the replay time
+ * measured for it (run_ms: its kernel, the flush before it, and what CUPTI's
+ * serialization adds to them), in a user-range one its estimate (est_ms times
+ * the passes); the rest of the session (start, stop, decode, evaluation, a
+ * range-mode change) evenly. So a long run whose replays took longer than its
+ * samples carries that itself, not the session's short runs. */
+static void charge(const struct glc_replay *const *rp, struct gl_result *const *r, int n, int m,
+                   const double *run_ms, double wall_ms)
 {
-    double est[GLC_BATCH_MAX] = { 0 }, own[GLC_BATCH_MAX], share[GLC_BATCH_MAX];
-    for (int i = 0; i < n && i < GLC_BATCH_MAX; i++)
-        est[i] = rp[i]->est_ms > 0.0 && r[i]->passes > 0 ? rp[i]->est_ms * r[i]->passes : 0.0;
-    gl_share_batch(est, n, wall_ms > 0.0 ? wall_ms : 0.0, own, share);
-    double sum = 0.0;
-    for (int i = 0; i < n; i++) {
-        sum += est[i];
+    double w[GLC_BATCH_MAX] = { 0 }, own[GLC_BATCH_MAX], share[GLC_BATCH_MAX];
+    double sum = 0.0, est = 0.0;
+    for (int i = 0; i < n && i < GLC_BATCH_MAX; i++) {
+        double e = rp[i]->est_ms > 0.0 && r[i]->passes > 0 ? rp[i]->est_ms * r[i]->passes : 0.0;
+        w[i] = m == MODE_AUTO && run_ms[i] > 0.0 ? run_ms[i] : e;
+        sum += w[i];
+        est += e;
+    }
+    gl_share_batch(w, n, wall_ms > 0.0 ? wall_ms : 0.0, own, share);
+    for (int i = 0; i < n; i++)
         if (rp[i]->prof_ms)
             *rp[i]->prof_ms += share[i];
-    }
     if (glc_trace.on)
-        fprintf(stderr, "gpulab cupti charge: a session of %d run(s), %.1f ms, their replays' "
-                "estimate %.1f ms%s\n", n, wall_ms, sum, sum > wall_ms ? " (scaled down)" : "");
+        fprintf(stderr, "gpulab cupti charge: a session of %d run(s), %.1f ms; their replays "
+                "%s %.1f ms (estimate %.1f ms)%s\n", n, wall_ms,
+                m == MODE_AUTO ? "measured" : "estimated", sum, est,
+                sum > wall_ms ? " (scaled down)" : "");
 }
 
 /* A user-range session that decoded some runs' ranges but not the others': the
@@ -303,7 +314,8 @@ static void retry_missing(const struct glc_replay *const *rp, struct gl_result *
                 "object\n", k, n);
     for (int i = 0; i < k; i++)
         ra[i]->metrics_reason[0] = '\0';   /* set again if the retry fails too */
-    (void)session(again, k, MODE_USER, ra);
+    double unused[GLC_BATCH_MAX] = { 0 };   /* a user-range session measures none */
+    (void)session(again, k, MODE_USER, ra, unused);
 }
 
 /* One session of n runs in mode m (a user-range one tried again for the runs
@@ -312,12 +324,12 @@ static void retry_missing(const struct glc_replay *const *rp, struct gl_result *
 static int charged_session(const struct glc_replay *const *rp, int n, int m,
                            struct gl_result *const *r, double *in_ms)
 {
-    double t0 = glc_now_s();
-    int ran = session(rp, n, m, r);
+    double t0 = glc_now_s(), run_ms[GLC_BATCH_MAX] = { 0 };
+    int ran = session(rp, n, m, r, run_ms);
     if (ran && m == MODE_USER)
         retry_missing(rp, r, n);
     double w = (glc_now_s() - t0) * 1e3;
-    charge(rp, r, n, w);
+    charge(rp, r, n, m, run_ms, w);
     *in_ms += w;
     return ran;
 }

@@ -270,8 +270,13 @@ void glc_reason_all(struct gl_result *const *r, int n, const char *f, ...)
 /* 1 when rc is success, else its reason into every run and 0. */
 int glc_rp_call(CUptiResult rc, const char *call, struct gl_result *const *r, int n);
 /* Every pass of one session of n runs in mode m, decoded; passes into *passes.
- * 1, or 0 with every run's reason. */
+ * In auto-range mode, where CUPTI serializes each launch (the host waits for
+ * it), run i's wall time in every pass, from the end of the run before it (the
+ * flush and restore that prepare it) to the end of its kernel, is added to
+ * run_ms[i] (zeroed by the caller); in user-range mode run_ms is left as it is
+ * (launches are queued: a run's time lands on later calls). 1, or 0 with
+ * every run's reason. */
 int glc_collect_passes(const struct glc_replay *const *rp, int n, int m,
-                       struct gl_result *const *r, int *passes);
+                       struct gl_result *const *r, int *passes, double *run_ms);
 
 #endif

@@ -87,7 +87,7 @@ static void restore_next(const struct glc_replay *const *rp, int n, int i)
  * names the buffers to keep mapped, experiments/gpu/harness/harness_batch.cu); the flush after the last
  * run, with the last run. */
 static int one_pass(const struct glc_replay *const *rp, int n, int m, struct gl_result *const *r,
-                    int first, int *all)
+                    int first, int *all, double *run_ms)
 {
     double t0 = glc_trace.on ? glc_now_s() : 0.0;
     CUpti_RangeProfiler_Start_Params sp;
@@ -99,6 +99,7 @@ static int one_pass(const struct glc_replay *const *rp, int n, int m, struct gl_
     glc_lap(first ? T_START1 : T_START, &t0);
     /* inside Start/Stop: whatever Start left in L2 goes too; the first run's
      * buffers put back before it */
+    double mark = glc_now_s();   /* where run i's preparation began */
     if (rp[0]->restore)
         rp[0]->restore(rp[0]->ctx);
     rp[0]->flush(rp[0]->ctx);
@@ -110,6 +111,9 @@ static int one_pass(const struct glc_replay *const *rp, int n, int m, struct gl_
         const struct glc_replay *next = rp[i + 1 < n ? i + 1 : i];
         if (m == MODE_AUTO) {
             rp[i]->run(rp[i]->ctx);
+            double t = glc_now_s();
+            run_ms[i] += (t - mark) * 1e3;
+            mark = t;
             glc_lap(T_RUN, &t0);
             next->flush(next->ctx);
             glc_lap(T_FLUSH, &t0);
@@ -182,7 +186,7 @@ static int one_pass(const struct glc_replay *const *rp, int n, int m, struct gl_
 
 /* Every pass of one session of n runs in mode m, decoded. Passes in *passes. */
 int glc_collect_passes(const struct glc_replay *const *rp, int n, int m,
-                          struct gl_result *const *r, int *passes)
+                          struct gl_result *const *r, int *passes, double *run_ms)
 {
     double t0 = glc_trace.on ? glc_now_s() : 0.0;
     /* A range profiler object that ran a session in one range mode refuses the
@@ -244,7 +248,7 @@ int glc_collect_passes(const struct glc_replay *const *rp, int n, int m,
                            c->passes);
             return 0;
         }
-        if (!one_pass(rp, n, m, r, k == 0, &all))
+        if (!one_pass(rp, n, m, r, k == 0, &all, run_ms))
             return 0;
         k++;
     }

@@ -60,8 +60,9 @@ static void replay_flush(void *c)
 
 /* Share a batch's replay time (total_ms) among its runs. The profiler gave
  * each run its share of the sessions it was in (prof_ms, cupti/profiler.h):
- * its kernels' part, about passes * (median + flush) (rp[i].est_ms: counted as its
- * kernels' time, as the samples are), and an even share of its own session's
+ * its replays' time (measured where CUPTI serializes the launches), of which
+ * passes * (median + flush) (rp[i].est_ms) counts as its kernels' time, as the
+ * samples do, and the rest as profiling; and an even share of its own session's
  * rest; so the range-mode change that a library call's session needs (a
  * fresh range profiler object, ~0.4 s on an H100) is charged to the runs of
  * that session, not to every run of the batch. What the batch took outside
