@@ -28,6 +28,10 @@ struct glc_replay {
                                   a kernel of ours, or a library call counted to launch one
                                   (glc_count_begin); 0: several launches, or a library call
                                   not counted so (one user range) */
+    int counted;               /* 1: single_kernel is a library call's count at one call,
+                                  which a replay may not repeat (the auto-range session that
+                                  finds another count is run again with such runs in user
+                                  ranges) */
     int smem;                  /* 1: measure the exact shared-memory conflicts too (the
                                   harness decided the run is worth it: its kernel uses
                                   shared memory; else it wrote r->smem_reason) */

@@ -182,7 +182,9 @@ static void evaluate_launches(int m, const struct glc_replay *rp, const long *lr
 
 /* One session: every run of rp[0..n) in mode m, each run's measured replay
  * time added to run_ms (glc_collect_passes). 1 when it ran (each run then has
- * its metrics or its own reason), 0 when the session failed (reasons set). */
+ * its metrics or its own reason), 0 when the session failed, -1 when an
+ * auto-range session decoded another number of kernel ranges than its runs
+ * make (reasons set). */
 static int session(const struct glc_replay *const *rp, int n, int m, struct gl_result *const *r,
                    double *run_ms)
 {
@@ -211,7 +213,7 @@ static int session(const struct glc_replay *const *rp, int n, int m, struct gl_r
     if (m == MODE_AUTO && nr != want) {
         glc_reason_all(r, n, "%ld kernel ranges decoded where %d runs of one kernel and their "
                    "flushes make %ld: did a run launch more or fewer kernels?", nr, n, want);
-        return 0;
+        return -1;
     }
     long urun[GLC_BATCH_MAX], udrain[GLC_BATCH_MAX];
     if (m == MODE_USER)
@@ -320,7 +322,7 @@ static void retry_missing(const struct glc_replay *const *rp, struct gl_result *
 
 /* One session of n runs in mode m (a user-range one tried again for the runs
  * whose ranges went missing), timed and charged to its runs; its wall time is
- * added to *in_ms. 1 when it ran. */
+ * added to *in_ms. As session(). */
 static int charged_session(const struct glc_replay *const *rp, int n, int m,
                            struct gl_result *const *r, double *in_ms)
 {
@@ -332,6 +334,74 @@ static int charged_session(const struct glc_replay *const *rp, int n, int m,
     charge(rp, r, n, m, run_ms, w);
     *in_ms += w;
     return ran;
+}
+
+static int sessions_of(const struct glc_replay *const *rp, int n, int m,
+                       struct gl_result *const *r, double *in_ms);
+
+/* An auto-range session of rp[0..n) that found another number of kernels than
+ * its runs make: when some of them are library calls whose one kernel was
+ * counted at one call (glc_replay.counted: a library may pick another
+ * algorithm, of other kernels, at a later call), the session again without
+ * them and those calls in user ranges (a range profiler object in the other
+ * mode), so that only they lose their auto ranges and no run its counters.
+ * 1 when every session ran, 0 when one failed (the reasons stay). */
+static int recount(const struct glc_replay *const *rp, int n, struct gl_result *const *r,
+                   double *in_ms)
+{
+    const struct glc_replay *plain[GLC_BATCH_MAX], *calls[GLC_BATCH_MAX];
+    struct gl_result *rplain[GLC_BATCH_MAX], *rcalls[GLC_BATCH_MAX];
+    int np = 0, nc = 0;
+    for (int i = 0; i < n; i++) {
+        if (rp[i]->counted) {
+            calls[nc] = rp[i];
+            rcalls[nc++] = r[i];
+        } else {
+            plain[np] = rp[i];
+            rplain[np++] = r[i];
+        }
+    }
+    if (nc == 0)
+        return 0;
+    if (glc_trace.on)
+        fprintf(stderr, "gpulab cupti: an auto-range session of %d run(s) found another kernel "
+                "count; again, its %d counted library call(s) in user ranges\n", n, nc);
+    for (int i = 0; i < n; i++) {
+        r[i]->metrics_reason[0] = '\0';
+        r[i]->nmetrics = 0;
+        r[i]->passes = 0;
+    }
+    int ok = 1;
+    if (np > 0 && charged_session(plain, np, MODE_AUTO, rplain, in_ms) <= 0)
+        ok = 0;
+    if (sessions_of(calls, nc, MODE_USER, rcalls, in_ms) <= 0)
+        ok = 0;
+    return ok;
+}
+
+/* The runs rp[0..n) of mode m in sessions of as many runs as a pass's ranges
+ * fit (all of them, unless GPULAB_CUPTI_RANGES makes a pass smaller). 1 when
+ * every session ran, else 0 (the reasons set). */
+static int sessions_of(const struct glc_replay *const *rp, int n, int m,
+                       struct gl_result *const *r, double *in_ms)
+{
+    int ok = 1;
+    for (int s0 = 0, s1; s0 < n; s0 = s1) {
+        int ranges = m == MODE_AUTO ? 1 : 0;   /* auto: the flush before the first run */
+        for (s1 = s0; s1 < n; s1++) {
+            int need = m == MODE_AUTO ? 2 + (s1 > s0 && rp[s1]->restore ? 1 : 0)
+                                      : glc_ranges_of(rp[s1]);
+            if (s1 > s0 && ranges + need > glc_max_ranges())
+                break;
+            ranges += need;
+        }
+        int ran = charged_session(&rp[s0], s1 - s0, m, &r[s0], in_ms);
+        if (ran < 0)
+            ran = recount(&rp[s0], s1 - s0, &r[s0], in_ms);
+        if (ran <= 0)
+            ok = 0;
+    }
+    return ok;
 }
 
 int glc_profile_batch(const struct glc_replay *const *rp, struct gl_result *const *r, int n)
@@ -417,23 +487,8 @@ int glc_profile_batch(const struct glc_replay *const *rp, struct gl_result *cons
     int ok = 1;
     for (int k = 0; k < 2; k++) {
         int m = k == 0 ? first : 1 - first;
-        if (m == MODE_AUTO) {
-            if (cnt[m] > 0 && !charged_session(grp[m], cnt[m], m, gr[m], &in_sessions))
-                ok = 0;
-            continue;
-        }
-        /* user ranges: as many runs a session as their ranges a pass fit in */
-        for (int s0 = 0, s1; s0 < cnt[m]; s0 = s1) {
-            int ranges = 0;
-            for (s1 = s0; s1 < cnt[m]; s1++) {
-                int need = glc_ranges_of(grp[m][s1]);
-                if (s1 > s0 && ranges + need > MAX_RANGES)
-                    break;
-                ranges += need;
-            }
-            if (!charged_session(&grp[m][s0], s1 - s0, m, &gr[m][s0], &in_sessions))
-                ok = 0;
-        }
+        if (cnt[m] > 0 && !sessions_of(grp[m], cnt[m], m, gr[m], &in_sessions))
+            ok = 0;
     }
     /* then the exact shared-memory conflicts, one instrumented replay per run that
      * wants them (after the sessions: appended to each run's metrics) */

@@ -8,6 +8,7 @@
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -23,6 +24,17 @@ double glc_now_s(void)
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+int glc_max_ranges(void)
+{
+    static int cap = 0;
+    if (cap == 0) {
+        const char *e = getenv("GPULAB_CUPTI_RANGES");
+        long v = e && *e ? strtol(e, NULL, 10) : 0;
+        cap = v >= 4 && v <= MAX_RANGES ? (int)v : MAX_RANGES;
+    }
+    return cap;
 }
 
 /* Add the time since *t0 to phase k and restart the clock. */

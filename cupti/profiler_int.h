@@ -117,16 +117,21 @@
  * gpulab_run_<i> and gpulab_drain_<i> around each run's launches and the flush
  * after them, and for a run split launch by launch (glc_replay.nlaunches), then
  * gpulab_launch_<i>_<k> around each launch of its second replay. A user session
- * holds at most MAX_RANGES ranges a pass: profiler_batch.c cuts the user-range
- * runs of a batch into sessions that fit (glc_ranges_of). */
+ * holds at most glc_max_ranges() ranges a pass: profiler_batch.c cuts the
+ * runs of a batch into sessions that fit (glc_ranges_of for user ranges). */
 enum { MODE_USER = 0, MODE_AUTO = 1 };
 #define MAX_RANGES (3 * GLC_BATCH_MAX + 1)   /* runs, flushes, and the flushes after restores */
+/* The ranges a pass holds (the counter data image's size, SetConfig's
+ * maxRangesPerPass, a session's cut): MAX_RANGES, or fewer under
+ * GPULAB_CUPTI_RANGES=k (4 <= k; for bench/: what a range costs against the
+ * image's size). */
+int glc_max_ranges(void);
 
 /* 1 when run rp is measured launch by launch too (its launch ranges fit a session). */
 static inline int glc_split(const struct glc_replay *rp)
 {
     return rp->nlaunches > 1 && rp->run_launch && rp->nlaunches <= GL_MAX_LAUNCH_PROFILED &&
-           rp->nlaunches + 2 <= MAX_RANGES;
+           rp->nlaunches + 2 <= glc_max_ranges();
 }
 
 /* The user ranges run rp takes in a pass: its own, its drain's, its launches'. */

@@ -226,7 +226,7 @@ int glc_collect_passes(const struct glc_replay *const *rp, int n, int m,
     /* Always the most the counter data image is sized for, never the session's
      * own count: a session with more runs than the object's earlier user
      * sessions lost some runs' ranges (H100, CUPTI 13.0) when this was n. */
-    cp.maxRangesPerPass = MAX_RANGES;
+    cp.maxRangesPerPass = glc_max_ranges();
     cp.numNestingLevels = 1;
     cp.minNestingLevel = 1;
     cp.passIndex = 0;
@@ -308,7 +308,7 @@ static int warm_object(char *err, size_t errlen)
     cp.pCounterDataImage = glc_st.counter_data;
     cp.range = CUPTI_AutoRange;
     cp.replayMode = CUPTI_UserReplay;
-    cp.maxRangesPerPass = MAX_RANGES;
+    cp.maxRangesPerPass = glc_max_ranges();
     cp.numNestingLevels = 1;
     cp.minNestingLevel = 1;
     cp.passIndex = 0;

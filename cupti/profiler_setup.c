@@ -91,8 +91,8 @@ static int size_counter_data(char *err, size_t errlen)
     sp.pRangeProfilerObject = glc_st.rp;
     sp.pMetricNames = glc_st.ptrs;
     sp.numMetrics = (size_t)glc_st.n;
-    sp.maxNumOfRanges = MAX_RANGES;
-    sp.maxNumRangeTreeNodes = MAX_RANGES;
+    sp.maxNumOfRanges = glc_max_ranges();
+    sp.maxNumRangeTreeNodes = glc_max_ranges();
     CUptiResult cr = cuptiRangeProfilerGetCounterDataSize(&sp);
     if (cr != CUPTI_SUCCESS) {
         glc_fmt(err, errlen,

@@ -6,7 +6,9 @@
 # reference, with both launches counted, the first kernel's registers and
 # occupancy, and counters from the profiled replay (runs parked in batches, so
 # the plugin's ctx is replayed from the harness's copy); a second run runs
-# nothing. Prints the rows and ends with "plugins-gpu: N passed, N failed".
+# nothing; a library call that launches another kernel after the call gpulab
+# counted keeps its counters (tests/plugins/pick_gpu.cu). Prints the rows and
+# ends with "plugins-gpu: N passed, N failed".
 # Must not rebuild anything.
 G=./build/gpulab
 P=build/tests/plugins
@@ -51,6 +53,30 @@ cpu=$(q "select count(*) from results where variant='saxpy_cpu' and status='ok' 
 chk '[ "$cpu" -eq 2 ]' "saxpy_cpu: $cpu of 2 runs ok and verified"
 $G run "$T/saxpy.conf" --db "$db" $PL >"$T/run2" 2>&1
 chk 'grep -q "gpulab: 0 ran" "$T/run2"' "second run ran something: $(tail -1 "$T/run2")"
+# a library call that launches another number of kernels after the call
+# gpulab counted (tests/plugins/pick_gpu.cu): its auto-range session is run
+# again with the call in a user range; every run keeps its counters
+cat >"$T/pick.conf" <<'CONF'
+study = pick
+[gpu]
+family = pick
+variants = pick_kernel, pick_later
+N = 1<<20, 1<<22
+BS = 256
+samples_min = 5
+time_cap = 0.5s
+CONF
+GPULAB_CUPTI_TRACE=1 $G run "$T/pick.conf" --db "$T/pick.db" --plugin $P/pick_gpu.so >"$T/pick" 2>&1; rc=$?
+grep -E "gpulab cupti (count|session|charge|: an auto)|FAIL" "$T/pick"
+chk '[ $rc -eq 0 ]' "pick: exit $rc"
+pq() { $G query --db "$T/pick.db" --csv "$1" | tail -n 1; }
+n=$(pq "select count(*) from results where status='ok' and max_rel_err >= 0 and passes > 0 and gpu_time_ns > 0")
+chk '[ "$n" -eq 4 ]' "pick: $n of 4 runs ok, verified and with counters"
+chk 'grep -q "found another kernel count; again, its 2 counted library call(s) in user ranges" "$T/pick"' \
+    "pick: no second session for the library call that changed its kernels"
+r=$(pq "select count(*) from results a join results b on a.n = b.n where a.variant = 'pick_kernel' and b.variant = 'pick_later' and a.n = 4194304 and a.dram_read_bytes >= 8*4194304*0.9 and abs(b.dram_read_bytes - a.dram_read_bytes) <= 0.05 * a.dram_read_bytes")
+chk '[ "$r" -eq 1 ]' "pick at N = 2^22: the library call's DRAM reads in its user range not within 5 % of the kernel's (>= 30 MB)"
+$G query --db "$T/pick.db" --md "select variant, n, launches, round(median_ms, 4) as median_ms, passes, round(gpu_time_ns/1e3, 1) as gpu_us, round(dram_read_bytes/1e6, 2) as dram_rd_mb, status from results order by variant, n"
 $G query --db "$db" --md "select variant, n, bs, mem, launches, round(median_ms, 4) as median_ms, round(gbs, 1) as gbs, regs_per_thread as regs, round(theo_occupancy_pct) as occ, passes, round(dram_read_bytes/1e6, 2) as dram_rd_mb, status from results order by variant, n, bs, mem"
 echo "plugins-gpu: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -167,6 +167,7 @@ void gh_profile_jobs(struct gh_job *const *jobs, int n)
         rp[i].restore = jobs[i]->nrestore > 0 ? replay_restore : NULL;
         rp[i].ctx = &x[i];
         rp[i].single_kernel = jobs[i]->kernel ? jobs[i]->launches == 1 : jobs[i]->lib_kernels == 1;
+        rp[i].counted = !jobs[i]->kernel && rp[i].single_kernel;
         struct gl_summary sum;
         gl_summarize(jobs[i]->r->samples_ms, jobs[i]->r->nsamples, &sum);
         want[i] = smem_want(jobs[i], &sum, why, sizeof why);
