@@ -385,16 +385,16 @@ static int recount(const struct glc_replay *const *rp, int n, struct gl_result *
 static int sessions_of(const struct glc_replay *const *rp, int n, int m,
                        struct gl_result *const *r, double *in_ms)
 {
-    int ok = 1;
+    /* the ranges of each run in a pass: auto ranges (profiler_int.h) the flush
+     * before the first run, then each run and the flush after it, and a flush
+     * more after a restore, but for the first run's; user ranges glc_ranges_of */
+    int first[GLC_BATCH_MAX], need[GLC_BATCH_MAX], ok = 1;
+    for (int i = 0; i < n && i < GLC_BATCH_MAX; i++) {
+        first[i] = m == MODE_AUTO ? 3 : glc_ranges_of(rp[i]);
+        need[i] = m == MODE_AUTO ? 2 + (rp[i]->restore ? 1 : 0) : glc_ranges_of(rp[i]);
+    }
     for (int s0 = 0, s1; s0 < n; s0 = s1) {
-        int ranges = m == MODE_AUTO ? 1 : 0;   /* auto: the flush before the first run */
-        for (s1 = s0; s1 < n; s1++) {
-            int need = m == MODE_AUTO ? 2 + (s1 > s0 && rp[s1]->restore ? 1 : 0)
-                                      : glc_ranges_of(rp[s1]);
-            if (s1 > s0 && ranges + need > glc_max_ranges())
-                break;
-            ranges += need;
-        }
+        s1 = s0 + gl_session_runs(&first[s0], &need[s0], n - s0, glc_max_ranges());
         int ran = charged_session(&rp[s0], s1 - s0, m, &r[s0], in_ms);
         if (ran < 0)
             ran = recount(&rp[s0], s1 - s0, &r[s0], in_ms);

@@ -144,11 +144,36 @@ static void test_share_sessions(void)
     CHECK(near(c2[0], 2.0) && near(c2[1], 2.0) && b2[0] == 0.0 && b2[1] == 0.0);
 }
 
+static void test_session_runs(void)
+{
+    /* auto ranges: the flush before the first run, then each run and the flush
+     * after it, one more flush after a restore (not for the opening run) */
+    int first[64], need[64];
+    for (int i = 0; i < 64; i++) {
+        first[i] = 1 + 2;
+        need[i] = 2 + 1;   /* every run restores */
+    }
+    CHECK(gl_session_runs(first, need, 64, 3 * 64 + 1) == 64);   /* a batch: one session */
+    CHECK(gl_session_runs(first, need, 64, 25) == 8);            /* 3 + 7 x 3 = 24 */
+    for (int i = 0; i < 64; i++)
+        need[i] = 2;
+    CHECK(gl_session_runs(first, need, 64, 25) == 12);           /* 1 + 12 x 2 = 25 */
+    CHECK(gl_session_runs(first + 60, need + 60, 4, 25) == 4);   /* the batch's end */
+    /* user ranges: a run and its drain, a split run's launches too */
+    int uf[4] = { 2, 6, 2, 2 }, un[4] = { 2, 6, 2, 2 };
+    CHECK(gl_session_runs(uf, un, 4, 7) == 1);    /* 2 + 6 > 7: the split run waits */
+    CHECK(gl_session_runs(uf, un, 4, 10) == 3);   /* 2 + 6 + 2 */
+    CHECK(gl_session_runs(uf + 1, un + 1, 3, 9) == 2);
+    CHECK(gl_session_runs(uf + 1, un + 1, 3, 4) == 1);   /* alone over the cap: still a session */
+    CHECK(gl_session_runs(uf, un, 0, 9) == 0);
+}
+
 int main(void)
 {
     test_summary();
     test_stop_rule();
     test_share_batch();
     test_share_sessions();
+    test_session_runs();
     return t_done("test_stats");
 }

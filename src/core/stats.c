@@ -106,6 +106,16 @@ void gl_share_batch(const double *est, int n, double total_ms, double *own, doub
     }
 }
 
+int gl_session_runs(const int *first, const int *need, int n, int cap)
+{
+    if (n <= 0)
+        return 0;
+    int ranges = first[0], k = 1;
+    while (k < n && ranges + need[k] <= cap)
+        ranges += need[k++];
+    return k;
+}
+
 void gl_share_sessions(int n, double total_ms, const double *smem_ms, const double *prof_ms,
                        const double *est_ms, double *counters, double *busy)
 {

@@ -31,6 +31,11 @@ void gl_share_batch(const double *est, int n, double total_ms, double *own, doub
  * evenly (none when they add up to more). Writes counters[i] (prof_ms[i] + the
  * even share) and busy[i] (the kernel time in it: est_ms[i], at most
  * prof_ms[i]). */
+/* How many of the runs 0..n (n >= 1) go into one profiling session whose pass
+ * holds at most cap ranges: the run that opens it takes first[i] ranges, a run
+ * after it need[i]. At least one (a run that alone takes more than cap is a
+ * session of its own: the profiler says what it lost). */
+int gl_session_runs(const int *first, const int *need, int n, int cap);
 void gl_share_sessions(int n, double total_ms, const double *smem_ms, const double *prof_ms,
                        const double *est_ms, double *counters, double *busy);
 
