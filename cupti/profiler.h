@@ -47,6 +47,9 @@ struct glc_replay {
      * metric set) is the caller's to share. */
     double est_ms;
     double *prof_ms;
+    double *own_ms;            /* NULL, or where the part of *prof_ms that is the run's own
+                                  replays (measured or estimated, before the even share)
+                                  is added */
     /* NULL, or what puts the run's buffers back before it runs (copies and
      * memsets, no kernel): called before the flush that precedes the run, outside
      * every range. A run after the first then gets a flush of its own after it,

@@ -274,9 +274,12 @@ static void charge(const struct glc_replay *const *rp, struct gl_result *const *
         est += e;
     }
     gl_share_batch(w, n, wall_ms > 0.0 ? wall_ms : 0.0, own, share);
-    for (int i = 0; i < n; i++)
+    for (int i = 0; i < n; i++) {
         if (rp[i]->prof_ms)
             *rp[i]->prof_ms += share[i];
+        if (rp[i]->own_ms)
+            *rp[i]->own_ms += own[i];
+    }
     if (glc_trace.on)
         fprintf(stderr, "gpulab cupti charge: a session of %d run(s), %.1f ms; their replays "
                 "%s %.1f ms (estimate %.1f ms)%s\n", n, wall_ms,

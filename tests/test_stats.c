@@ -127,21 +127,28 @@ static void test_share_batch(void)
 static void test_share_sessions(void)
 {
     double smem[3] = { 0.0, 40.0, 0.0 }, prof[3] = { 10.0, 20.0, 400.0 };
-    double est[3] = { 4.0, 30.0, 1.0 }, counters[3], busy[3];
+    double own[3] = { 7.0, 25.0, 1.0 }, est[3] = { 4.0, 30.0, 1.0 };
+    double counters[3], busy[3], ranges[3];
     /* 500 ms: 40 instrumented, 430 in sessions, 30 outside: 10 each */
-    gl_share_sessions(3, 500.0, smem, prof, est, counters, busy);
+    gl_share_sessions(3, 500.0, smem, prof, own, est, counters, busy, ranges);
     CHECK(near(counters[0], 20.0) && near(counters[1], 30.0) && near(counters[2], 410.0));
     CHECK(near(counters[0] + counters[1] + counters[2] + smem[1], 500.0));
     CHECK(near(busy[0], 4.0));     /* its estimate */
     CHECK(near(busy[1], 20.0));    /* the estimate capped at its session share */
     CHECK(near(busy[2], 1.0));     /* the user session's fresh object is not kernel time */
+    CHECK(near(ranges[0], 3.0));   /* measured 7 ms of replays, 4 of them kernels */
+    CHECK(ranges[1] == 0.0);       /* replays capped at its share, all kernel time */
+    CHECK(ranges[2] == 0.0);       /* estimated replays: nothing beyond the kernels */
+    for (int i = 0; i < 3; i++)    /* the parts never exceed the whole */
+        CHECK(busy[i] + ranges[i] <= counters[i] + 1e-12);
     /* sessions and replays longer than the batch's clock: nothing outside, no negative share */
-    gl_share_sessions(3, 400.0, smem, prof, est, counters, busy);
+    gl_share_sessions(3, 400.0, smem, prof, own, est, counters, busy, ranges);
     CHECK(near(counters[0], 10.0) && near(counters[1], 20.0) && near(counters[2], 400.0));
     /* no session (metrics = smem_excess only): the rest evenly, nothing counted as kernels */
-    double zero[2] = { 0.0, 0.0 }, sm[2] = { 5.0, 0.0 }, c2[2], b2[2];
-    gl_share_sessions(2, 9.0, sm, zero, zero, c2, b2);
+    double zero[2] = { 0.0, 0.0 }, sm[2] = { 5.0, 0.0 }, c2[2], b2[2], r2[2];
+    gl_share_sessions(2, 9.0, sm, zero, zero, zero, c2, b2, r2);
     CHECK(near(c2[0], 2.0) && near(c2[1], 2.0) && b2[0] == 0.0 && b2[1] == 0.0);
+    CHECK(r2[0] == 0.0 && r2[1] == 0.0);
 }
 
 static void test_session_runs(void)

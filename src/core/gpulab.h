@@ -138,7 +138,12 @@ enum gl_step {
     GL_ST_CHECK,       /* comparing outputs with the expected ones */
     GL_ST_SAMPLING,    /* warm-up and samples less their kernels and flushes: launches,
                           poison and resets, event waits */
-    GL_ST_COUNTERS,    /* the profiler's own work in the replays (not the kernels') */
+    GL_ST_COUNTERS,    /* the run's own replays beyond its kernels: what CUPTI adds to
+                          each of its ranges (measured in an auto-range session) */
+    GL_ST_SESSIONS,    /* its share of its collection sessions' own work (start, stop,
+                          decode, evaluation, a range-mode change) and of its batch's
+                          outside them; in a user-range session all of it beyond the
+                          kernels */
     GL_ST_SMEM,        /* the instrumented replay of the exact shared-memory conflicts */
     GL_ST_FREE,        /* buffers freed (or returned to the pool), the run's state released */
     GL_STEPS

@@ -117,7 +117,8 @@ int gl_session_runs(const int *first, const int *need, int n, int cap)
 }
 
 void gl_share_sessions(int n, double total_ms, const double *smem_ms, const double *prof_ms,
-                       const double *est_ms, double *counters, double *busy)
+                       const double *own_ms, const double *est_ms, double *counters,
+                       double *busy, double *ranges)
 {
     double rest = total_ms;
     for (int i = 0; i < n; i++)
@@ -127,5 +128,7 @@ void gl_share_sessions(int n, double total_ms, const double *smem_ms, const doub
     for (int i = 0; i < n; i++) {
         counters[i] = prof_ms[i] + rest / n;
         busy[i] = est_ms[i] < prof_ms[i] ? est_ms[i] : prof_ms[i];
+        double own = own_ms[i] < prof_ms[i] ? own_ms[i] : prof_ms[i];
+        ranges[i] = own > busy[i] ? own - busy[i] : 0.0;
     }
 }

@@ -17,15 +17,15 @@ static const char *const phase_name[GL_PHASES] = {
 static const char *const step_word[GL_STEPS] = {
     "prepare", "resources", "reference", "alloc", "inputs", "upload", "restore",
     "flush-setup", "verify-run", "readback", "check", "sampling", "counters",
-    "smem-replay", "free",
+    "sessions", "smem-replay", "free",
 };
 
 static const char *const part_name[GL_SP_PARTS] = {
     "launch setup (kernel, arguments)", "launch shape, occupancy", "reference (expected outputs)", "buffers (allocate, pool)",
     "inputs from the seed", "upload (host part)", "restore copies (users' kernels)",
     "L2-flush buffer ready", "verification launch (host part)", "readback (host part)",
-    "output check", "warm-up + samples (host part)", "counters: profiler's own work",
-    "counters: exact-conflict replay", "free, release",
+    "output check", "warm-up + samples (host part)", "counters: its ranges (CUPTI)",
+    "counters: its sessions' share", "counters: exact-conflict replay", "free, release",
     "harness, not named above", "run watch (host load, GPU clocks)", "worker around the run",
     "to and from the worker", "store",
 };

@@ -33,7 +33,7 @@ for db in pool nopool; do
     nc=$(q "$T/$db.db" "select count(*) from run where status = 'ok' and mem in ('device', 'managed') and (h2d_ms is null or d2h_ms is null)")
     chk '[ "$nc" = 0 ]' "$db: $nc device/managed runs without copy times"
     for part in "buffers (allocate, pool)" "inputs from the seed" "verification launch (host part)" \
-                "output check" "counters: profiler's own work" "store"; do
+                "output check" "counters: its ranges (CUPTI)" "counters: its sessions' share" "store"; do
         chk 'grep -q "^    $part  " "$T/$db"' "$db: the parts table lacks '$part'"
     done
     sum=$(awk '/^  where it goes/ { on = 1; getline; next } on && /^    / && $1 != "part" { s += $(NF-3) }

@@ -88,7 +88,7 @@ check 'grep -q "host overhead per ok GPU run (wall - kernels, flushes, timed cop
     "no overhead line for 4 GPU runs: $(grep overhead "$T/gerr")"
 for part in "launch setup (kernel, arguments)" "launch shape, occupancy" "reference (expected outputs)" "buffers (allocate, pool)" \
             "inputs from the seed" "upload (host part)" "readback (host part)" "output check" \
-            "warm-up + samples (host part)" "counters: profiler's own work" \
+            "warm-up + samples (host part)" "counters: its ranges (CUPTI)" "counters: its sessions' share" \
             "counters: exact-conflict replay" "free, release" "harness, not named above" \
             "run watch (host load, GPU clocks)" "worker around the run" "to and from the worker" "store"; do
     check 'grep -q "^    $part  " "$T/gerr"' "the parts table lacks '$part'"

@@ -72,15 +72,19 @@ static void replay_flush(void *c)
  * replays of the exact conflicts (smem_ms, measured per run) are each run's
  * own profiling time, not its kernels' (the instrumentation makes them slow). */
 static void attribute_replays(const struct glc_replay *rp, struct gl_result *const *rs, int n,
-                              double total_ms, const double *smem_ms, const double *prof_ms)
+                              double total_ms, const double *smem_ms, const double *prof_ms,
+                              const double *own_ms)
 {
-    double own[GLC_BATCH_MAX] = {}, counters[GLC_BATCH_MAX], busy[GLC_BATCH_MAX];
+    double est[GLC_BATCH_MAX] = {}, counters[GLC_BATCH_MAX], busy[GLC_BATCH_MAX];
+    double ranges[GLC_BATCH_MAX];
     for (int i = 0; i < n && i < GLC_BATCH_MAX; i++)
-        own[i] = rs[i]->passes > 0 ? rs[i]->passes * rp[i].est_ms : 0.0;
-    gl_share_sessions(n, total_ms, smem_ms, prof_ms, own, counters, busy);
+        est[i] = rs[i]->passes > 0 ? rs[i]->passes * rp[i].est_ms : 0.0;
+    gl_share_sessions(n, total_ms, smem_ms, prof_ms, own_ms, est, counters, busy, ranges);
     for (int i = 0; i < n; i++) {
         rs[i]->phase_ms[GL_PH_PROFILE] += counters[i] + smem_ms[i];
-        rs[i]->step_ms[GL_ST_COUNTERS] += counters[i] - busy[i];   /* not the kernels' */
+        /* not the kernels': their ranges' own cost, and the sessions' */
+        rs[i]->step_ms[GL_ST_COUNTERS] += ranges[i];
+        rs[i]->step_ms[GL_ST_SESSIONS] += counters[i] - busy[i] - ranges[i];
         rs[i]->step_ms[GL_ST_SMEM] += smem_ms[i];
         rs[i]->busy_ms += busy[i];
     }
@@ -151,6 +155,7 @@ void gh_profile_jobs(struct gh_job *const *jobs, int n)
     struct gl_result *rs[GLC_BATCH_MAX] = {};
     double smem_ms[GLC_BATCH_MAX] = {};
     double prof_ms[GLC_BATCH_MAX] = {};
+    double own_ms[GLC_BATCH_MAX] = {};
     struct gl_smem_key key[GLC_BATCH_MAX] = {};
     int want[GLC_BATCH_MAX] = {}, share[GLC_BATCH_MAX] = {}, from[GLC_BATCH_MAX] = {};
     char why[GL_REASON_MAX];
@@ -179,6 +184,7 @@ void gh_profile_jobs(struct gh_job *const *jobs, int n)
         rp[i].smem_ms = &smem_ms[i];
         rp[i].est_ms = sum.count > 0 ? sum.median + gh_st.flush_ms : 0.0;
         rp[i].prof_ms = &prof_ms[i];
+        rp[i].own_ms = &own_ms[i];
         /* a launch sequence: measured launch by launch too */
         rp[i].nlaunches = jobs[i]->enqueue_launch ? jobs[i]->launches : 0;
         rp[i].run_launch = jobs[i]->enqueue_launch ? replay_launch : NULL;
@@ -199,7 +205,7 @@ void gh_profile_jobs(struct gh_job *const *jobs, int n)
             rs[i]->nlaunch_profiled = 1;
             rs[i]->launch_reason[0] = '\0';
         }
-    attribute_replays(rp, rs, n, (gh_now_s() - t0) * 1e3, smem_ms, prof_ms);
+    attribute_replays(rp, rs, n, (gh_now_s() - t0) * 1e3, smem_ms, prof_ms, own_ms);
     int culprit = -1;
     for (int i = 0; i < n && culprit < 0; i++)
         if (x[i].err != cudaSuccess)
