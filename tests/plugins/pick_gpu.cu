@@ -9,7 +9,8 @@
  * gpulab counts pick_later as one kernel, profiles it in the auto-range session
  * with pick_kernel, finds the extra ranges, and profiles it again in a user
  * range (cupti/profiler_batch.c recount): both keep their counters.
- * tests/gpu/plugins.sh runs it. Must not use anything of gpulab but plugin.h;
+ * No check, FLOP or byte count: tests/gpu/plugins.sh runs it at sizes that fit.
+ * Must not use anything of gpulab but plugin.h;
  * must load without a CUDA driver (no CUDA call before a run). */
 #include <stdio.h>
 
@@ -76,34 +77,6 @@ static int pick_reference(void *ctx, const void *const *in, double *const *expec
     return 0;
 }
 
-static const char *pick_check(const struct gl_variant *v, const struct gl_params *p,
-                              const struct gl_device *dev, char *buf, size_t len)
-{
-    (void)v;
-    (void)dev;
-    if (p->n < 1 || p->n > (1L << 30)) {
-        snprintf(buf, len, "N must be 1 to 2^30 (N=%ld)", p->n);
-        return buf;
-    }
-    if (p->bs < 32 || p->bs > 1024 || p->bs % 32) {
-        snprintf(buf, len, "BS must be a multiple of 32 from 32 to 1024 (BS=%ld)", p->bs);
-        return buf;
-    }
-    return NULL;
-}
-
-static double pick_flops(const struct gl_variant *v, const struct gl_params *p)
-{
-    (void)v;
-    return 2.0 * (double)p->n;
-}
-
-static double pick_bytes(const struct gl_variant *v, const struct gl_params *p)
-{
-    (void)v;
-    return 12.0 * (double)p->n;
-}
-
 static int pick_run(const struct gl_variant *v, const struct gl_params *p,
                     const struct gl_timing *t, struct gl_result *r, int library)
 {
@@ -155,10 +128,10 @@ static int later_run(const struct gl_variant *v, const struct gl_params *p,
 
 static const struct gl_variant variants[] = {
     { "pick", "pick_kernel", "gpu", "z = a*x + y: one kernel of its own (test plugin)",
-      PICK_PARAMS, pick_check, pick_flops, pick_bytes, kernel_run, NULL },
+      PICK_PARAMS, NULL, NULL, NULL, kernel_run, NULL },
     { "pick", "pick_later", "gpu", "z = a*x + y as a library call that launches one more "
       "kernel after its first call (test plugin)",
-      PICK_PARAMS, pick_check, pick_flops, pick_bytes, later_run, NULL },
+      PICK_PARAMS, NULL, NULL, NULL, later_run, NULL },
 };
 
 static const struct gl_plugin plugin = { GL_PLUGIN_API, "pick_gpu", 2, variants, NULL, NULL };
