@@ -181,7 +181,8 @@ static void evaluate_launches(int m, const struct glc_replay *rp, const long *lr
 }
 
 /* One session: every run of rp[0..n) in mode m, each run's measured replay
- * time added to run_ms (glc_collect_passes). 1 when it ran (each run then has
+ * time added to run_ms (glc_collect_passes; NULL in user-range mode, which
+ * measures none). 1 when it ran (each run then has
  * its metrics or its own reason), 0 when the session failed, -1 when an
  * auto-range session decoded another number of kernel ranges than its runs
  * make (reasons set). */
@@ -319,8 +320,7 @@ static void retry_missing(const struct glc_replay *const *rp, struct gl_result *
                 "object\n", k, n);
     for (int i = 0; i < k; i++)
         ra[i]->metrics_reason[0] = '\0';   /* set again if the retry fails too */
-    double unused[GLC_BATCH_MAX] = { 0 };   /* a user-range session measures none */
-    (void)session(again, k, MODE_USER, ra, unused);
+    (void)session(again, k, MODE_USER, ra, NULL);
 }
 
 /* One session of n runs in mode m (a user-range one tried again for the runs

@@ -278,8 +278,8 @@ int glc_rp_call(CUptiResult rc, const char *call, struct gl_result *const *r, in
  * In auto-range mode, where CUPTI serializes each launch (the host waits for
  * it), run i's wall time in every pass, from the end of the run before it (the
  * flush and restore that prepare it) to the end of its kernel, is added to
- * run_ms[i] (zeroed by the caller); in user-range mode run_ms is left as it is
- * (launches are queued: a run's time lands on later calls). 1, or 0 with
+ * run_ms[i] (zeroed by the caller); in user-range mode run_ms is not touched
+ * and may be NULL (launches are queued: a run's time lands on later calls). 1, or 0 with
  * every run's reason. */
 int glc_collect_passes(const struct glc_replay *const *rp, int n, int m,
                        struct gl_result *const *r, int *passes, double *run_ms);
