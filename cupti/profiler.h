@@ -51,11 +51,16 @@ struct glc_replay {
                                   replays (measured or estimated, before the even share)
                                   is added */
     /* NULL, or what puts the run's buffers back before it runs (copies and
-     * memsets, no kernel): called before the flush that precedes the run, outside
-     * every range. A run after the first then gets a flush of its own after it,
-     * so that the flush after the run before it (its drain) holds that run's
-     * dirty lines only (in auto-range mode one more kernel range, counted). */
+     * memsets, no kernel), outside every range. With restore_early (it writes
+     * the run's own memory only, which no other run of the pass touches) it is
+     * called at each pass's start, before the pass's first flush. Otherwise it
+     * is called just before the run's own flush (the first run's: at the
+     * pass's start). A run after the first then gets a flush of its own after
+     * the restore, so that the flush after the run before it (its drain) holds
+     * that run's dirty lines only; in auto-range mode that flush is one more
+     * kernel range, counted (glc_restore_between). */
     void (*restore)(void *ctx);
+    int restore_early;
     /* A launch sequence measured launch by launch too (a kernel section's
      * launch.NAME lines): run() is nlaunches launches (2 .. GL_MAX_LAUNCH_PROFILED)
      * and run_launch(ctx, k) enqueues launch k alone. In each pass of the

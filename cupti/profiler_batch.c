@@ -204,10 +204,11 @@ static int session(const struct glc_replay *const *rp, int n, int m, struct gl_r
     if (nr < 0)
         return 0;
     /* auto ranges: the first flush, then each run and the flush after it, and a
-     * flush of its own after a run's restore (profiler_passes.c restore_next) */
+     * flush of its own after a restore between the runs (profiler_passes.c
+     * restore_next) */
     long arun[GLC_BATCH_MAX], want = 1;
     for (int i = 0; i < n; i++) {
-        want += i > 0 && rp[i]->restore ? 1 : 0;
+        want += glc_restore_between(rp[i], i) ? 1 : 0;
         arun[i] = want;
         want += 2;
     }
@@ -390,11 +391,12 @@ static int sessions_of(const struct glc_replay *const *rp, int n, int m,
 {
     /* the ranges of each run in a pass: auto ranges (profiler_int.h) the flush
      * before the first run, then each run and the flush after it, and a flush
-     * more after a restore, but for the first run's; user ranges glc_ranges_of */
+     * more after a restore between the runs (not the first run's, nor an early
+     * one: glc_restore_between); user ranges glc_ranges_of */
     int first[GLC_BATCH_MAX], need[GLC_BATCH_MAX], ok = 1;
     for (int i = 0; i < n && i < GLC_BATCH_MAX; i++) {
         first[i] = m == MODE_AUTO ? 3 : glc_ranges_of(rp[i]);
-        need[i] = m == MODE_AUTO ? 2 + (rp[i]->restore ? 1 : 0) : glc_ranges_of(rp[i]);
+        need[i] = m == MODE_AUTO ? 2 + glc_restore_between(rp[i], 1) : glc_ranges_of(rp[i]);
     }
     for (int s0 = 0, s1; s0 < n; s0 = s1) {
         s1 = s0 + gl_session_runs(&first[s0], &need[s0], n - s0, glc_max_ranges());

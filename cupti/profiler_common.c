@@ -9,6 +9,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -35,6 +36,16 @@ int glc_max_ranges(void)
         cap = v >= 4 && v <= MAX_RANGES ? (int)v : MAX_RANGES;
     }
     return cap;
+}
+
+int glc_restores_between(void)
+{
+    static int on = -1;
+    if (on < 0) {
+        const char *e = getenv("GPULAB_CUPTI_RESTORE_BETWEEN");
+        on = e && *e && strcmp(e, "0") != 0;
+    }
+    return on;
 }
 
 /* Add the time since *t0 to phase k and restart the clock. */

@@ -134,6 +134,20 @@ static inline int glc_split(const struct glc_replay *rp)
            rp->nlaunches + 2 <= glc_max_ranges();
 }
 
+/* 1 under GPULAB_CUPTI_RESTORE_BETWEEN=1: every restore between the runs,
+ * restore_early or not (how it was before; for bench/ and tests/gpu to compare
+ * the counters). */
+int glc_restores_between(void);
+
+/* 1 when run i of a pass (rp) is restored between the runs, after the flush
+ * after run i - 1, and gets a flush of its own (profiler_passes.c); 0 when it
+ * has nothing to restore, or is restored at the pass's start (the first run;
+ * a run whose restore_early is set). */
+static inline int glc_restore_between(const struct glc_replay *rp, int i)
+{
+    return i > 0 && rp->restore && (!rp->restore_early || glc_restores_between());
+}
+
 /* The user ranges run rp takes in a pass: its own, its drain's, its launches'. */
 static inline int glc_ranges_of(const struct glc_replay *rp)
 {

@@ -73,10 +73,11 @@ static void range_name(char *buf, size_t len, const char *prefix, int i)
 
 /* After run i and the flush after it: run i + 1's buffers put back (outside
  * every range), then a flush of its own (in auto-range mode a kernel range,
- * which session() of profiler_batch.c counts). */
+ * which session() of profiler_batch.c counts), unless they were put back at
+ * the pass's start (glc_restore_between). */
 static void restore_next(const struct glc_replay *const *rp, int n, int i)
 {
-    if (i + 1 >= n || !rp[i + 1]->restore)
+    if (i + 1 >= n || !glc_restore_between(rp[i + 1], i + 1))
         return;
     rp[i + 1]->restore(rp[i + 1]->ctx);
     rp[i + 1]->flush(rp[i + 1]->ctx);
@@ -98,10 +99,13 @@ static int one_pass(const struct glc_replay *const *rp, int n, int m, struct gl_
         return 0;
     glc_lap(first ? T_START1 : T_START, &t0);
     /* inside Start/Stop: whatever Start left in L2 goes too; the first run's
-     * buffers put back before it */
+     * buffers put back before it, and those of every run restored early (what
+     * they put back is its own: no run before it touches it; their copies' time
+     * falls in the first run's run_ms) */
     double mark = glc_now_s();   /* where run i's preparation began */
-    if (rp[0]->restore)
-        rp[0]->restore(rp[0]->ctx);
+    for (int i = 0; i < n; i++)
+        if (rp[i]->restore && !glc_restore_between(rp[i], i))
+            rp[i]->restore(rp[i]->ctx);
     rp[0]->flush(rp[0]->ctx);
     glc_lap(T_FLUSH, &t0);
     CUptiResult rc = CUPTI_SUCCESS;

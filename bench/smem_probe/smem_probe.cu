@@ -691,6 +691,7 @@ static int rp_round(int round)
         rp[i].smem = 0;
         rp[i].smem_ms = NULL;
         rp[i].restore = NULL;
+        rp[i].restore_early = 0;
         rp[i].nlaunches = 0;        /* one launch: not split */
         rp[i].run_launch = NULL;
         rpp[i] = &rp[i];

@@ -8,7 +8,9 @@
 #                   sample sums the input as made (its last sample is checked too,
 #                   which a second run on folded data fails); medians printed;
 #   buckets.conf    atomic counters bumped by every launch: ok, and its profiled
-#                   passes give counters (each pass starts from zero counts);
+#                   passes give counters (each pass starts from zero counts); two
+#                   runs in one batch, restored at each pass's start, give the L1
+#                   bytes of restores between the runs;
 #   embedding.conf  randint ids below VOCAB, a normal table, two __device__
 #                   counters read back as outputs: ok against the C reference.
 # Ends with "symbols-gpu: N passed, N failed". Must not rebuild anything.
@@ -45,6 +47,24 @@ $G run $C/buckets.conf --db "$db" >"$T/buck" 2>&1; rc=$?
 chk '[ $rc -eq 0 ]' "buckets: exit $rc: $(tail -3 "$T/buck")"
 n=$(q "select count(*) from results where study='buckets' and status='ok' and passes > 0 and is_latest=1")
 chk '[ "$n" -eq 1 ]' "buckets: not ok with counters: $(q "select status||' '||coalesce(reason,'')||' / '||coalesce(metrics_reason,'') from results where study='buckets'")"
+
+# two such runs in one batch: each put back at its passes' start (its own buffers only),
+# counters equal to those of every restore between the runs (GPULAB_CUPTI_RESTORE_BETWEEN)
+mkdir -p "$T/b2"
+cp $C/buckets.cu $C/buckets_ref.c "$T/b2/"
+sed 's/^N = 1<<20$/N = 1<<19, 1<<20/' $C/buckets.conf >"$T/b2/buckets.conf"
+for m in early between; do
+    e=0; [ $m = between ] && e=1
+    GPULAB_CUPTI_RESTORE_BETWEEN=$e $G run "$T/b2/buckets.conf" --db "$T/b2_$m.db" >"$T/b2/$m" 2>&1; rc=$?
+    chk '[ $rc -eq 0 ]' "buckets, two runs ($m): exit $rc: $(tail -3 "$T/b2/$m")"
+    $G query --db "$T/b2_$m.db" --csv "select n, status, passes, l1_bytes, l2_bytes, dram_write_drain_bytes from results where study='buckets' and is_latest=1 order by n" >"$T/b2/$m.csv" 2>&1
+done
+n=$(grep -c ',ok,[1-9][0-9]*,[1-9]' "$T/b2/early.csv")
+chk '[ "$n" -eq 2 ]' "buckets, two runs: $n ok with counters (want 2): $(cat "$T/b2/early.csv")"
+# L1 bytes within 0.1 % (the atomics' bytes move by some 100 bytes from run to run)
+far=$(join -t, "$T/b2/early.csv" "$T/b2/between.csv" | awk -F, '$1 ~ /^[0-9]+$/ { d = $4 - $9; if (d < 0) d = -d; if ($4 <= 0 || d > 0.001 * $4) print $1 }')
+chk '[ -z "$far" ] && [ "$(wc -l <"$T/b2/between.csv")" -eq 3 ]' "buckets, two runs: L1 bytes restored early and between differ: $(paste -d' ' "$T/b2/early.csv" "$T/b2/between.csv")"
+cat "$T/b2/early.csv" "$T/b2/between.csv"
 
 # randint ids, normal weights, __device__ counters as outputs
 $G run $C/embedding.conf --db "$db" >"$T/emb" 2>&1; rc=$?

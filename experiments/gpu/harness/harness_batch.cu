@@ -170,6 +170,7 @@ void gh_profile_jobs(struct gh_job *const *jobs, int n)
         rp[i].run = replay_run;
         rp[i].flush = replay_flush;
         rp[i].restore = jobs[i]->nrestore > 0 ? replay_restore : NULL;
+        rp[i].restore_early = jobs[i]->nrestore > 0 && gh_restore_private(jobs[i]);
         rp[i].ctx = &x[i];
         rp[i].single_kernel = jobs[i]->kernel ? jobs[i]->launches == 1 : jobs[i]->lib_kernels == 1;
         rp[i].counted = !jobs[i]->kernel && rp[i].single_kernel;

@@ -193,6 +193,10 @@ void gh_typed_release(struct gh_job *j);
 int gh_restore_plan(struct gh_job *j);
 /* Enqueue j->restore (copies and memsets, no kernel). Safe on a parked job. */
 cudaError_t gh_restore_enqueue(const struct gh_job *j);
+/* 1 when j's restore writes j's own memory only (its buffers and arrays), none
+ * of a module's variables, which the module's other parked runs use too: the
+ * profiler may then put it back at each pass's start (glc_replay.restore_early). */
+int gh_restore_private(const struct gh_job *j);
 /* After the verification run: the inputs the kernel left as they were are not
  * restored again (their pristine copies freed). 1, or 0 with j->r set. */
 int gh_restore_prune(struct gh_job *j);

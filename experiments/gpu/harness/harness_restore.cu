@@ -142,6 +142,16 @@ cudaError_t gh_restore_enqueue(const struct gh_job *j)
     return cudaSuccess;
 }
 
+int gh_restore_private(const struct gh_job *j)
+{
+    for (int i = 0; i < j->nrestore; i++) {
+        int b = j->restore[i].buf;
+        if (j->typed && b >= 0 && b < j->typed->n && j->typed->b[b].symbol)
+            return 0;
+    }
+    return 1;
+}
+
 /* Sets *flag when a[0..n) and b[0..n) differ (bytes; words where aligned). */
 __global__ void restore_differ_kernel(const unsigned char *a, const unsigned char *b, size_t n,
                                       int *flag)
