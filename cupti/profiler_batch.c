@@ -203,14 +203,12 @@ static int session(const struct glc_replay *const *rp, int n, int m, struct gl_r
     long nr = count_ranges(r, n);
     if (nr < 0)
         return 0;
-    /* auto ranges: the first flush, then each run and the flush after it, and a
-     * flush of its own after a restore between the runs (profiler_passes.c
-     * restore_next) */
-    long arun[GLC_BATCH_MAX], want = 1;
+    /* auto ranges (glc_ranges_at): each run's range comes just before the
+     * flush after it, the last two of its ranges */
+    long arun[GLC_BATCH_MAX], want = 0;
     for (int i = 0; i < n; i++) {
-        want += glc_restore_between(rp[i], i) ? 1 : 0;
-        arun[i] = want;
-        want += 2;
+        want += glc_ranges_at(rp[i], i, MODE_AUTO);
+        arun[i] = want - 2;
     }
     if (m == MODE_AUTO && nr != want) {
         glc_reason_all(r, n, "%ld kernel ranges decoded where %d runs of one kernel and their "
@@ -389,14 +387,11 @@ static int recount(const struct glc_replay *const *rp, int n, struct gl_result *
 static int sessions_of(const struct glc_replay *const *rp, int n, int m,
                        struct gl_result *const *r, double *in_ms)
 {
-    /* the ranges of each run in a pass: auto ranges (profiler_int.h) the flush
-     * before the first run, then each run and the flush after it, and a flush
-     * more after a restore between the runs (not the first run's, nor an early
-     * one: glc_restore_between); user ranges glc_ranges_of */
+    /* the ranges of each run in a pass, as the session's first run or a later one */
     int first[GLC_BATCH_MAX], need[GLC_BATCH_MAX], ok = 1;
     for (int i = 0; i < n && i < GLC_BATCH_MAX; i++) {
-        first[i] = m == MODE_AUTO ? 3 : glc_ranges_of(rp[i]);
-        need[i] = m == MODE_AUTO ? 2 + glc_restore_between(rp[i], 1) : glc_ranges_of(rp[i]);
+        first[i] = glc_ranges_at(rp[i], 0, m);
+        need[i] = glc_ranges_at(rp[i], 1, m);
     }
     for (int s0 = 0, s1; s0 < n; s0 = s1) {
         s1 = s0 + gl_session_runs(&first[s0], &need[s0], n - s0, glc_max_ranges());

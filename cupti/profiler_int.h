@@ -112,13 +112,14 @@
 /* a run's reason; retry_missing (profiler_batch.c) looks for it */
 #define RANGES_MISSING "profiled ranges missing"
 /* Range modes. AUTO: one range per kernel; a session of n runs is flush, run 1,
- * flush, run 2, ..., run n, flush: 2n + 1 ranges, run i at 2i + 1, and the flush
- * after it (its drain, and the next run's cold L2) at 2i + 2. USER: ranges named
+ * flush, run 2, ..., run n, flush, each run followed by the flush after it (its
+ * drain, and the next run's cold L2), and a run restored between the runs
+ * preceded by a flush of its own (glc_ranges_at). USER: ranges named
  * gpulab_run_<i> and gpulab_drain_<i> around each run's launches and the flush
  * after them, and for a run split launch by launch (glc_replay.nlaunches), then
  * gpulab_launch_<i>_<k> around each launch of its second replay. A user session
  * holds at most glc_max_ranges() ranges a pass: profiler_batch.c cuts the
- * runs of a batch into sessions that fit (glc_ranges_of for user ranges). */
+ * runs of a batch into sessions that fit (glc_ranges_at). */
 enum { MODE_USER = 0, MODE_AUTO = 1 };
 #define MAX_RANGES (3 * GLC_BATCH_MAX + 1)   /* runs, flushes, and the flushes after restores */
 /* The ranges a pass holds (the counter data image's size, SetConfig's
@@ -152,6 +153,17 @@ static inline int glc_restore_between(const struct glc_replay *rp, int i)
 static inline int glc_ranges_of(const struct glc_replay *rp)
 {
     return 2 + (glc_split(rp) ? rp->nlaunches : 0);
+}
+
+/* The ranges run rp takes at place i of a pass in mode m: in auto-range mode
+ * the flush before the first run (i == 0), the run and the flush after it, and
+ * a flush of its own after a restore between the runs; in user-range mode
+ * glc_ranges_of. */
+static inline int glc_ranges_at(const struct glc_replay *rp, int i, int m)
+{
+    if (m != MODE_AUTO)
+        return glc_ranges_of(rp);
+    return (i == 0 ? 1 : 0) + 2 + glc_restore_between(rp, i);
 }
 
 /* Where profiling time goes, summed over a worker's life and printed to stderr
