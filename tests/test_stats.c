@@ -154,7 +154,8 @@ static void test_share_sessions(void)
 static void test_session_runs(void)
 {
     /* auto ranges: the flush before the first run, then each run and the flush
-     * after it, one more flush after a restore (not for the opening run) */
+     * after it, one more flush after a restore between the runs (not the
+     * opening run's, nor one made at the pass's start) */
     int first[64], need[64];
     for (int i = 0; i < 64; i++) {
         first[i] = 1 + 2;
