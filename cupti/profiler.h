@@ -72,7 +72,8 @@ struct glc_replay {
 };
 
 /* After the CUDA context exists (cudaFree(0)); may be called again with another
- * list (reconfigures). Validates every name one by one, builds the config image.
+ * list (reconfigures). Builds the config image of the whole list; when CUPTI
+ * refuses it, validates the names one by one to say which.
  * gpulab's own names (gpulab__*) are not CUPTI's: the drain is req->drain, and
  * GL_METRIC_SMEM_EXCESS_LD / _ST ask for the exact conflicts.
  * Returns passes (>= 1; 1 when only the exact conflicts are asked for: their

@@ -257,6 +257,93 @@ static int device_values(struct gl_sweep *sw, char *err, size_t errlen)
     return 0;
 }
 
+/* Step 4's checks: each GPU section's metrics spec, asked of the first worker
+ * of each GPU model, in the order of the models, configs and sections. */
+struct metrics_check {
+    int model, w;                     /* sw->model_first[model] == w */
+    const struct gl_config *cfg;
+    const struct gl_section *s;
+};
+
+/* Asked before the compile, at most: each answer is about 1 KiB, and neither
+ * side reads while the compile runs (gl_worker_metrics_ask). */
+#define METRICS_AHEAD 16
+
+/* The checks, malloc'ed in *out: their count, or -1 out of memory. */
+static int metrics_checks(const struct gl_sweep *sw, struct metrics_check **out)
+{
+    int n = 0, cap = 0;
+    *out = NULL;
+    for (int m = 0; sw->gpu_ok && m < sw->nmodels; m++)
+        for (int i = 0; i < sw->nconfigs; i++)
+            for (int j = 0; j < sw->configs[i].nsections; j++) {
+                const struct gl_section *s = &sw->configs[i].sections[j];
+                if (!section_has_gpu(s))
+                    continue;
+                if (n == cap) {
+                    int nc = cap ? 2 * cap : 16;
+                    struct metrics_check *p = realloc(*out, (size_t)nc * sizeof *p);
+                    if (!p) {
+                        free(*out);
+                        *out = NULL;
+                        return -1;
+                    }
+                    *out = p;
+                    cap = nc;
+                }
+                (*out)[n].model = m;
+                (*out)[n].w = sw->model_first[m];
+                (*out)[n].cfg = &sw->configs[i];
+                (*out)[n].s = s;
+                n++;
+            }
+    return n;
+}
+
+/* Step 4: the answers to the checks, the first `ahead` of them asked already
+ * (each is read even when use is 0, the compile having failed, so that no
+ * answer is left in a pipe). A model whose counters are unavailable is asked
+ * nothing more: its answer is the same for every spec. 0, or 1 / 2 + err. */
+static int metrics_answers(struct gl_sweep *sw, const struct metrics_check *mc, int n, int ahead,
+                           int use, char *err, size_t errlen)
+{
+    int rc = 0, skip_model = -1, first_model = -1;
+    for (int k = 0; k < n; k++) {
+        const struct metrics_check *c = &mc[k];
+        struct gl_worker *w = &sw->workers[c->w];
+        char merr[1024];
+        int r;
+        if (k < ahead)
+            r = gl_worker_metrics_answer(w, merr, sizeof merr);
+        else if (!use || rc != 0 || c->model == skip_model)
+            continue;
+        else
+            r = gl_worker_metrics(w, section_metrics(c->s), merr, sizeof merr);
+        if (!use || rc != 0 || c->model == skip_model)
+            continue;
+        if (r == -2) {
+            snprintf(err, errlen, "%s:%d: %s", c->cfg->path,
+                     c->s->metrics_line ? c->s->metrics_line : c->s->line, merr);
+            rc = 2;
+            continue;
+        }
+        if (r == -3) {
+            snprintf(err, errlen, "%s", merr);
+            rc = 1;
+            continue;
+        }
+        if (c->model == 0 && first_model != 0) {
+            sw->counters = r;
+            if (r < 0)
+                snprintf(sw->counters_why, sizeof sw->counters_why, "%s", merr);
+            first_model = 0;
+        }
+        if (r == -1)
+            skip_model = c->model;
+    }
+    return rc;
+}
+
 int gl_sweep_prepare(struct gl_sweep *sw, int npaths, char **paths, const char *only,
                      int force, int arch, const char *gpus, gl_store *store,
                      const struct gl_sweep_watch *watch, char *err, size_t errlen)
@@ -331,43 +418,26 @@ int gl_sweep_prepare(struct gl_sweep *sw, int npaths, char **paths, const char *
         return src;
     /* 3b. Every distinct user kernel point compiles before anything runs (a
      * searched section's first launchable point only: the worker compiles the
-     * points its search picks). */
+     * points its search picks). The metrics checks of step 4 are asked first, so
+     * that the workers set their profilers up meanwhile. */
+    struct metrics_check *mc = NULL;
+    int nmc = metrics_checks(sw, &mc);
+    if (nmc < 0) {
+        snprintf(err, errlen, "out of memory");
+        return 1;
+    }
+    int ahead = 0;
+    char merr[1024];
+    while (ahead < nmc && ahead < METRICS_AHEAD &&
+           gl_worker_metrics_ask(&sw->workers[mc[ahead].w], section_metrics(mc[ahead].s), merr,
+                                 sizeof merr) == 0)
+        ahead++;
     int crc = gl_sweep_compile(sw, watch, err, errlen);
-    if (crc != 0)
-        return crc;
     /* 4. Metric names are checked on the GPU itself, once per distinct spec
      * and model (the first GPU's answer says whether counters are available). */
-    for (int m = 0; sw->gpu_ok && m < sw->nmodels; m++) {
-        int first = m == 0;
-        struct gl_worker *w = &sw->workers[sw->model_first[m]];
-        for (int i = 0; i < sw->nconfigs; i++) {
-            for (int j = 0; j < sw->configs[i].nsections; j++) {
-                const struct gl_section *s = &sw->configs[i].sections[j];
-                if (!section_has_gpu(s))
-                    continue;
-                char merr[1024];
-                int rc = gl_worker_metrics(w, section_metrics(s), merr, sizeof merr);
-                if (rc == -2) {
-                    snprintf(err, errlen, "%s:%d: %s", sw->configs[i].path,
-                             s->metrics_line ? s->metrics_line : s->line, merr);
-                    return 2;
-                }
-                if (rc == -3) {
-                    snprintf(err, errlen, "%s", merr);
-                    return 1;
-                }
-                if (first) {
-                    sw->counters = rc;
-                    if (rc < 0)
-                        snprintf(sw->counters_why, sizeof sw->counters_why, "%s", merr);
-                    first = 0;
-                }
-                if (rc == -1)
-                    break;   /* unavailable for every spec alike */
-            }
-        }
-    }
-    return 0;
+    int rc = metrics_answers(sw, mc, nmc, ahead, crc == 0, err, errlen);
+    free(mc);
+    return crc != 0 ? crc : rc;
 }
 
 void gl_sweep_key(const struct gl_sweep *sw, const struct gl_job *job, struct gl_run_key *k)

@@ -529,17 +529,26 @@ int gl_worker_count_gpus(char *err, size_t errlen)
     return rep.n < 0 ? -1 : rep.n;
 }
 
-int gl_worker_metrics(struct gl_worker *w, const char *spec, char *err, size_t errlen)
+int gl_worker_metrics_ask(struct gl_worker *w, const char *spec, char *err, size_t errlen)
 {
-    struct metrics_reply rep;
-    struct msg_hdr h;
     int len = (int)strlen(spec) + 1;
     if (len > 512) {
         snprintf(err, errlen, "metrics spec too long");
         return -2;
     }
-    if (w->pid <= 0 || send_msg(w->to_child, MSG_METRICS, spec, len) != 0 ||
-        read_all_w(w, w->from_child, &h, sizeof h, gl_now() + 300.0) != 0 ||
+    if (w->pid <= 0 || send_msg(w->to_child, MSG_METRICS, spec, len) != 0) {
+        reap(w, 1, NULL, 0);
+        snprintf(err, errlen, "worker did not answer the metrics check");
+        return -3;
+    }
+    return 0;
+}
+
+int gl_worker_metrics_answer(struct gl_worker *w, char *err, size_t errlen)
+{
+    struct metrics_reply rep;
+    struct msg_hdr h;
+    if (w->pid <= 0 || read_all_w(w, w->from_child, &h, sizeof h, gl_now() + 300.0) != 0 ||
         h.type != MSG_METRICS_REPLY || h.len != (int)sizeof rep ||
         read_all_w(w, w->from_child, &rep, sizeof rep, gl_now() + 60.0) != 0) {
         reap(w, 1, NULL, 0);
@@ -548,6 +557,12 @@ int gl_worker_metrics(struct gl_worker *w, const char *spec, char *err, size_t e
     }
     snprintf(err, errlen, "%s", rep.err);
     return rep.rc;
+}
+
+int gl_worker_metrics(struct gl_worker *w, const char *spec, char *err, size_t errlen)
+{
+    int rc = gl_worker_metrics_ask(w, spec, err, errlen);
+    return rc != 0 ? rc : gl_worker_metrics_answer(w, err, errlen);
 }
 
 double gl_worker_copy_bandwidth(struct gl_worker *w)

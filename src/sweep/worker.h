@@ -69,6 +69,13 @@ int gl_worker_count_gpus(char *err, size_t errlen);
 /* Ask the worker to validate a metrics spec on the GPU. Returns passes (>= 0),
  * -1 counters unavailable, -2 unknown name (err says which), -3 worker trouble. */
 int gl_worker_metrics(struct gl_worker *w, const char *spec, char *err, size_t errlen);
+/* The same in two halves, so that the worker sets its profiler up while the
+ * driver does something else (compiles the kernels): send the spec (0; -2 or
+ * -3 + err as above), then read its answer (as gl_worker_metrics). Answers
+ * come in the order the specs were sent; each reply is about 1 KiB, so ask at
+ * most a few dozen ahead of reading (a pipe holds 64 KiB). */
+int gl_worker_metrics_ask(struct gl_worker *w, const char *spec, char *err, size_t errlen);
+int gl_worker_metrics_answer(struct gl_worker *w, char *err, size_t errlen);
 
 /* Have the worker measure its GPU's copy bandwidth (GB/s, read + written): a
  * measurement, so only while the sweep holds the GPU's lock. 0 when there is

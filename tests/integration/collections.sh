@@ -8,7 +8,8 @@
 # per set; the hand-out groups the runs by set), and on 2 GPUs each worker starts
 # at most 2 and every worker as many as the sets it profiled. Every run's counters
 # are its own set's and equal (names and values) those of two separate sweeps, one
-# per set. Must not need a GPU.
+# per set. The worker sets its profiler up while the driver compiles (a C
+# reference's compiler waits for the fake's set-up). Must not need a GPU.
 G=./build/gpulab
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
@@ -81,6 +82,52 @@ check '[ "$ntot" = 2 ]' "two GPUs: $ntot collection starts in all (want 2: one s
 sq "$T/two.db" "$Q" | sed 's/ [0-9.e+]*$//' > "$T/two.names"
 sed 's/ [0-9.e+]*$//' "$T/sep.metrics" > "$T/sep.names"
 check 'cmp -s "$T/two.names" "$T/sep.names"' "two GPUs: counter names differ from separate sweeps"
+
+# (d) the worker sets its profiler up while the driver compiles: the fake's
+# profiler_setup creates a mark, and the compiler of a C reference waits for it
+# (20 s at most) before it compiles. Asked only after the compile, as before,
+# the setup would come too late for it.
+mkdir -p "$T/k"
+cat >"$T/k/twice.cu" <<'CU'
+__global__ void twice(float *out, const float *in, int n)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n)
+        out[i] = 2.0f * in[i];
+}
+CU
+cat >"$T/k/twice_ref.c" <<'C'
+#include "plugin.h"
+int twice_ref(const struct gl_params *p, const void *const *in, double *const *expected,
+              char *err, size_t errlen)
+{
+    const float *x = in[0];
+    (void)err; (void)errlen;
+    for (long i = 0; i < p->n; i++)
+        expected[0][i] = 2.0 * x[i];
+    return 0;
+}
+C
+{ head; sec a "$A" "1001"
+  printf '[k]\nsource = k/twice.cu\nvariants = twice\nN = 1024\nbuffer.in = float[N] random\n'
+  printf 'buffer.out = float[N] output\nargs = out, in, int N\ngrid = cdiv(N, 128)\nblock = 128\n'
+  printf 'verify = c:k/twice_ref.c:twice_ref\n'; } > "$T/compile.conf"
+cat >"$T/ccwait" <<SH
+#!/bin/sh
+i=0
+while [ ! -e "$T/setup.mark" ] && [ \$i -lt 200 ]; do sleep 0.1; i=\$((i + 1)); done
+if [ -e "$T/setup.mark" ]; then echo seen >>"$T/cc.said"; else echo absent >>"$T/cc.said"; fi
+exec cc "\$@"
+SH
+chmod +x "$T/ccwait"
+CC="$T/ccwait" GPULAB_CACHE="$T/cache" GPULAB_FAKE_SETUP_MARK="$T/setup.mark" \
+    $G plan "$T/compile.conf" --db "$T/compile.db" --summary >"$T/compile.out" 2>&1
+rc=$?
+check '[ $rc -eq 0 ]' "setup while compiling: plan exit $rc: $(tail -3 "$T/compile.out")"
+check '[ "$(cat "$T/cc.said" 2>/dev/null)" = seen ]' \
+    "setup while compiling: the C reference's compile started before the profiler's set-up ended ($(cat "$T/cc.said" 2>/dev/null))"
+check 'grep -q "compiled 1 C reference, 0 from the cache" "$T/compile.out"' \
+    "setup while compiling: $(grep -i "compiled\|C reference" "$T/compile.out" | head -3)"
 
 echo "collections: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

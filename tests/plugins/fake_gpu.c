@@ -47,6 +47,9 @@
  *                              before its kernel, reported as its "inputs" step
  *                              (gl_result.step_ms) and setup phase, as the GPU
  *                              plugin's harness reports its own steps
+ *   GPULAB_FAKE_SETUP_MARK=F   profiler_setup creates file F (so that a test can
+ *                              tell whether the worker sets its profiler up while
+ *                              the driver compiles: tests/integration/collections.sh)
  *   CUDA_VISIBLE_DEVICES       as CUDA reads it: GPU numbers or UUIDs, comma-separated;
  *                              the first entry that is not a GPU ends the list
  * Must not use anything of gpulab but plugin.h (and gpulab.h through it). */
@@ -208,6 +211,12 @@ static int fake_init(int ordinal, struct gl_device *dev, char *err, size_t errle
 
 static int fake_profiler_setup(const struct gl_metric_req *r, char *err, size_t errlen)
 {
+    const char *mark = getenv("GPULAB_FAKE_SETUP_MARK");
+    if (mark && *mark) {
+        int fd = open(mark, O_WRONLY | O_CREAT | O_APPEND, 0644);
+        if (fd >= 0)
+            close(fd);
+    }
     const char *e = getenv("GPULAB_FAKE_COUNTERS");
     if (e && strcmp(e, "0") == 0) {
         snprintf(err, errlen, "counters unavailable on the fake GPU (GPULAB_FAKE_COUNTERS=0)");
