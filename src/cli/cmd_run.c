@@ -206,6 +206,7 @@ int gl_cmd_run(int npaths, char **paths, const struct gl_run_opts *o)
     struct gl_selfprof sp;
     gl_selfprof_init(&sp, stderr);
     sp.prepare_s = gl_now() - t_start;
+    memcpy(sp.prep_s, sw.prep_s, sizeof sp.prep_s);
     int stop = 0;
     char host[128], *argv_text = gl_join_argv(o->argc, o->argv);
     gl_hostname(host, sizeof host);

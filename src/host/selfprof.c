@@ -144,21 +144,41 @@ static double median_of(const double *a, int n)
     return s.median;
 }
 
+const char *const gl_prep_name[GL_PREP_PARTS] = { "configs", "workers", "plan", "compile",
+                                                   "counters' set-up" };
+
+/* "configs 0.01, workers 0.12, ..., other 0.02" (s): the parts before the first run. */
+static void prep_parts(const struct gl_selfprof *sp, char *buf, size_t len)
+{
+    double rest = sp->prepare_s;
+    size_t off = 0;
+    buf[0] = '\0';
+    for (int i = 0; i < GL_PREP_PARTS && off < len; i++) {
+        off += (size_t)snprintf(buf + off, len - off, "%s%s %.2f", i ? ", " : "", gl_prep_name[i],
+                                sp->prep_s[i]);
+        rest -= sp->prep_s[i];
+    }
+    if (off < len)
+        snprintf(buf + off, len - off, ", other %.2f", rest > 0 ? rest : 0.0);
+}
+
 void gl_selfprof_report(const struct gl_selfprof *sp, double total_s)
 {
     FILE *o = sp->out;
     double runs_s = sp->wall / 1e3;
+    char parts[256];
+    prep_parts(sp, parts, sizeof parts);
     if (sp->workers > 1)   /* the runs' walls overlap: the sum is spread over the workers */
-        fprintf(o, "self-profile: %.1f s in all: %.1f s before the first run (configs, "
-                   "workers, kernels), %.1f s in %d runs (%d GPU, %d CPU) on %d workers at once "
+        fprintf(o, "self-profile: %.1f s in all: %.1f s before the first run (%s), "
+                   "%.1f s in %d runs (%d GPU, %d CPU) on %d workers at once "
                    "(%.1f s each if evenly spread), %.1f s other\n",
-                total_s, sp->prepare_s, runs_s, sp->runs, sp->gpu_runs, sp->cpu_runs,
+                total_s, sp->prepare_s, parts, runs_s, sp->runs, sp->gpu_runs, sp->cpu_runs,
                 sp->workers, runs_s / sp->workers,
                 total_s - sp->prepare_s - runs_s / sp->workers);
     else
-        fprintf(o, "self-profile: %.1f s in all: %.1f s before the first run (configs, worker, "
-                   "kernels), %.1f s in %d runs (%d GPU, %d CPU), %.1f s other\n",
-                total_s, sp->prepare_s, runs_s, sp->runs, sp->gpu_runs, sp->cpu_runs,
+        fprintf(o, "self-profile: %.1f s in all: %.1f s before the first run (%s), "
+                   "%.1f s in %d runs (%d GPU, %d CPU), %.1f s other\n",
+                total_s, sp->prepare_s, parts, runs_s, sp->runs, sp->gpu_runs, sp->cpu_runs,
                 total_s - sp->prepare_s - runs_s);
     for (int i = 0; i < GL_PHASES; i++) {
         if (i == GL_PH_RUN)

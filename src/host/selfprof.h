@@ -13,6 +13,14 @@
 
 #define GL_SP_PARTS (GL_STEPS + 5)
 
+/* What goes before the first run (gl_sweep_prepare's steps, timed there):
+ * reading the configs, starting the workers (their GPUs' contexts), the plan,
+ * the compile, and the wait after it for the workers' counter set-up (asked
+ * before the compile, so only what the compile did not hide). */
+enum { GL_PREP_CONFIGS, GL_PREP_WORKERS, GL_PREP_PLAN, GL_PREP_COMPILE, GL_PREP_COUNTERS,
+       GL_PREP_PARTS };
+extern const char *const gl_prep_name[GL_PREP_PARTS];
+
 struct gl_selfprof {
     FILE *out;
     int runs, gpu_runs, cpu_runs;
@@ -28,6 +36,7 @@ struct gl_selfprof {
     double *cpu_ratio;         /* wall / one run, CPU runs longer than their time cap (owned) */
     int ncpu_ratio, cap_cpu_ratio;
     double prepare_s;          /* before the first run: configs, worker, kernels */
+    double prep_s[GL_PREP_PARTS];   /* ... its parts (the rest: the store, the banner) */
     int workers;               /* runs that went on at once (run --gpus: the GPUs) */
 };
 

@@ -7,6 +7,7 @@
 #include "registry.h"
 #include "sha256.h"
 #include "target.h"
+#include "util.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -348,6 +349,7 @@ int gl_sweep_prepare(struct gl_sweep *sw, int npaths, char **paths, const char *
                      int force, int arch, const char *gpus, gl_store *store,
                      const struct gl_sweep_watch *watch, char *err, size_t errlen)
 {
+    double t0 = gl_now();
     memset(sw, 0, sizeof *sw);
     sw->arch = arch;
     sw->force = force;
@@ -378,6 +380,8 @@ int gl_sweep_prepare(struct gl_sweep *sw, int npaths, char **paths, const char *
                 sw->gpu_wanted = 1;
         }
     }
+    double t = gl_now();
+    sw->prep_s[GL_PREP_CONFIGS] = t - t0;
     /* 2. The CPU is always described; the worker says whether a GPU is usable. */
     gl_cpu_describe(&sw->cpu);
     if (store) {
@@ -394,8 +398,10 @@ int gl_sweep_prepare(struct gl_sweep *sw, int npaths, char **paths, const char *
         return 2;
     }
     int wrc = start_workers(sw, gpus, err, errlen);
+    sw->prep_s[GL_PREP_WORKERS] = gl_now() - t;
     if (wrc != 0)
         return wrc;
+    t = gl_now();
     for (int i = 0; sw->gpu_ok && store && i < sw->nworkers; i++) {
         sw->gpu_ids[i] = gl_store_device(store, &sw->gpus[i]);
         if (sw->gpu_ids[i] < 0) {
@@ -428,14 +434,19 @@ int gl_sweep_prepare(struct gl_sweep *sw, int npaths, char **paths, const char *
     }
     int ahead = 0;
     char merr[1024];
+    sw->prep_s[GL_PREP_PLAN] = gl_now() - t;
+    t = gl_now();
     while (ahead < nmc && ahead < METRICS_AHEAD &&
            gl_worker_metrics_ask(&sw->workers[mc[ahead].w], section_metrics(mc[ahead].s), merr,
                                  sizeof merr) == 0)
         ahead++;
     int crc = gl_sweep_compile(sw, watch, err, errlen);
+    sw->prep_s[GL_PREP_COMPILE] = gl_now() - t;
+    t = gl_now();
     /* 4. Metric names are checked on the GPU itself, once per distinct spec
      * and model (the first GPU's answer says whether counters are available). */
     int rc = metrics_answers(sw, mc, nmc, ahead, crc == 0, err, errlen);
+    sw->prep_s[GL_PREP_COUNTERS] = gl_now() - t;
     free(mc);
     return crc != 0 ? crc : rc;
 }

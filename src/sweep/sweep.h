@@ -10,6 +10,7 @@
 
 #include "config.h"
 #include "devlock.h"
+#include "selfprof.h"
 #include "shard.h"
 #include "store.h"
 #include "worker.h"
@@ -53,6 +54,7 @@ struct gl_sweep {
     struct gl_device gpu, cpu;     /* gpu: slot 0's, the one the plan is expanded for */
     long long gpu_id, cpu_id;      /* device rows (0 = none); gpu_id is slot 0's */
     int counters;                  /* passes of the first GPU metrics spec; -1 unavailable */
+    double prep_s[GL_PREP_PARTS];  /* gl_sweep_prepare's steps, seconds (selfprof.h) */
     char counters_why[1024];
     /* user kernels: compiled before anything runs */
     int arch;                      /* compute capability compiled for (90 = sm_90); 0 = none;

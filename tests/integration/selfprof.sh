@@ -33,6 +33,10 @@ $G run "$T/long.conf" --db "$T/s.db" --profile-self >"$T/out" 2>"$T/err"; rc=$?
 check '[ $rc -eq 0 ]' "run exit $rc: $(tail -3 "$T/err")"
 check '[ "$(grep -c "^self: " "$T/err")" -eq 3 ]' "self lines: $(grep -c "^self: " "$T/err") (want 3)"
 check 'grep -q "^self-profile: .* in 3 runs (0 GPU, 3 CPU)" "$T/err"' "no totals line: $(grep self-profile "$T/err")"
+# the time before the first run in its parts, which add up to at most it
+prep=$(sed -n "s/^self-profile: [0-9.]* s in all: \([0-9.]*\) s before the first run (configs \([0-9.]*\), workers \([0-9.]*\), plan \([0-9.]*\), compile \([0-9.]*\), counters' set-up \([0-9.]*\), other \([0-9.]*\)).*/\1 \2 \3 \4 \5 \6 \7/p" "$T/err")
+check '[ -n "$prep" ] && echo "$prep" | awk "{ exit !(\$2 + \$3 + \$4 + \$5 + \$6 + \$7 <= \$1 + 0.1) }"' \
+    "the time before the first run in parts: '$prep' ($(grep self-profile "$T/err"))"
 for ph in "setup (buffers, inputs, copies)" "verification (runs, checks)" "warm-up" "timed samples" \
           "store" "kernels, flushes, copies"; do
     check 'grep -q "^  $ph" "$T/err"' "the table lacks '$ph'"
