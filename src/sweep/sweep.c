@@ -258,16 +258,20 @@ static int device_values(struct gl_sweep *sw, char *err, size_t errlen)
     return 0;
 }
 
-/* Step 4's checks: each GPU section's metrics spec, asked of the first worker
- * of each GPU model, in the order of the models, configs and sections. */
+/* Step 4's checks: each GPU section's metrics spec, asked of every worker in
+ * slot order (then configs, sections). The first worker of each GPU model
+ * answers for its model (`answers`); the others are asked only to set their
+ * profilers up before their first run, and their answers are read and let go
+ * (each says at its first job what is wrong there, as before). */
 struct metrics_check {
-    int model, w;                     /* sw->model_first[model] == w */
+    int model, w, answers;
+    int asked;                        /* sent before the compile */
     const struct gl_config *cfg;
     const struct gl_section *s;
 };
 
-/* Asked before the compile, at most: each answer is about 1 KiB, and neither
- * side reads while the compile runs (gl_worker_metrics_ask). */
+/* Asked of one worker before the compile, at most: each answer is about 1 KiB,
+ * and neither side reads while the compile runs (gl_worker_metrics_ask). */
 #define METRICS_AHEAD 16
 
 /* The checks, malloc'ed in *out: their count, or -1 out of memory. */
@@ -275,7 +279,10 @@ static int metrics_checks(const struct gl_sweep *sw, struct metrics_check **out)
 {
     int n = 0, cap = 0;
     *out = NULL;
-    for (int m = 0; sw->gpu_ok && m < sw->nmodels; m++)
+    for (int w = 0; sw->gpu_ok && w < sw->nworkers; w++) {
+        int m = 0;
+        while (m < sw->nmodels - 1 && !same_model(&sw->gpus[sw->model_first[m]], &sw->gpus[w]))
+            m++;
         for (int i = 0; i < sw->nconfigs; i++)
             for (int j = 0; j < sw->configs[i].nsections; j++) {
                 const struct gl_section *s = &sw->configs[i].sections[j];
@@ -292,21 +299,43 @@ static int metrics_checks(const struct gl_sweep *sw, struct metrics_check **out)
                     *out = p;
                     cap = nc;
                 }
-                (*out)[n].model = m;
-                (*out)[n].w = sw->model_first[m];
-                (*out)[n].cfg = &sw->configs[i];
-                (*out)[n].s = s;
-                n++;
+                struct metrics_check *c = &(*out)[n++];
+                c->model = m;
+                c->w = w;
+                c->answers = sw->model_first[m] == w;
+                c->asked = 0;
+                c->cfg = &sw->configs[i];
+                c->s = s;
             }
+    }
     return n;
 }
 
-/* Step 4: the answers to the checks, the first `ahead` of them asked already
- * (each is read even when use is 0, the compile having failed, so that no
- * answer is left in a pipe). A model whose counters are unavailable is asked
- * nothing more: its answer is the same for every spec. 0, or 1 / 2 + err. */
-static int metrics_answers(struct gl_sweep *sw, const struct metrics_check *mc, int n, int ahead,
-                           int use, char *err, size_t errlen)
+/* Before the compile: the first METRICS_AHEAD checks of each worker sent. */
+static void metrics_ask_ahead(struct gl_sweep *sw, struct metrics_check *mc, int n)
+{
+    int sent[GL_GPUS_MAX] = { 0 }, dead[GL_GPUS_MAX] = { 0 };
+    for (int k = 0; k < n; k++) {
+        struct metrics_check *c = &mc[k];
+        char merr[1024];
+        if (dead[c->w] || sent[c->w] >= METRICS_AHEAD)
+            continue;
+        if (gl_worker_metrics_ask(&sw->workers[c->w], section_metrics(c->s), merr,
+                                  sizeof merr) != 0) {
+            dead[c->w] = 1;   /* the rest are asked after the compile (and fail there) */
+            continue;
+        }
+        c->asked = 1;
+        sent[c->w]++;
+    }
+}
+
+/* Step 4: the answers to the checks (each one asked already is read, even when
+ * use is 0, the compile having failed, so that no answer is left in a pipe).
+ * A model whose counters are unavailable is asked nothing more: its answer is
+ * the same for every spec. 0, or 1 / 2 + err. */
+static int metrics_answers(struct gl_sweep *sw, const struct metrics_check *mc, int n, int use,
+                           char *err, size_t errlen)
 {
     int rc = 0, skip_model = -1, first_model = -1;
     for (int k = 0; k < n; k++) {
@@ -314,13 +343,14 @@ static int metrics_answers(struct gl_sweep *sw, const struct metrics_check *mc, 
         struct gl_worker *w = &sw->workers[c->w];
         char merr[1024];
         int r;
-        if (k < ahead)
+        int wanted = use && rc == 0 && c->answers && c->model != skip_model;
+        if (c->asked)
             r = gl_worker_metrics_answer(w, merr, sizeof merr);
-        else if (!use || rc != 0 || c->model == skip_model)
-            continue;
-        else
+        else if (wanted)
             r = gl_worker_metrics(w, section_metrics(c->s), merr, sizeof merr);
-        if (!use || rc != 0 || c->model == skip_model)
+        else
+            continue;
+        if (!wanted)
             continue;
         if (r == -2) {
             snprintf(err, errlen, "%s:%d: %s", c->cfg->path,
@@ -425,27 +455,22 @@ int gl_sweep_prepare(struct gl_sweep *sw, int npaths, char **paths, const char *
     /* 3b. Every distinct user kernel point compiles before anything runs (a
      * searched section's first launchable point only: the worker compiles the
      * points its search picks). The metrics checks of step 4 are asked first, so
-     * that the workers set their profilers up meanwhile. */
+     * that every worker sets its profiler up meanwhile. */
     struct metrics_check *mc = NULL;
     int nmc = metrics_checks(sw, &mc);
     if (nmc < 0) {
         snprintf(err, errlen, "out of memory");
         return 1;
     }
-    int ahead = 0;
-    char merr[1024];
     sw->prep_s[GL_PREP_PLAN] = gl_now() - t;
     t = gl_now();
-    while (ahead < nmc && ahead < METRICS_AHEAD &&
-           gl_worker_metrics_ask(&sw->workers[mc[ahead].w], section_metrics(mc[ahead].s), merr,
-                                 sizeof merr) == 0)
-        ahead++;
+    metrics_ask_ahead(sw, mc, nmc);
     int crc = gl_sweep_compile(sw, watch, err, errlen);
     sw->prep_s[GL_PREP_COMPILE] = gl_now() - t;
     t = gl_now();
     /* 4. Metric names are checked on the GPU itself, once per distinct spec
      * and model (the first GPU's answer says whether counters are available). */
-    int rc = metrics_answers(sw, mc, nmc, ahead, crc == 0, err, errlen);
+    int rc = metrics_answers(sw, mc, nmc, crc == 0, err, errlen);
     sw->prep_s[GL_PREP_COUNTERS] = gl_now() - t;
     free(mc);
     return crc != 0 ? crc : rc;

@@ -112,22 +112,36 @@ C
   printf '[k]\nsource = k/twice.cu\nvariants = twice\nN = 1024\nbuffer.in = float[N] random\n'
   printf 'buffer.out = float[N] output\nargs = out, in, int N\ngrid = cdiv(N, 128)\nblock = 128\n'
   printf 'verify = c:k/twice_ref.c:twice_ref\n'; } > "$T/compile.conf"
+# the compiler waits for WANT_MARKS workers' marks
 cat >"$T/ccwait" <<SH
 #!/bin/sh
+marks() { if [ -e "$T/setup.mark" ]; then wc -l <"$T/setup.mark"; else echo 0; fi; }
 i=0
-while [ ! -e "$T/setup.mark" ] && [ \$i -lt 200 ]; do sleep 0.1; i=\$((i + 1)); done
-if [ -e "$T/setup.mark" ]; then echo seen >>"$T/cc.said"; else echo absent >>"$T/cc.said"; fi
+while [ \$(marks) -lt \$WANT_MARKS ] && [ \$i -lt 200 ]; do sleep 0.1; i=\$((i + 1)); done
+echo "\$(marks) of \$WANT_MARKS" >>"$T/cc.said"
 exec cc "\$@"
 SH
 chmod +x "$T/ccwait"
-CC="$T/ccwait" GPULAB_CACHE="$T/cache" GPULAB_FAKE_SETUP_MARK="$T/setup.mark" \
+WANT_MARKS=1 CC="$T/ccwait" GPULAB_CACHE="$T/cache" GPULAB_FAKE_SETUP_MARK="$T/setup.mark" \
     $G plan "$T/compile.conf" --db "$T/compile.db" --summary >"$T/compile.out" 2>&1
 rc=$?
 check '[ $rc -eq 0 ]' "setup while compiling: plan exit $rc: $(tail -3 "$T/compile.out")"
-check '[ "$(cat "$T/cc.said" 2>/dev/null)" = seen ]' \
-    "setup while compiling: the C reference's compile started before the profiler's set-up ended ($(cat "$T/cc.said" 2>/dev/null))"
+check '[ "$(cat "$T/cc.said" 2>/dev/null)" = "1 of 1" ]' \
+    "setup while compiling: the C reference's compile saw $(cat "$T/cc.said" 2>/dev/null) workers set up"
 check 'grep -q "compiled 1 C reference, 0 from the cache" "$T/compile.out"' \
     "setup while compiling: $(grep -i "compiled\|C reference" "$T/compile.out" | head -3)"
+# ... and with two GPUs both workers do, the second one too (it answers for no model)
+rm -rf "$T/cache" "$T/setup.mark" "$T/cc.said"
+WANT_MARKS=2 CC="$T/ccwait" GPULAB_CACHE="$T/cache" GPULAB_FAKE_SETUP_MARK="$T/setup.mark" \
+    GPULAB_FAKE_GPUS=2 $G run "$T/compile.conf" --db "$T/compile2.db" --gpus all \
+    >"$T/compile2.out" 2>&1
+rc=$?
+check '[ "$(cat "$T/cc.said" 2>/dev/null)" = "2 of 2" ]' \
+    "two GPUs, setup while compiling: the C reference's compile saw $(cat "$T/cc.said" 2>/dev/null) workers set up (exit $rc: $(tail -2 "$T/compile2.out"))"
+check '[ "$(sort -u "$T/setup.mark" | wc -l)" = 2 ]' \
+    "two GPUs: set up by $(sort -u "$T/setup.mark" | wc -l) workers (want 2): $(cat "$T/setup.mark" | tr '\n' ' ')"
+nok=$(sq "$T/compile2.db" "select count(*) from run where section = 'a' and status = 'ok' and passes = 1")
+check '[ "$nok" = 1 ]' "two GPUs, setup while compiling: $nok ok runs with counters in [a] (want 1): $(tail -3 "$T/compile2.out")"
 
 echo "collections: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

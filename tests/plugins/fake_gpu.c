@@ -47,9 +47,10 @@
  *                              before its kernel, reported as its "inputs" step
  *                              (gl_result.step_ms) and setup phase, as the GPU
  *                              plugin's harness reports its own steps
- *   GPULAB_FAKE_SETUP_MARK=F   profiler_setup creates file F (so that a test can
- *                              tell whether the worker sets its profiler up while
- *                              the driver compiles: tests/integration/collections.sh)
+ *   GPULAB_FAKE_SETUP_MARK=F   profiler_setup appends a line to file F (so that a
+ *                              test can tell whether the workers set their profilers
+ *                              up while the driver compiles: tests/integration/
+ *                              collections.sh)
  *   CUDA_VISIBLE_DEVICES       as CUDA reads it: GPU numbers or UUIDs, comma-separated;
  *                              the first entry that is not a GPU ends the list
  * Must not use anything of gpulab but plugin.h (and gpulab.h through it). */
@@ -214,8 +215,13 @@ static int fake_profiler_setup(const struct gl_metric_req *r, char *err, size_t 
     const char *mark = getenv("GPULAB_FAKE_SETUP_MARK");
     if (mark && *mark) {
         int fd = open(mark, O_WRONLY | O_CREAT | O_APPEND, 0644);
-        if (fd >= 0)
+        if (fd >= 0) {
+            char line[32];
+            int len = snprintf(line, sizeof line, "%ld\n", (long)getpid());
+            ssize_t wr = write(fd, line, (size_t)len);   /* short: the test waits, fails */
+            (void)wr;
             close(fd);
+        }
     }
     const char *e = getenv("GPULAB_FAKE_COUNTERS");
     if (e && strcmp(e, "0") == 0) {
