@@ -1,0 +1,86 @@
+/* bench/cupti_host_cost.c - what CUPTI's profiler host API costs when a worker
+ * sets up a metric set (cupti/profiler_setup.c), measured without a GPU: the
+ * host side needs only the chip's name. Times, three times over: the first host
+ * object for the chip (it loads the chip's metric tables) and later ones, the
+ * one-by-one check of the default set's names (glc_validate_names), the set
+ * added whole (add_all), its configuration image and pass count.
+ * Built and run by bench/cupti_host_cost; must not need a CUDA device. */
+#include "metric_sets.h"
+#include "../cupti/host_shim.h"
+
+#include <dlfcn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+
+#define CHIP "GH100"
+
+static double now_ms(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return t.tv_sec * 1e3 + t.tv_nsec / 1e6;
+}
+
+int main(void)
+{
+    void *so = dlopen("build/libgpulab_gpu.so", RTLD_NOW | RTLD_LOCAL);
+    if (!so) {
+        fprintf(stderr, "cupti_host_cost: %s (run make first)\n", dlerror());
+        return 1;
+    }
+    int (*create)(const char *, const uint8_t *, glh_host **);
+    void (*destroy)(glh_host *);
+    int (*add1)(glh_host *, const char *);
+    int (*addn)(glh_host *, const char *const *, size_t);
+    int (*image)(glh_host *, uint8_t **, size_t *);
+    int (*passes)(const uint8_t *, size_t, size_t *);
+    *(void **)&create = dlsym(so, "glh_create");
+    *(void **)&destroy = dlsym(so, "glh_destroy");
+    *(void **)&add1 = dlsym(so, "glh_add_metric");
+    *(void **)&addn = dlsym(so, "glh_add_metrics");
+    *(void **)&image = dlsym(so, "glh_config_image");
+    *(void **)&passes = dlsym(so, "glh_num_passes");
+    if (!create || !destroy || !add1 || !addn || !image || !passes) {
+        fprintf(stderr, "cupti_host_cost: build/libgpulab_gpu.so lacks the glh_* functions\n");
+        return 1;
+    }
+    const char *names[64];
+    int n = 0;
+    for (int i = 0; i < gl_metric_count && n < 64; i++)
+        if ((gl_metric_table[i].set & GL_SET_DEFAULT) && !gl_metric_table[i].derived)
+            names[n++] = gl_metric_table[i].name;
+    printf("cupti_host_cost: chip %s, the default set's %d CUPTI names, ms:\n", CHIP, n);
+    printf("  %-6s %12s %12s %12s %10s %10s %7s\n", "round", "host object", "one by one",
+           "added whole", "image", "passes", "n");
+    for (int round = 1; round <= 3; round++) {
+        glh_host *h = NULL;
+        double t0 = now_ms();
+        int rc = create(CHIP, NULL, &h);
+        double t1 = now_ms();
+        for (int i = 0; rc == 0 && i < n; i++)
+            rc = add1(h, names[i]);
+        double t2 = now_ms();
+        destroy(h);
+        h = NULL;
+        rc |= create(CHIP, NULL, &h);
+        double t3 = now_ms();
+        rc |= addn(h, names, (size_t)n);
+        double t4 = now_ms();
+        uint8_t *img = NULL;
+        size_t size = 0, np = 0;
+        rc |= image(h, &img, &size);
+        double t5 = now_ms();
+        rc |= passes(img, size, &np);
+        double t6 = now_ms();
+        free(img);
+        destroy(h);
+        if (rc != 0) {
+            fprintf(stderr, "cupti_host_cost: CUPTI refused a step (%d)\n", rc);
+            return 1;
+        }
+        printf("  %-6d %12.2f %12.2f %12.2f %10.3f %10.3f %7zu\n", round, t1 - t0, t2 - t1,
+               t4 - t3, t5 - t4, t6 - t5, np);
+    }
+    return 0;
+}
