@@ -4,11 +4,11 @@
  * object for the chip (it loads the chip's metric tables) and later ones, the
  * one-by-one check of the default set's names (glc_validate_names), the set
  * added whole (add_all), its configuration image and pass count.
- * Built and run by bench/cupti_host_cost; must not need a CUDA device. */
+ * Built (with the plugin's cupti/gpu_host_shim.o) and run by bench/cupti_host_cost;
+ * must not need a CUDA device. */
 #include "metric_sets.h"
 #include "../cupti/host_shim.h"
 
-#include <dlfcn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
@@ -24,27 +24,6 @@ static double now_ms(void)
 
 int main(void)
 {
-    void *so = dlopen("build/libgpulab_gpu.so", RTLD_NOW | RTLD_LOCAL);
-    if (!so) {
-        fprintf(stderr, "cupti_host_cost: %s (run make first)\n", dlerror());
-        return 1;
-    }
-    int (*create)(const char *, const uint8_t *, glh_host **);
-    void (*destroy)(glh_host *);
-    int (*add1)(glh_host *, const char *);
-    int (*addn)(glh_host *, const char *const *, size_t);
-    int (*image)(glh_host *, uint8_t **, size_t *);
-    int (*passes)(const uint8_t *, size_t, size_t *);
-    *(void **)&create = dlsym(so, "glh_create");
-    *(void **)&destroy = dlsym(so, "glh_destroy");
-    *(void **)&add1 = dlsym(so, "glh_add_metric");
-    *(void **)&addn = dlsym(so, "glh_add_metrics");
-    *(void **)&image = dlsym(so, "glh_config_image");
-    *(void **)&passes = dlsym(so, "glh_num_passes");
-    if (!create || !destroy || !add1 || !addn || !image || !passes) {
-        fprintf(stderr, "cupti_host_cost: build/libgpulab_gpu.so lacks the glh_* functions\n");
-        return 1;
-    }
     const char *names[64];
     int n = 0;
     for (int i = 0; i < gl_metric_count && n < 64; i++)
@@ -56,25 +35,25 @@ int main(void)
     for (int round = 1; round <= 3; round++) {
         glh_host *h = NULL;
         double t0 = now_ms();
-        int rc = create(CHIP, NULL, &h);
+        int rc = glh_create(CHIP, NULL, &h);
         double t1 = now_ms();
         for (int i = 0; rc == 0 && i < n; i++)
-            rc = add1(h, names[i]);
+            rc = glh_add_metric(h, names[i]);
         double t2 = now_ms();
-        destroy(h);
+        glh_destroy(h);
         h = NULL;
-        rc |= create(CHIP, NULL, &h);
+        rc |= glh_create(CHIP, NULL, &h);
         double t3 = now_ms();
-        rc |= addn(h, names, (size_t)n);
+        rc |= glh_add_metrics(h, names, (size_t)n);
         double t4 = now_ms();
         uint8_t *img = NULL;
         size_t size = 0, np = 0;
-        rc |= image(h, &img, &size);
+        rc |= glh_config_image(h, &img, &size);
         double t5 = now_ms();
-        rc |= passes(img, size, &np);
+        rc |= glh_num_passes(img, size, &np);
         double t6 = now_ms();
         free(img);
-        destroy(h);
+        glh_destroy(h);
         if (rc != 0) {
             fprintf(stderr, "cupti_host_cost: CUPTI refused a step (%d)\n", rc);
             return 1;
