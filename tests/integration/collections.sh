@@ -84,34 +84,12 @@ sed 's/ [0-9.e+]*$//' "$T/sep.metrics" > "$T/sep.names"
 check 'cmp -s "$T/two.names" "$T/sep.names"' "two GPUs: counter names differ from separate sweeps"
 
 # (d) the worker sets its profiler up while the driver compiles: the fake's
-# profiler_setup creates a mark, and the compiler of a C reference waits for it
+# profiler_setup appends a mark, and the compiler of a C reference waits for it
 # (20 s at most) before it compiles. Asked only after the compile, as before,
 # the setup would come too late for it.
-mkdir -p "$T/k"
-cat >"$T/k/twice.cu" <<'CU'
-__global__ void twice(float *out, const float *in, int n)
-{
-    int i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i < n)
-        out[i] = 2.0f * in[i];
-}
-CU
-cat >"$T/k/twice_ref.c" <<'C'
-#include "plugin.h"
-int twice_ref(const struct gl_params *p, const void *const *in, double *const *expected,
-              char *err, size_t errlen)
-{
-    const float *x = in[0];
-    (void)err; (void)errlen;
-    for (long i = 0; i < p->n; i++)
-        expected[0][i] = 2.0 * x[i];
-    return 0;
-}
-C
-{ head; sec a "$A" "1001"
-  printf '[k]\nsource = k/twice.cu\nvariants = twice\nN = 1024\nbuffer.in = float[N] random\n'
-  printf 'buffer.out = float[N] output\nargs = out, in, int N\ngrid = cdiv(N, 128)\nblock = 128\n'
-  printf 'verify = c:k/twice_ref.c:twice_ref\n'; } > "$T/compile.conf"
+# (the collection's axpby kernel section and its C reference, beside a fake section)
+cp tests/collection/axpby.cu tests/collection/axpby_ref.c "$T/"
+{ head; sec a "$A" "1001"; sed -n '/^\[axpby\]/,$p' tests/collection/axpby.conf; } > "$T/compile.conf"
 # the compiler waits for WANT_MARKS workers' marks
 cat >"$T/ccwait" <<SH
 #!/bin/sh
