@@ -163,6 +163,16 @@ static int start_gpu_workers(struct gl_sweep *sw, const char *gpus, char *err, s
     return rc;
 }
 
+/* The model (index into sw->model_first) of worker slot w's GPU; sw->nmodels
+ * when none of those known yet has its model. */
+static int model_of(const struct gl_sweep *sw, int w)
+{
+    int m = 0;
+    while (m < sw->nmodels && !same_model(&sw->gpus[sw->model_first[m]], &sw->gpus[w]))
+        m++;
+    return m;
+}
+
 /* The workers: one per GPU (gpus given), or one as always. 0, 1 or 2 with err. */
 static int start_workers(struct gl_sweep *sw, const char *gpus, char *err, size_t errlen)
 {
@@ -184,13 +194,9 @@ static int start_workers(struct gl_sweep *sw, const char *gpus, char *err, size_
     if (sw->gpu_ok)
         sw->gpu = sw->gpus[0];
     sw->nmodels = 0;
-    for (int i = 0; sw->gpu_ok && i < sw->nworkers; i++) {
-        int m = 0;
-        while (m < sw->nmodels && !same_model(&sw->gpus[sw->model_first[m]], &sw->gpus[i]))
-            m++;
-        if (m == sw->nmodels)
+    for (int i = 0; sw->gpu_ok && i < sw->nworkers; i++)
+        if (model_of(sw, i) == sw->nmodels)
             sw->model_first[sw->nmodels++] = i;
-    }
     return 0;
 }
 
@@ -277,28 +283,23 @@ struct metrics_check {
 /* The checks, malloc'ed in *out: their count, or -1 out of memory. */
 static int metrics_checks(const struct gl_sweep *sw, struct metrics_check **out)
 {
-    int n = 0, cap = 0;
+    int nsec = 0, n = 0;
     *out = NULL;
-    for (int w = 0; sw->gpu_ok && w < sw->nworkers; w++) {
-        int m = 0;
-        while (m < sw->nmodels - 1 && !same_model(&sw->gpus[sw->model_first[m]], &sw->gpus[w]))
-            m++;
+    for (int i = 0; i < sw->nconfigs; i++)
+        for (int j = 0; j < sw->configs[i].nsections; j++)
+            nsec += section_has_gpu(&sw->configs[i].sections[j]);
+    if (!sw->gpu_ok || nsec == 0)
+        return 0;
+    *out = malloc((size_t)sw->nworkers * (size_t)nsec * sizeof **out);
+    if (!*out)
+        return -1;
+    for (int w = 0; w < sw->nworkers; w++) {
+        int m = model_of(sw, w);
         for (int i = 0; i < sw->nconfigs; i++)
             for (int j = 0; j < sw->configs[i].nsections; j++) {
                 const struct gl_section *s = &sw->configs[i].sections[j];
                 if (!section_has_gpu(s))
                     continue;
-                if (n == cap) {
-                    int nc = cap ? 2 * cap : 16;
-                    struct metrics_check *p = realloc(*out, (size_t)nc * sizeof *p);
-                    if (!p) {
-                        free(*out);
-                        *out = NULL;
-                        return -1;
-                    }
-                    *out = p;
-                    cap = nc;
-                }
                 struct metrics_check *c = &(*out)[n++];
                 c->model = m;
                 c->w = w;
@@ -342,14 +343,11 @@ static int metrics_answers(struct gl_sweep *sw, const struct metrics_check *mc, 
         const struct metrics_check *c = &mc[k];
         struct gl_worker *w = &sw->workers[c->w];
         char merr[1024];
-        int r;
         int wanted = use && rc == 0 && c->answers && c->model != skip_model;
-        if (c->asked)
-            r = gl_worker_metrics_answer(w, merr, sizeof merr);
-        else if (wanted)
-            r = gl_worker_metrics(w, section_metrics(c->s), merr, sizeof merr);
-        else
+        if (!c->asked && !wanted)
             continue;
+        int r = c->asked ? gl_worker_metrics_answer(w, merr, sizeof merr)
+                         : gl_worker_metrics(w, section_metrics(c->s), merr, sizeof merr);
         if (!wanted)
             continue;
         if (r == -2) {
