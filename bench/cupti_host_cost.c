@@ -11,6 +11,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 #define CHIP "GH100"
@@ -24,11 +25,18 @@ static double now_ms(void)
 
 int main(void)
 {
-    const char *names[64];
+    /* the default set as the profiler gets it, less gpulab's own names */
+    static struct gl_metric_req req;
+    const char *names[GL_MAX_METRICS];
+    char err[256];
     int n = 0;
-    for (int i = 0; i < gl_metric_count && n < 64; i++)
-        if ((gl_metric_table[i].set & GL_SET_DEFAULT) && !gl_metric_table[i].derived)
-            names[n++] = gl_metric_table[i].name;
+    if (gl_metric_resolve("default", &req, err, sizeof err) != 0) {
+        fprintf(stderr, "cupti_host_cost: %s\n", err);
+        return 1;
+    }
+    for (int i = 0; i < req.n; i++)
+        if (strncmp(req.names[i], "gpulab__", 8) != 0)
+            names[n++] = req.names[i];
     printf("cupti_host_cost: chip %s, the default set's %d CUPTI names, ms:\n", CHIP, n);
     printf("  %-6s %12s %12s %12s %10s %10s %7s\n", "round", "host object", "one by one",
            "added whole", "image", "passes", "n");

@@ -1,7 +1,8 @@
 /* test_cupti_host.c - CUPTI's profiler host API as the GPU plugin uses it
  * (cupti/gpu_host_shim.cpp), without a GPU: the host side needs only the
- * chip's name, so the metric lists gpulab declares (src/core/metric_sets.c) are
- * checked against the H100's chip (GH100) here, in CI. The default and the full
+ * chip's name, so the metric sets gpulab declares (src/core/metric_sets.c), as
+ * the profiler gets them (gl_metric_resolve), are checked against the H100's
+ * chip (GH100) here, in CI. The default and the full
  * set are taken as a whole, into few passes; a set that holds one unknown name
  * is refused as a whole, which is what lets glc_setup (cupti/profiler_setup.c)
  * skip the one-by-one check of the names unless the set is refused; that check
@@ -48,13 +49,17 @@ static int load(void)
            h.num_passes && h.each_metric;
 }
 
-/* The CUPTI names of the table's rows in sets (gpulab's own measurements left out). */
-static int table_names(int sets, const char **out, int max)
+/* The CUPTI names of a metrics spec as the profiler gets them (gl_metric_resolve,
+ * less gpulab's own gpulab__ names), pointing into req. Their count, or -1. */
+static int spec_names(const char *spec, struct gl_metric_req *req, const char **out)
 {
+    char err[256];
+    if (gl_metric_resolve(spec, req, err, sizeof err) != 0)
+        return -1;
     int n = 0;
-    for (int i = 0; i < gl_metric_count && n < max; i++)
-        if ((gl_metric_table[i].set & sets) && !gl_metric_table[i].derived)
-            out[n++] = gl_metric_table[i].name;
+    for (int i = 0; i < req->n; i++)
+        if (strncmp(req->names[i], "gpulab__", 8) != 0)
+            out[n++] = req->names[i];
     return n;
 }
 
@@ -88,7 +93,7 @@ static int alone(const char *name)
 
 struct seen {
     const char **want;
-    int nwant, found[64];
+    int nwant, found[GL_MAX_METRICS];
     long count;
 };
 
@@ -108,9 +113,10 @@ int main(void)
     t_need_gpu_plugin("cupti_host");
     if (!CHECK(load()))
         return t_done("cupti_host");
-    const char *def[64], *full[64], *bad[65];
-    int ndef = table_names(GL_SET_DEFAULT, def, 64);
-    int nfull = table_names(GL_SET_DEFAULT | GL_SET_FULL, full, 64);
+    static struct gl_metric_req rdef, rfull;
+    const char *def[GL_MAX_METRICS], *full[GL_MAX_METRICS], *bad[GL_MAX_METRICS + 1];
+    int ndef = spec_names("default", &rdef, def);
+    int nfull = spec_names("full", &rfull, full);
     CHECK(ndef >= 10 && nfull > ndef);
 
     /* the default set as a whole: few passes (2 on GH100 with CUPTI 13.0, 9 when
@@ -141,7 +147,7 @@ int main(void)
         }
     CHECK(refused == 0);
 
-    /* the chip's list of names holds every name of the table */
+    /* the chip's list of names holds every name of the sets */
     glh_host *o = NULL;
     struct seen s;
     memset(&s, 0, sizeof s);
