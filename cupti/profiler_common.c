@@ -38,13 +38,17 @@ int glc_max_ranges(void)
     return cap;
 }
 
+int glc_env_on(const char *name)
+{
+    const char *e = getenv(name);
+    return e && *e && strcmp(e, "0") != 0;
+}
+
 int glc_restores_between(void)
 {
     static int on = -1;
-    if (on < 0) {
-        const char *e = getenv("GPULAB_CUPTI_RESTORE_BETWEEN");
-        on = e && *e && strcmp(e, "0") != 0;
-    }
+    if (on < 0)
+        on = glc_env_on("GPULAB_CUPTI_RESTORE_BETWEEN");
     return on;
 }
 

@@ -135,6 +135,9 @@ static inline int glc_split(const struct glc_replay *rp)
            rp->nlaunches + 2 <= glc_max_ranges();
 }
 
+/* 1 when environment variable name is set, not empty and not "0". */
+int glc_env_on(const char *name);
+
 /* 1 under GPULAB_CUPTI_RESTORE_BETWEEN=1: every restore between the runs,
  * restore_early or not (how it was before; for bench/ and tests/gpu to compare
  * the counters). */

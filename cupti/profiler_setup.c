@@ -162,8 +162,7 @@ int glc_setup(const struct gl_metric_req *req, char *err, size_t errlen)
         glc_fmt(glc_st.notready, sizeof glc_st.notready, "%s", glc_st.why);
         return -1;
     }
-    const char *ev = getenv("GPULAB_CUPTI_TRACE");
-    glc_trace.on = ev && *ev && strcmp(ev, "0") != 0;
+    glc_trace.on = glc_env_on("GPULAB_CUPTI_TRACE");
     int n = req->n < GL_MAX_METRICS ? req->n : GL_MAX_METRICS;
     for (int i = 0; i < n; i++) {
         if (strcmp(req->names[i], GL_METRIC_SMEM_EXCESS_LD) == 0)
