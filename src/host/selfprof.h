@@ -35,7 +35,7 @@ struct gl_selfprof {
     int cap_parts;
     double *cpu_ratio;         /* wall / one run, CPU runs longer than their time cap (owned) */
     int ncpu_ratio, cap_cpu_ratio;
-    double prepare_s;          /* before the first run: configs, worker, kernels */
+    double prepare_s;          /* before the first run, s */
     double prep_s[GL_PREP_PARTS];   /* ... its parts (the rest: the store, the banner) */
     int workers;               /* runs that went on at once (run --gpus: the GPUs) */
 };
