@@ -315,19 +315,17 @@ static int metrics_checks(const struct gl_sweep *sw, struct metrics_check **out)
 /* Before the compile: the first METRICS_AHEAD checks of each worker sent. */
 static void metrics_ask_ahead(struct gl_sweep *sw, struct metrics_check *mc, int n)
 {
-    int sent[GL_GPUS_MAX] = { 0 }, dead[GL_GPUS_MAX] = { 0 };
+    int sent[GL_GPUS_MAX] = { 0 };
     for (int k = 0; k < n; k++) {
         struct metrics_check *c = &mc[k];
         char merr[1024];
-        if (dead[c->w] || sent[c->w] >= METRICS_AHEAD)
+        /* a worker that failed an ask is reaped (pid 0): its checks are asked
+         * after the compile, and fail there */
+        if (sent[c->w] >= METRICS_AHEAD || sw->workers[c->w].pid <= 0)
             continue;
-        if (gl_worker_metrics_ask(&sw->workers[c->w], section_metrics(c->s), merr,
-                                  sizeof merr) != 0) {
-            dead[c->w] = 1;   /* the rest are asked after the compile (and fail there) */
-            continue;
-        }
-        c->asked = 1;
-        sent[c->w]++;
+        c->asked = gl_worker_metrics_ask(&sw->workers[c->w], section_metrics(c->s), merr,
+                                         sizeof merr) == 0;
+        sent[c->w] += c->asked;
     }
 }
 
@@ -338,7 +336,7 @@ static void metrics_ask_ahead(struct gl_sweep *sw, struct metrics_check *mc, int
 static int metrics_answers(struct gl_sweep *sw, const struct metrics_check *mc, int n, int use,
                            char *err, size_t errlen)
 {
-    int rc = 0, skip_model = -1, first_model = -1;
+    int rc = 0, skip_model = -1, first_done = 0;
     for (int k = 0; k < n; k++) {
         const struct metrics_check *c = &mc[k];
         struct gl_worker *w = &sw->workers[c->w];
@@ -361,11 +359,11 @@ static int metrics_answers(struct gl_sweep *sw, const struct metrics_check *mc, 
             rc = 1;
             continue;
         }
-        if (c->model == 0 && first_model != 0) {
+        if (c->model == 0 && !first_done) {   /* the first GPU's first answer */
             sw->counters = r;
             if (r < 0)
                 snprintf(sw->counters_why, sizeof sw->counters_why, "%s", merr);
-            first_model = 0;
+            first_done = 1;
         }
         if (r == -1)
             skip_model = c->model;
